@@ -1,0 +1,1 @@
+"""scorekeeper: keep score for Oh Hell at the table."""

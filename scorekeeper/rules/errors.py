@@ -1,0 +1,25 @@
+"""The errors the rules core raises: each a ValueError with a sentence a person can read."""
+
+
+class RulesError(ValueError):
+    """Something a rule of the game does not allow."""
+
+
+class UnknownVariantError(RulesError):
+    """A preset, pattern, scoring system or other named variant that does not exist."""
+
+
+class RulesConfigError(RulesError):
+    """A combination of rule fields that cannot be played (too many cards, a bad formula, ...)."""
+
+
+class BidError(RulesError):
+    """A bid that the bidding rule in force forbids."""
+
+
+class TricksError(RulesError):
+    """Tricks that cannot have been taken (out of range, or not adding up to the cards dealt)."""
+
+
+class GameError(RulesError):
+    """A deal, trump, adjustment or stake that does not fit the game being played."""

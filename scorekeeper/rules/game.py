@@ -1,0 +1,369 @@
+"""Replay a game deal by deal (RULES.md §1, §2, §5): checks, points, totals, end, ties, standings."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from .bidding import BidCheck, announce, bid_check, verify_bid, verify_tricks
+from .errors import GameError, RulesError
+from .presets import Rules
+from .schedule import SUIT_NAMES, TRUMPS, Deal, check_hand_fits, fixed_trump
+from .scoring import Points, deal_points
+
+
+class DealRefused(GameError):
+    """A deal that breaks a rule; the message starts with the deal's 1-based number."""
+
+    def __init__(self, deal: int, reason: str) -> None:
+        super().__init__(f"deal {deal}: {reason}")
+        self.deal = deal
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class DealInput:
+    """What the scorer entered for one deal; bids and tricks are in seating order."""
+
+    bids: tuple[int | None, ...]
+    tricks: tuple[int, ...] | None = None
+    trump: str | None = None
+    cards: int | None = None
+
+
+@dataclass(frozen=True)
+class Adjustment:
+    """One-off points for a player, counted in the totals from the named deal's result on."""
+
+    deal: int
+    player: int
+    points: Fraction
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class DealResult:
+    """One deal as played: the inputs, and what the rules make of them."""
+
+    deal: Deal
+    trump: str | None
+    bids: tuple[int | None, ...]
+    tricks: tuple[int, ...] | None
+    made: tuple[bool, ...] | None
+    points: tuple[Points, ...] | None
+    totals: tuple[Points, ...]
+    redeal: bool = False
+    tiebreak: bool = False
+
+    @property
+    def finished(self) -> bool:
+        """Whether the tricks are in and the deal is scored."""
+        return self.tricks is not None
+
+    @property
+    def bid_total(self) -> int:
+        """The sum of the bids made so far."""
+        return sum(b for b in self.bids if b is not None)
+
+    @property
+    def announce(self) -> str:
+        """The bids against the cards: over by k, under by k or even."""
+        return announce([b for b in self.bids if b is not None], self.deal.cards or 0)
+
+
+@dataclass(frozen=True)
+class Standing:
+    """A player's place: ``rank`` is shared by tied players (1, 1, 3)."""
+
+    player: int
+    total: Points
+    rank: int
+
+
+@dataclass
+class GameState:
+    """The whole game after replaying every deal."""
+
+    rules: Rules
+    players: tuple[str, ...]
+    first_dealer: int
+    deals: list[DealResult] = field(default_factory=list)
+    totals: list[Points] = field(default_factory=list)
+    made_bids: list[int] = field(default_factory=list)
+    finished: bool = False
+    ended_by_table: bool = False
+    next_deal: Deal | None = None
+    schedule: list[Deal] = field(default_factory=list)
+    standings: list[Standing] = field(default_factory=list)
+    winners: list[int] = field(default_factory=list)
+    tiebreak: bool = False
+
+    @property
+    def current(self) -> DealResult | None:
+        """The deal being played (bids or tricks still to enter), if any."""
+        if self.deals and not self.deals[-1].finished:
+            return self.deals[-1]
+        return None
+
+    def leaders(self) -> list[int]:
+        """The players ranked first now."""
+        return [s.player for s in self.standings if s.rank == 1]
+
+
+def _sort_key(rules: Rules, total: Points, made_bids: int) -> tuple[Points, int]:
+    if rules.wins == "highest":
+        return (-total, 0)
+    if rules.wins == "scratch":
+        return (total, -made_bids)
+    if rules.wins == "lowest":
+        return (total, 0)
+    return (Fraction(0), 0)
+
+
+def standings(rules: Rules, totals: Sequence[Points], made_bids: Sequence[int]) -> list[Standing]:
+    """Players best first; tied players share a rank (a scratch tie goes to the higher made bids)."""
+    keys = [_sort_key(rules, t, m) for t, m in zip(totals, made_bids)]
+    order = sorted(range(len(totals)), key=lambda i: keys[i])
+    return [
+        Standing(i, totals[i], 1 + sum(1 for k in keys if k < keys[i])) for i in order
+    ]
+
+
+def next_bidder(state: GameState) -> int | None:
+    """The seat whose bid is entered next in the deal being played, or None."""
+    current = state.current
+    if current is None or state.rules.bidding.simultaneous:
+        return None
+    for seat in current.deal.bidding_order(len(state.players)):
+        if current.bids[seat] is None:
+            return seat
+    return None
+
+
+def bid_options(state: GameState, seat: int | None = None) -> BidCheck | None:
+    """The bids the next bidder (or ``seat``) may make now, and why the others are struck out."""
+    current = state.current
+    players = len(state.players)
+    deal = current.deal if current else state.next_deal
+    if deal is None or deal.cards is None:
+        return None
+    order = deal.bidding_order(players)
+    bids = current.bids if current else (None,) * players
+    seat = next_bidder(state) if seat is None and current else (order[0] if seat is None else seat)
+    if seat is None:
+        return None
+    earlier = [bids[s] for s in order[: order.index(seat)]]
+    return bid_check(
+        state.rules.bidding, deal.cards, [b or 0 for b in earlier],
+        dealer=seat == deal.dealer, name=state.players[seat],
+    )
+
+
+def _check_trump(rules: Rules, deal: Deal, recorded: str | None) -> str | None:
+    if recorded is None:
+        return deal.trump
+    if recorded not in TRUMPS:
+        raise RulesError(f"the trump {recorded!r} is not one of S, H, D, C or NT")
+    if deal.trump is not None and recorded != deal.trump:
+        why = "it is a no-trump deal" if deal.trump == "NT" else f"the rotation makes {SUIT_NAMES[deal.trump]} trump"
+        raise RulesError(f"the trump can't be {SUIT_NAMES[recorded]}: {why}")
+    if recorded == "NT" and deal.trump is None:
+        raise RulesError("this deal has a trump suit, so it can't be recorded as no trump")
+    return recorded
+
+
+def _check_bids(rules: Rules, deal: Deal, bids: Sequence[int | None], names: Sequence[str]) -> None:
+    cards = deal.cards or 0
+    players = len(names)
+    if len(bids) != players:
+        raise RulesError(f"there must be {players} bids, one per player, not {len(bids)}")
+    if rules.bidding.simultaneous:
+        given = [b for b in bids if b is not None]
+        if given and len(given) != players:
+            raise RulesError("bids are shown at once (simultaneous): enter every player's bid together")
+        for seat, bid in enumerate(bids):
+            if bid is not None:
+                verify_bid(rules.bidding, cards, [], bid, dealer=False, name=names[seat])
+        return
+    earlier: list[int] = []
+    waiting: str | None = None
+    for seat in deal.bidding_order(players):
+        bid = bids[seat]
+        if bid is None:
+            waiting = waiting or names[seat]
+            continue
+        if waiting is not None:
+            raise RulesError(f"{names[seat]} can't bid before {waiting}: bids go clockwise from eldest hand")
+        verify_bid(rules.bidding, cards, earlier, bid, dealer=seat == deal.dealer, name=names[seat])
+        earlier.append(bid)
+
+
+class _Replay:
+    """Walks the deals in order, tracking the schedule position, totals and the end of the game."""
+
+    def __init__(self, rules: Rules, players: Sequence[str], first_dealer: int) -> None:
+        self.rules = rules
+        self.names = tuple(players)
+        self.first_dealer = first_dealer
+        self.position = 0  # index into rules.sizes: re-deals stay, tie-break deals are extra
+        self.state = GameState(rules, self.names, first_dealer,
+                               totals=[Fraction(0)] * len(players), made_bids=[0] * len(players))
+
+    def deal_at(self, index: int, cards: int | None = None) -> Deal | None:
+        """The deal played at 0-based ``index`` from the current position, or None after the end."""
+        rules, players = self.rules, len(self.names)
+        no_trump = False
+        if self.state.tiebreak:
+            cards = 1
+        elif rules.sizes is not None:
+            if self.position >= len(rules.sizes):
+                return None
+            cards, no_trump = rules.sizes[self.position]
+        elif rules.deal == "fixed":
+            cards = rules.max_cards
+        dealer = (self.first_dealer + index) % players
+        trump = fixed_trump(index, cards, no_trump, rule=rules.trump, cycle=rules.trump_cycle,
+                            deck=rules.deck_size, players=players)
+        return Deal(index + 1, cards, dealer, (dealer + 1) % players, trump)
+
+    def play(self, index: int, entry: DealInput, adjustments: Sequence[Adjustment]) -> None:
+        rules, state = self.rules, self.state
+        deal = self.deal_at(index)
+        if deal is None or state.finished:
+            raise RulesError("the game is already over: no further deal is played")
+        if rules.deal == "manual":
+            if entry.cards is None:
+                raise RulesError("the manual pattern needs the number of cards dealt (cards)")
+            self._check_manual(entry.cards)
+            deal = self.deal_at(index, entry.cards)
+            assert deal is not None
+        elif entry.cards is not None and entry.cards != deal.cards:
+            raise RulesError(f"the schedule deals {deal.cards} cards here, not {entry.cards}")
+        trump = _check_trump(rules, deal, entry.trump)
+        _check_bids(rules, deal, entry.bids, self.names)
+        if entry.tricks is None:
+            state.deals.append(DealResult(deal, trump, entry.bids, None, None, None, tuple(state.totals),
+                                          tiebreak=state.tiebreak))
+            return
+        if any(b is None for b in entry.bids):
+            raise RulesError("tricks can be entered only once every player has bid")
+        if len(entry.tricks) != len(self.names):
+            raise RulesError(f"there must be {len(self.names)} trick counts, one per player")
+        cards = deal.cards or 0
+        verify_tricks(entry.tricks, cards, self.names)
+        if rules.spades_double and trump is None:
+            raise RulesError("spades double is played, so the trump of a finished deal must be recorded")
+        bids = tuple(b or 0 for b in entry.bids)
+        made = tuple(b == t for b, t in zip(bids, entry.tricks))
+        points = deal_points(rules.scoring, bids, entry.tricks, cards, zero_bid=rules.zero_bid,
+                             doubled=rules.spades_double and trump == "S")
+        for seat, p in enumerate(points):
+            state.totals[seat] += p
+            state.made_bids[seat] += bids[seat] if made[seat] else 0
+        for adj in adjustments:
+            if adj.deal == index + 1:
+                state.totals[adj.player] += adj.points
+        redeal = rules.cooperative and not all(made)
+        state.deals.append(DealResult(deal, trump, entry.bids, entry.tricks, made, tuple(points),
+                                      tuple(state.totals), redeal=redeal, tiebreak=state.tiebreak))
+        if not redeal and not state.tiebreak:
+            self.position += 1
+        self._after_deal(index + 1)
+
+    def _check_manual(self, cards: int) -> None:
+        rules = self.rules
+        if isinstance(cards, bool) or not isinstance(cards, int):
+            raise RulesError(f"cards must be a whole number, not {cards!r}")
+        check_hand_fits(cards, rules.deck_size, len(self.names))
+        if cards > rules.max_cards:
+            raise RulesError(f"a hand of {cards} cards is above the top hand size of {rules.max_cards}")
+        if rules.only and cards % 2 != {"odd": 1, "even": 0}[rules.only]:
+            raise RulesError(f"only {rules.only} hand sizes are played, not {cards}")
+
+    def _after_deal(self, played: int) -> None:
+        rules, state = self.rules, self.state
+        state.standings = standings(rules, state.totals, state.made_bids)
+        if state.tiebreak:
+            state.finished = len(state.leaders()) == 1
+            return
+        over = rules.sizes is not None and self.position >= len(rules.sizes)
+        if rules.target is not None and any(t >= rules.target for t in state.totals):
+            over = True
+        if rules.deals is not None and played >= rules.deals:
+            over = True
+        if not over:
+            return
+        if rules.tie == "one-card-hand" and len(state.leaders()) > 1 and not rules.cooperative:
+            state.tiebreak = True
+        else:
+            state.finished = True
+
+
+def replay(
+    rules: Rules,
+    players: Sequence[str],
+    deals: Sequence[DealInput],
+    *,
+    first_dealer: int = 0,
+    adjustments: Sequence[Adjustment] = (),
+    ended: bool = False,
+) -> GameState:
+    """Play every deal in order and return the game; a refused deal raises DealRefused.
+
+    >>> from .presets import make_rules
+    >>> game = replay(make_rules({"max_cards": 2}, 3), ["Ann", "Bob", "Cy"],
+    ...               [DealInput((1, 0, 0), (1, 1, 0))])
+    >>> [str(t) for t in game.totals], game.next_deal.cards
+    (['11', '1', '10'], 1)
+    """
+    replayer = _Replay(rules, players, first_dealer)
+    state = replayer.state
+    state.standings = standings(rules, state.totals, state.made_bids)
+    for adj in adjustments:
+        if not 1 <= adj.deal <= len(deals):
+            raise DealRefused(adj.deal, f"an adjustment names deal {adj.deal}, which is not in the game")
+        if not 0 <= adj.player < len(players):
+            raise DealRefused(adj.deal, f"an adjustment names player {adj.player}, who is not in the game")
+    for index, entry in enumerate(deals):
+        if index and not state.deals[-1].finished:
+            raise DealRefused(index, "only the last deal may be unfinished")
+        try:
+            replayer.play(index, entry, adjustments)
+        except RulesError as exc:
+            raise DealRefused(index + 1, str(exc)) from None
+    if ended and not state.finished:
+        if not deals or state.current is not None:
+            raise DealRefused(len(deals), "a game can be ended only after a finished deal")
+        state.finished = state.ended_by_table = True
+        state.tiebreak = False
+    if state.finished:
+        state.winners = state.leaders()
+    else:
+        state.next_deal = None if state.current else replayer.deal_at(len(deals))
+    state.schedule = _schedule(replayer, len(deals))
+    return state
+
+
+def _schedule(replayer: _Replay, played: int) -> list[Deal]:
+    """The deals played, then those still to come as far as they are known in advance."""
+    state, rules = replayer.state, replayer.rules
+    known = [result.deal for result in state.deals]
+    if state.finished:
+        return known
+    busy = state.current is not None
+    position = replayer.position + (1 if busy else 0)
+    if state.tiebreak or (rules.sizes is None and rules.deals is None):
+        upcoming = 0 if busy else 1
+    else:
+        upcoming = (rules.deals if rules.deals is not None else 10**6) - played
+        if rules.sizes is not None:
+            upcoming = min(upcoming, len(rules.sizes) - position)
+    saved = replayer.position
+    for step in range(max(upcoming, 0)):
+        replayer.position = position + step
+        deal = replayer.deal_at(played + step)
+        if deal is not None:
+            known.append(deal)
+    replayer.position = saved
+    return known

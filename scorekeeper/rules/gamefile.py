@@ -1,0 +1,271 @@
+"""The game file ``oh-hell-scorekeeper/1``: parse and validate the input, export input + computed."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from .errors import GameError, RulesError
+from .game import Adjustment, DealInput, GameState, replay
+from .presets import Rules, make_rules
+from .stakes import Settlement, Stakes, parse_stakes, settle
+
+FORMAT = "oh-hell-scorekeeper/1"
+INPUT_FIELDS = ("format", "title", "players", "first_dealer", "rules", "stakes", "adjustments",
+                "ended", "deals")
+#: Fields an export adds; an imported export may carry them, and they are recomputed.
+COMPUTED_FIELDS = ("schedule", "finished", "standings", "winners", "settlement", "links")
+DEAL_FIELDS = ("trump", "bids", "tricks", "cards")
+COMPUTED_DEAL_FIELDS = ("number", "dealer", "eldest", "bid_total", "announce", "made", "points",
+                        "totals")
+MAX_NAME = 40
+MAX_TITLE = 100
+MAX_DEALS = 500
+
+
+class GameFileError(GameError):
+    """A game file that is refused as a whole; the message names the deal, player and rule."""
+
+
+@dataclass
+class GameFile:
+    """A checked game file: its input fields and the game they replay to."""
+
+    players: tuple[str, ...]
+    rules_input: dict[str, Any]
+    rules: Rules
+    title: str = ""
+    first_dealer: int = 0
+    stakes_input: dict[str, Any] | None = None
+    stakes: Stakes | None = None
+    adjustments: list[Adjustment] = field(default_factory=list)
+    adjustment_input: list[dict[str, Any]] = field(default_factory=list)
+    deals: list[DealInput] = field(default_factory=list)
+    ended: bool = False
+    state: GameState | None = None
+
+    @property
+    def game(self) -> GameState:
+        """The replayed game."""
+        assert self.state is not None
+        return self.state
+
+    def settlement(self) -> Settlement | None:
+        """The settlement once the game is finished and played for stakes."""
+        game = self.game
+        if self.stakes is None or not game.finished:
+            return None
+        return settle(self.stakes, game.totals, game.winners, self.rules.wins)
+
+
+def clean_name(value: object, what: str = "a player's name") -> str:
+    """A player's name trimmed, 1 to 40 characters; refused otherwise.
+
+    >>> clean_name("  Ann ")
+    'Ann'
+    """
+    if not isinstance(value, str) or not value.strip():
+        raise GameFileError(f"players: {what} must be a non-empty text, not {value!r}")
+    name = " ".join(value.split())
+    if len(name) > MAX_NAME:
+        raise GameFileError(f"players: the name {name[:20]!r}… is longer than {MAX_NAME} characters")
+    return name
+
+
+def check_players(values: object) -> tuple[str, ...]:
+    """2 to 10 distinct names in seating order.
+
+    >>> check_players(["Ann", "ann"])
+    Traceback (most recent call last):
+    ...
+    scorekeeper.rules.gamefile.GameFileError: players: 'ann' is listed twice; every player needs a different name
+    """
+    if not isinstance(values, list) or not 2 <= len(values) <= 10:
+        raise GameFileError("players: a game has 2 to 10 players, listed in seating order")
+    names = tuple(clean_name(v) for v in values)
+    seen: set[str] = set()
+    for name in names:
+        if name.casefold() in seen:
+            raise GameFileError(f"players: {name!r} is listed twice; every player needs a different name")
+        seen.add(name.casefold())
+    return names
+
+
+def _whole(value: object, what: str, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise GameFileError(f"{what} must be a whole number from {low} to {high}, not {value!r}")
+    return value
+
+
+def _number(value: object, what: str) -> Fraction:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or abs(value) > 1e9 \
+            or value != value:
+        raise GameFileError(f"{what} must be a number of points, not {value!r}")
+    return Fraction(value).limit_denominator(1000)
+
+
+def _deal(index: int, data: object, names: Sequence[str]) -> DealInput:
+    where = f"deal {index + 1}"
+    if not isinstance(data, Mapping):
+        raise GameFileError(f"{where}: a deal must be an object with bids (and tricks)")
+    unknown = sorted(set(data) - set(DEAL_FIELDS) - set(COMPUTED_DEAL_FIELDS))
+    if unknown:
+        raise GameFileError(f"{where}: unknown field {unknown[0]!r}; known: {', '.join(DEAL_FIELDS)}")
+    bids = data.get("bids", [None] * len(names))
+    if not isinstance(bids, list) or len(bids) != len(names):
+        raise GameFileError(f"{where}: bids must be a list of {len(names)} entries, one per player")
+    for seat, bid in enumerate(bids):
+        if bid is not None and (isinstance(bid, bool) or not isinstance(bid, int)):
+            raise GameFileError(f"{where}: {names[seat]}'s bid must be a whole number or null, not {bid!r}")
+    tricks = data.get("tricks")
+    if tricks is not None:
+        if not isinstance(tricks, list) or len(tricks) != len(names):
+            raise GameFileError(f"{where}: tricks must be a list of {len(names)} numbers, one per player")
+        for seat, count in enumerate(tricks):
+            if isinstance(count, bool) or not isinstance(count, int):
+                raise GameFileError(f"{where}: {names[seat]}'s tricks must be a whole number, not {count!r}")
+    trump = data.get("trump")
+    if trump is not None and not isinstance(trump, str):
+        raise GameFileError(f"{where}: trump must be S, H, D, C or NT, not {trump!r}")
+    cards = data.get("cards")
+    if cards is not None and (isinstance(cards, bool) or not isinstance(cards, int)):
+        raise GameFileError(f"{where}: cards must be a whole number, not {cards!r}")
+    return DealInput(tuple(bids), None if tricks is None else tuple(tricks),
+                     None if trump is None else trump.upper(), cards)
+
+
+def _adjustments(values: object, names: Sequence[str]) -> tuple[list[Adjustment], list[dict[str, Any]]]:
+    if values is None:
+        return [], []
+    if not isinstance(values, list):
+        raise GameFileError("adjustments must be a list of {deal, player, points, reason}")
+    result, kept = [], []
+    for item in values:
+        if not isinstance(item, Mapping) or set(item) - {"deal", "player", "points", "reason"}:
+            raise GameFileError("adjustments: each one is {deal, player, points, reason} and nothing else")
+        deal = _whole(item.get("deal"), "adjustments: deal", 1, MAX_DEALS)
+        player = _whole(item.get("player"), f"deal {deal}: an adjustment's player", 0, len(names) - 1)
+        points = _number(item.get("points"), f"deal {deal}: {names[player]}'s adjustment")
+        reason = item.get("reason", "")
+        if not isinstance(reason, str) or len(reason) > 100:
+            raise GameFileError(f"deal {deal}: an adjustment's reason must be a text of at most 100 characters")
+        result.append(Adjustment(deal, player, points, reason.strip()))
+        kept.append({"deal": deal, "player": player, "points": item["points"], "reason": reason.strip()})
+    return result, kept
+
+
+def parse(data: object) -> GameFile:
+    """Check a whole game file and replay it; a GameFileError names what is wrong.
+
+    >>> game = parse({"players": ["Ann", "Bob", "Cy"], "rules": {"max_cards": 3},
+    ...               "deals": [{"bids": [1, 1, 0], "tricks": [1, 2, 0]}]})
+    >>> [str(t) for t in game.game.totals]
+    ['11', '2', '10']
+    >>> parse({"players": ["Ann", "Bob", "Cy"], "rules": {"max_cards": 3},
+    ...        "deals": [{"bids": [0, 1, 2]}]})
+    Traceback (most recent call last):
+    ...
+    scorekeeper.rules.gamefile.GameFileError: deal 1: Ann deals and can't bid 0: the bids would add up to the 3 tricks (hook)
+    """
+    if not isinstance(data, Mapping):
+        raise GameFileError("a game file is a JSON object with players, rules and deals")
+    unknown = sorted(set(data) - set(INPUT_FIELDS) - set(COMPUTED_FIELDS))
+    if unknown:
+        raise GameFileError(f"unknown field {unknown[0]!r}; known: {', '.join(INPUT_FIELDS)}")
+    if data.get("format", FORMAT) != FORMAT:
+        raise GameFileError(f"format must be {FORMAT!r}, not {data.get('format')!r}")
+    players = check_players(data.get("players"))
+    title = data.get("title") or ""
+    if not isinstance(title, str) or len(title) > MAX_TITLE:
+        raise GameFileError(f"title must be a text of at most {MAX_TITLE} characters")
+    first_dealer = _whole(data.get("first_dealer", 0), "first_dealer", 0, len(players) - 1)
+    rules_input = data.get("rules", {})
+    if not isinstance(rules_input, Mapping):
+        raise GameFileError("rules must be an object such as {\"preset\": \"oh-hell\"}")
+    try:
+        rules = make_rules(rules_input, len(players))
+    except RulesError as exc:
+        raise GameFileError(f"rules: {exc}") from None
+    stakes_input = data.get("stakes")
+    stakes = None
+    if stakes_input is not None:
+        if rules.cooperative:
+            raise GameFileError("stakes: a cooperative game is won together, so it can't be played for stakes")
+        try:
+            stakes = parse_stakes(stakes_input)
+        except GameError as exc:
+            raise GameFileError(str(exc)) from None
+    deals_data = data.get("deals", [])
+    if not isinstance(deals_data, list) or len(deals_data) > MAX_DEALS:
+        raise GameFileError(f"deals must be a list of at most {MAX_DEALS} deals")
+    deals = [_deal(i, d, players) for i, d in enumerate(deals_data)]
+    adjustments, adjustment_input = _adjustments(data.get("adjustments"), players)
+    ended = data.get("ended", False)
+    if not isinstance(ended, bool):
+        raise GameFileError("ended must be true or false")
+    try:
+        state = replay(rules, players, deals, first_dealer=first_dealer, adjustments=adjustments,
+                       ended=ended)
+    except RulesError as exc:
+        raise GameFileError(str(exc)) from None
+    return GameFile(players, dict(rules_input), rules, title.strip(), first_dealer,
+                    None if stakes_input is None else dict(stakes_input), stakes, adjustments,
+                    adjustment_input, deals, ended, state)
+
+
+def number(value: Fraction) -> int | float:
+    """A score as JSON: a whole number, or a float for halves (trick scoring).
+
+    >>> number(Fraction(13)), number(Fraction(1, 2))
+    (13, 0.5)
+    """
+    return int(value) if value.denominator == 1 else float(value)
+
+
+def export(game: GameFile, links: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """The export document: the input repeated, and everything the rules compute from it."""
+    state, names = game.game, game.players
+    doc: dict[str, Any] = {"format": FORMAT}
+    if game.title:
+        doc["title"] = game.title
+    doc.update(players=list(names), first_dealer=game.first_dealer, rules=game.rules_input)
+    if game.stakes_input is not None:
+        doc["stakes"] = game.stakes_input
+    if game.adjustment_input:
+        doc["adjustments"] = game.adjustment_input
+    if game.ended:
+        doc["ended"] = True
+    deals = []
+    for result in state.deals:
+        deal = result.deal
+        entry: dict[str, Any] = {"number": deal.number, "cards": deal.cards, "dealer": deal.dealer,
+                                 "eldest": deal.eldest, "trump": result.trump, "bids": list(result.bids)}
+        if result.finished:
+            entry["tricks"] = list(result.tricks or ())
+        entry.update(bid_total=result.bid_total, announce=result.announce)
+        if result.finished:
+            entry.update(made=list(result.made or ()), points=[number(p) for p in result.points or ()],
+                         totals=[number(t) for t in result.totals])
+        deals.append(entry)
+    doc["deals"] = deals
+    doc["schedule"] = [
+        {"number": d.number, "cards": d.cards, "dealer": d.dealer, "trump": d.has_trump,
+         **({"suit": d.trump} if d.trump not in (None, "NT") else {})}
+        for d in state.schedule
+    ]
+    doc["finished"] = state.finished
+    doc["standings"] = [{"player": names[s.player], "total": number(s.total), "rank": s.rank}
+                        for s in state.standings]
+    doc["winners"] = [names[w] for w in state.winners]
+    settlement = game.settlement()
+    doc["settlement"] = None if settlement is None else {
+        "currency": settlement.currency,
+        "net": {names[i]: str(amount) for i, amount in enumerate(settlement.net)},
+        "payments": [{"from": names[p.payer], "to": names[p.payee], "amount": str(p.amount)}
+                     for p in settlement.payments],
+    }
+    if links:
+        doc["links"] = dict(links)
+    return doc

@@ -1,0 +1,308 @@
+"""Presets (RULES.md §4) and the resolution of a table's rules: preset defaults plus overrides."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from .bidding import Bidding
+from .errors import RulesConfigError, UnknownVariantError
+from .schedule import (
+    OPEN_PATTERNS,
+    PATTERNS,
+    TRUMP_RULES,
+    HandSize,
+    check_hand_fits,
+    default_max_cards,
+    hand_sizes,
+    largest_hand,
+    parse_cycle,
+    parse_sequence,
+)
+from .scoring import System, check_zero_bid, custom_system, find_system
+
+#: A top hand size fixed by a preset, from (deck size N, players P).
+TopSize = Callable[[int, int], int]
+
+RULE_FIELDS = (
+    "preset", "decks", "deck_size", "deal", "max_cards", "sequence", "deals", "target", "only",
+    "trump", "trump_cycle", "bidding", "hook_from", "simultaneous", "scoring", "zero_bid",
+    "spades_double", "tie", "made", "missed", "wins",
+)
+TIES = ("share", "one-card-hand")
+DECK_SIZES = (52, 63, 64, 104)
+
+
+@dataclass(frozen=True)
+class Preset:
+    """A named rule set: the defaults it fills in and a one-line description."""
+
+    name: str
+    description: str
+    defaults: Mapping[str, Any]
+    top: TopSize | None = None  # None: the default M of RULES.md §1
+    note: str = ""
+
+
+def _all_dealt(cap: int | None = None) -> TopSize:
+    def top(deck: int, players: int) -> int:
+        size = largest_hand(deck, players, turn_up=False)
+        return size if cap is None else min(cap, size)
+
+    return top
+
+
+def _turn_up(cap: int | None = None) -> TopSize:
+    def top(deck: int, players: int) -> int:
+        size = largest_hand(deck, players)
+        return size if cap is None else min(cap, size)
+
+    return top
+
+
+def _fixed(size: int) -> TopSize:
+    return lambda deck, players: size
+
+
+PRESETS: dict[str, Preset] = {
+    p.name: p
+    for p in (
+        Preset("oh-hell", "Pagat's Oh Hell: 10 cards down to 1 and back up, hook, 10 + tricks for a made bid.",
+               {"deal": "down-up", "bidding": "hook", "scoring": "common"}),
+        Preset("blackout", "Blackout / Blob: down and up with the hook; only a made bid scores (10 + tricks).",
+               {"deal": "down-up", "bidding": "hook", "scoring": "exact"}),
+        Preset("cardgames-io", "CardGames.io: 10 down to 1 and up for 4 players, hook, ties shared.",
+               {"deal": "down-up", "bidding": "hook", "scoring": "common", "tie": "share"}, _fixed(10)),
+        Preset("trickster", "Trickster Cards: 10 down to 1 and up, hook (can be turned off), common scoring.",
+               {"deal": "down-up", "bidding": "hook", "scoring": "common"}, _fixed(10)),
+        Preset("playohshit", "playohshit.com: 19 deals from 10 cards, hook; the trump Jacks rank highest.",
+               {"deal": "down-up", "bidding": "hook", "scoring": "common"}, _fixed(10),
+               "The Jack of trumps and the other Jack of its colour are the two top trumps."),
+        Preset("denexa", "Denexa: the dealer must overbid; 10 per trick bid; a tie plays extra one-card deals.",
+               {"deal": "down-up", "bidding": "dealer-must-exceed", "scoring": "ten-per-trick",
+                "tie": "one-card-hand"}),
+        Preset("up-and-down-the-river", "Up and Down the River: 10 down and up, hook; two packs from 6 players.",
+               {"deal": "down-up", "bidding": "hook", "scoring": "common"}, _fixed(10)),
+        Preset("nomination-whist", "Nomination Whist: 7 cards down to 1 and back up, hook, common scoring.",
+               {"deal": "down-up", "bidding": "hook", "scoring": "common"}, _fixed(7)),
+        Preset("oh-well", "Oh! Well (1930): the same hand every deal, the dealer's last card is trump, game to 100.",
+               {"deal": "fixed", "bidding": "free", "scoring": "common", "trump": "dealer-last-card",
+                "target": 100}, _all_dealt()),
+        Preset("oh-pshaw", "Oh Pshaw (Bicycle): one card up to all the cards, free bidding, exact scoring.",
+               {"deal": "up", "bidding": "free", "scoring": "exact"}, _all_dealt(15)),
+        Preset("british-oh-hell", "British Oh Hell (Parlett): one card up, bids shown at once, 10 for a made bid.",
+               {"deal": "up", "bidding": "free", "simultaneous": True, "scoring": "binary"}, _all_dealt()),
+        Preset("elevator", "Elevator: one card up to the most with a turn-up and back down, hook.",
+               {"deal": "up-down", "bidding": "hook", "scoring": "common"}, _turn_up()),
+        Preset("get-fred", "Get Fred: 9 down to 1, one again, back up to 9; lose 1 per trick off.",
+               {"deal": "down-up-twice-one", "bidding": "hook", "scoring": "get-fred"}, _turn_up(9)),
+        Preset("oy-vey", "Oy Vey: like Get Fred, but a made bid scores 10 + bid².",
+               {"deal": "down-up-twice-one", "bidding": "hook", "scoring": "oy-vey"}, _turn_up(9)),
+        Preset("hassenpfeffer", "Hassenpfeffer: down and up with the hook; a missed bid loses the bid.",
+               {"deal": "down-up", "bidding": "hook", "scoring": "exact-penalty"}),
+        Preset("cypriot", "Cypriot: down and up with the hook; bids count 5 each, made or missed.",
+               {"deal": "down-up", "bidding": "hook", "scoring": "cypriot"}),
+        Preset("oh-sh-64", "Oh Sh-- (64 cards): up, two no-trump deals at the top, then down; 3 per trick bid.",
+               {"deal": "up-nt-down", "bidding": "hook", "scoring": "oh-sh", "deck_size": 64}),
+        Preset("kachuful", "Kachuful (India): 7 down and up; trumps rotate spades, diamonds, clubs, hearts, none.",
+               {"deal": "down-up", "bidding": "hook", "scoring": "exact", "trump": "rotation",
+                "trump_cycle": "S-D-C-H-NT"}, _fixed(7)),
+        Preset("boerenbridge", "Boerenbridge: 10 down and up, hook, 10 + 2 per trick for a made bid.",
+               {"deal": "down-up", "bidding": "hook", "scoring": "montreal"}, _fixed(10)),
+        Preset("cooperative", "Cooperative: bids must add up to the cards; a missed deal is dealt again.",
+               {"deal": "down-up", "bidding": "must-equal"}),
+    )
+}
+
+
+def find_preset(name: str) -> Preset:
+    """The preset called ``name``; a ValueError names an unknown one.
+
+    >>> find_preset("kachuful").defaults["trump"]
+    'rotation'
+    """
+    try:
+        return PRESETS[name]
+    except (KeyError, TypeError):
+        raise UnknownVariantError(f"Unknown preset {name!r}; known: {', '.join(PRESETS)}.") from None
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Every rule a game is played by, resolved from a preset and the table's overrides."""
+
+    preset: str
+    players: int
+    decks: int
+    deck_size: int
+    deal: str
+    max_cards: int
+    bidding: Bidding
+    scoring: System | None
+    sequence: tuple[HandSize, ...] = ()
+    deals: int | None = None
+    target: Fraction | None = None
+    only: str | None = None
+    trump: str = "turn-up"
+    trump_cycle: tuple[str, ...] = ()
+    zero_bid: str | int | float | None = None
+    spades_double: bool = False
+    tie: str = "share"
+    note: str = ""
+    sizes: tuple[HandSize, ...] | None = field(default=None, compare=False)
+
+    @property
+    def cooperative(self) -> bool:
+        """Whether the table plays together (must-equal): nothing is scored, missed deals are re-dealt."""
+        return self.bidding.rule == "must-equal"
+
+    @property
+    def wins(self) -> str:
+        """Who wins: "highest", "lowest", "scratch" (fewest scratches) or "together"."""
+        return "together" if self.scoring is None else self.scoring.wins
+
+    @property
+    def open_ended(self) -> bool:
+        """Whether the pattern has no set list of hand sizes (fixed, manual)."""
+        return self.deal in OPEN_PATTERNS
+
+    def largest(self) -> int:
+        """The most cards a player can be dealt from this deck."""
+        return largest_hand(self.deck_size, self.players, turn_up=False)
+
+
+def _int(fields: Mapping[str, Any], name: str, low: int, high: int | None = None) -> int | None:
+    value = fields.get(name)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < low or (high and value > high):
+        span = f"{low} to {high}" if high else f"at least {low}"
+        raise RulesConfigError(f"{name} must be a whole number {span}, not {value!r}.")
+    return value
+
+
+def _choice(fields: Mapping[str, Any], name: str, options: tuple[object, ...], default: object) -> Any:
+    value = fields.get(name, default)
+    if value is not None and value not in options:
+        known = ", ".join(str(option) for option in options)
+        raise UnknownVariantError(f"Unknown {name} {value!r}; use one of: {known}.")
+    return value
+
+
+def _bool(fields: Mapping[str, Any], name: str) -> bool:
+    value = fields.get(name, False)
+    if not isinstance(value, bool):
+        raise RulesConfigError(f"{name} must be true or false, not {value!r}.")
+    return value
+
+
+def make_rules(overrides: Mapping[str, Any], players: int) -> Rules:
+    """Resolve the rules of a game: the preset's defaults, then every overriding field.
+
+    >>> make_rules({}, 4).max_cards, len(make_rules({"preset": "elevator"}, 4).sizes or ())
+    (10, 23)
+    >>> make_rules({"preset": "up-and-down-the-river"}, 6).decks
+    2
+    >>> make_rules({"preset": "trickster"}, 6)
+    Traceback (most recent call last):
+    ...
+    scorekeeper.rules.errors.RulesConfigError: A top hand of 10 cards can't be dealt to 6 players ...
+    """
+    unknown = sorted(set(overrides) - set(RULE_FIELDS))
+    if unknown:
+        raise RulesConfigError(f"Unknown rule field {unknown[0]!r}; known: {', '.join(RULE_FIELDS)}.")
+    if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 10:
+        raise RulesConfigError(f"A game has 2 to 10 players, not {players}.")
+    preset = find_preset(overrides.get("preset", "oh-hell"))
+    given = {k: v for k, v in overrides.items() if v is not None}
+    fields: dict[str, Any] = {**preset.defaults, **given}
+
+    deal = _choice(fields, "deal", PATTERNS, "down-up")
+    top_given = _int(fields, "max_cards", 1)
+    decks = _int(fields, "decks", 1, 2)
+    deck_size = _choice(fields, "deck_size", DECK_SIZES, None) if "deck_size" in fields else None
+    if decks is None:
+        decks = 1
+        wanted = top_given or (preset.top(52, players) if preset.top else 0)
+        if preset.name == "up-and-down-the-river" and deck_size is None and wanted * players + 1 > 52:
+            decks = 2
+    deck = deck_size or 52 * decks
+    if top_given is not None:
+        top = top_given
+    elif deal == "manual":
+        top = largest_hand(deck, players, turn_up=False)
+    else:
+        top = preset.top(deck, players) if preset.top else default_max_cards(deck, players)
+
+    only = _choice(fields, "only", ("odd", "even"), None)
+    sequence: tuple[HandSize, ...] = ()
+    if deal == "custom":
+        if "sequence" not in fields:
+            raise RulesConfigError("The custom pattern needs a sequence such as 1-2-3-7NT-3-2-1.")
+        sequence = parse_sequence(fields["sequence"])
+        for size, _ in sequence:
+            check_hand_fits(size, deck, players, "hand in the sequence")
+        top = max(size for size, _ in sequence)
+    elif "sequence" in fields:
+        raise RulesConfigError("A sequence goes only with the custom pattern (deal: custom).")
+    else:
+        check_hand_fits(top, deck, players, "top hand")
+    sizes: tuple[HandSize, ...] | None = None
+    if deal not in OPEN_PATTERNS:
+        sizes = tuple(hand_sizes(deal, top, sequence, only))
+    elif only and deal == "fixed" and top % 2 != {"odd": 1, "even": 0}[only]:
+        raise RulesConfigError(f"The fixed pattern of {top} cards has no {only} hand sizes left.")
+
+    trump = _choice(fields, "trump", TRUMP_RULES, "turn-up")
+    cycle: tuple[str, ...] = ()
+    if trump == "rotation":
+        cycle = parse_cycle(fields.get("trump_cycle", "S-D-C-H-NT"))
+    elif "trump_cycle" in given:
+        raise RulesConfigError("A trump_cycle goes only with trump: rotation.")
+
+    bidding = Bidding(
+        _choice(fields, "bidding", ("free", "hook", "dealer-must-exceed", "must-equal"), "hook"),
+        _int(fields, "hook_from", 1),
+        _bool(fields, "simultaneous"),
+    )
+    scoring = _scoring(fields, given, bidding)
+    if "zero_bid" in fields:
+        check_zero_bid(fields["zero_bid"])
+    spades = _bool(fields, "spades_double")
+    if ("zero_bid" in fields or spades) and (scoring is None or not scoring.has_made_score):
+        what = scoring.id if scoring else "cooperative play"
+        raise RulesConfigError(
+            f"zero_bid and spades_double can't be used with {what}: it has no made score to replace or double."
+        )
+    target = fields.get("target")
+    if target is not None and (isinstance(target, bool) or not isinstance(target, (int, float)) or target <= 0):
+        raise RulesConfigError(f"target must be a positive number of points, not {target!r}.")
+    return Rules(
+        preset=preset.name, players=players, decks=decks, deck_size=deck, deal=deal, max_cards=top,
+        bidding=bidding, scoring=scoring, sequence=sequence, deals=_int(fields, "deals", 1, 1000),
+        target=None if target is None else Fraction(target), only=only, trump=trump,
+        trump_cycle=cycle, zero_bid=fields.get("zero_bid"), spades_double=spades,
+        tie=_choice(fields, "tie", TIES, "share"), note=preset.note, sizes=sizes,
+    )
+
+
+def _scoring(fields: Mapping[str, Any], given: Mapping[str, Any], bidding: Bidding) -> System | None:
+    if bidding.rule == "must-equal":
+        if "scoring" in given:
+            raise RulesConfigError(
+                "must-equal bidding makes the game cooperative: deals score nothing, so leave scoring out."
+            )
+        return None
+    name = fields.get("scoring")
+    if name is None:
+        raise RulesConfigError("A scoring system is needed (scoring: common, exact, …).")
+    formula_fields = [f for f in ("made", "missed", "wins") if f in given]
+    if name != "custom":
+        if formula_fields:
+            raise RulesConfigError(f"{formula_fields[0]} goes only with custom scoring (scoring: custom).")
+        return find_system(name)
+    if "made" not in fields or "missed" not in fields:
+        raise RulesConfigError("Custom scoring needs a made formula and a missed formula.")
+    return custom_system(str(fields["made"]), str(fields["missed"]), fields.get("wins", "highest"))

@@ -1,0 +1,201 @@
+"""Deal patterns: which hand sizes a game deals, who deals each deal and what is trump (RULES.md §1)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .errors import RulesConfigError, UnknownVariantError
+
+SUITS = ("S", "H", "D", "C")
+TRUMPS = SUITS + ("NT",)
+SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs", "NT": "no trump"}
+
+PATTERNS = (
+    "down-up",
+    "up-down",
+    "down-up-twice-one",
+    "up-nt-down",
+    "down",
+    "up",
+    "fixed",
+    "custom",
+    "manual",
+)
+#: Patterns whose length is not known in advance: they end by a deal count, a target or the table.
+OPEN_PATTERNS = frozenset({"fixed", "manual"})
+TRUMP_RULES = ("turn-up", "dealer-last-card", "rotation")
+
+#: One entry of a pattern: cards dealt to each player, and whether the pattern makes it no-trump.
+HandSize = tuple[int, bool]
+
+
+def largest_hand(deck: int, players: int, *, turn_up: bool = True) -> int:
+    """The most cards each player can get: one card is kept back for a turn-up trump.
+
+    >>> largest_hand(52, 4), largest_hand(52, 4, turn_up=False)
+    (12, 13)
+    """
+    return (deck - 1) // players if turn_up else deck // players
+
+
+def default_max_cards(deck: int, players: int) -> int:
+    """RULES.md §1 default top hand size: min(10, floor((N - 1) / P)).
+
+    >>> [default_max_cards(52, p) for p in (3, 4, 5, 6, 7)]
+    [10, 10, 10, 8, 7]
+    """
+    return min(10, largest_hand(deck, players))
+
+
+def check_hand_fits(cards: int, deck: int, players: int, what: str = "hand") -> None:
+    """Refuse a hand size the deck cannot deal, naming the largest one and the second pack."""
+    if cards < 1:
+        raise RulesConfigError(f"A {what} of {cards} cards can't be dealt: at least 1 card is needed.")
+    if cards * players > deck:
+        most = deck // players
+        hint = " or play with a second pack (decks: 2)" if deck < 104 else ""
+        raise RulesConfigError(
+            f"A {what} of {cards} cards can't be dealt to {players} players from {deck} cards: "
+            f"the largest possible is {most}; choose at most {most}{hint}."
+        )
+
+
+def parse_sequence(text: str) -> tuple[HandSize, ...]:
+    """Read a custom pattern such as ``1-2-3-7NT-3-2-1`` (NT marks a no-trump deal).
+
+    >>> parse_sequence("1-2-2NT-1")
+    ((1, False), (2, False), (2, True), (1, False))
+    """
+    sizes: list[HandSize] = []
+    for part in str(text).replace(",", "-").replace(" ", "").split("-"):
+        item = part.upper()
+        no_trump = item.endswith("NT")
+        digits = item[:-2] if no_trump else item
+        if not digits.isdigit() or int(digits) < 1:
+            raise RulesConfigError(
+                f"The sequence {text!r} is not a list of hand sizes like 1-2-3-7NT-3-2-1: "
+                f"{part!r} is not a number of cards."
+            )
+        sizes.append((int(digits), no_trump))
+    return tuple(sizes)
+
+
+def parse_cycle(text: str) -> tuple[str, ...]:
+    """Read a trump rotation such as ``S-D-C-H-NT``.
+
+    >>> parse_cycle("s-d-c-h-nt")
+    ('S', 'D', 'C', 'H', 'NT')
+    """
+    cycle = tuple(part.strip().upper() for part in str(text).split("-"))
+    bad = [part for part in cycle if part not in TRUMPS]
+    if bad or not cycle:
+        raise RulesConfigError(
+            f"The trump cycle {text!r} must list suits S, H, D, C or NT joined by '-', "
+            f"like S-D-C-H-NT; {bad[0] if bad else text!r} is not one."
+        )
+    return cycle
+
+
+def hand_sizes(
+    pattern: str,
+    top: int,
+    sequence: tuple[HandSize, ...] = (),
+    only: str | None = None,
+) -> list[HandSize]:
+    """The hand sizes of a pattern that has a set length, in play order.
+
+    >>> [n for n, _ in hand_sizes("down-up", 3)]
+    [3, 2, 1, 2, 3]
+    >>> [n for n, _ in hand_sizes("down-up-twice-one", 3)]
+    [3, 2, 1, 1, 2, 3]
+    >>> hand_sizes("up-nt-down", 2)
+    [(1, False), (2, False), (2, True), (2, True), (2, False), (1, False)]
+    >>> [n for n, _ in hand_sizes("down-up", 9, only="odd")]
+    [9, 7, 5, 3, 1, 3, 5, 7, 9]
+    """
+    up = list(range(1, top + 1))
+    down = up[::-1]
+    shapes: dict[str, list[HandSize]] = {
+        "down-up": [(n, False) for n in down + up[1:]],
+        "up-down": [(n, False) for n in up + down[1:]],
+        "down-up-twice-one": [(n, False) for n in down + up],
+        "up-nt-down": [(n, False) for n in up] + [(top, True), (top, True)] + [(n, False) for n in down],
+        "down": [(n, False) for n in down],
+        "up": [(n, False) for n in up],
+        "custom": list(sequence),
+    }
+    if pattern not in shapes:
+        if pattern in PATTERNS:
+            raise RulesConfigError(f"The {pattern} pattern has no set list of hand sizes.")
+        raise UnknownVariantError(f"Unknown deal pattern {pattern!r}; known: {', '.join(PATTERNS)}.")
+    sizes = shapes[pattern]
+    if only is not None:
+        parity = {"odd": 1, "even": 0}[only]
+        sizes = [size for size in sizes if size[0] % 2 == parity]
+        if not sizes:
+            raise RulesConfigError(f"The {pattern} pattern up to {top} cards has no {only} hand sizes left.")
+    return sizes
+
+
+@dataclass(frozen=True)
+class Deal:
+    """One deal of a game as known before it is played.
+
+    ``trump`` is the trump the rules fix for the deal: ``"NT"`` for a no-trump deal, a suit
+    from a rotation, or ``None`` when a card decides it (turned up, or the dealer's last).
+    ``cards`` is ``None`` for a ``manual`` deal whose size the scorer has not entered yet.
+    """
+
+    number: int
+    cards: int | None
+    dealer: int
+    eldest: int
+    trump: str | None
+
+    @property
+    def has_trump(self) -> bool:
+        """Whether the deal is played with a trump suit."""
+        return self.trump != "NT"
+
+    def bidding_order(self, players: int) -> list[int]:
+        """Seat indexes in bidding order: eldest hand first, the dealer last.
+
+        >>> Deal(1, 3, dealer=1, eldest=2, trump=None).bidding_order(4)
+        [2, 3, 0, 1]
+        """
+        return [(self.eldest + i) % players for i in range(players)]
+
+
+def fixed_trump(
+    index: int,
+    cards: int | None,
+    no_trump: bool,
+    *,
+    rule: str,
+    cycle: tuple[str, ...],
+    deck: int,
+    players: int,
+) -> str | None:
+    """The trump the rules fix for the deal played at 0-based position ``index``, if any.
+
+    >>> fixed_trump(7, 5, False, rule="rotation", cycle=("S", "D", "C", "H", "NT"), deck=52, players=4)
+    'C'
+    >>> fixed_trump(0, 13, False, rule="turn-up", cycle=(), deck=52, players=4)
+    'NT'
+    """
+    if no_trump:
+        return "NT"
+    if rule == "rotation":
+        return cycle[index % len(cycle)]
+    if rule == "turn-up" and cards is not None and cards * players == deck:
+        return "NT"
+    return None
+
+
+def seat_after(seat: int, players: int, steps: int = 1) -> int:
+    """The seat ``steps`` places clockwise (to the left) of ``seat``.
+
+    >>> seat_after(3, 4)
+    0
+    """
+    return (seat + steps) % players

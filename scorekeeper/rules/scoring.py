@@ -1,0 +1,249 @@
+"""Scoring systems (RULES.md §3): points for one player in one deal, with the modifiers."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from .errors import RulesConfigError, UnknownVariantError
+
+Points = Fraction
+#: A score formula over (bid, tricks, cards, players).
+Formula = Callable[[int, int, int, int], Fraction]
+
+
+def _f(fn: Callable[[int, int, int, int], float | int]) -> Formula:
+    return lambda b, t, n, p: Fraction(fn(b, t, n, p))
+
+
+@dataclass(frozen=True)
+class System:
+    """A scoring system: what a made and a missed bid score, and who wins."""
+
+    id: str
+    made: Formula
+    missed: Formula
+    wins: str  # "highest", "lowest" or "scratch" (fewest scratches)
+    words: str
+
+    @property
+    def has_made_score(self) -> bool:
+        """Whether modifiers (zero_bid, spades_double) make sense: a made bid scores something."""
+        return self.wins == "highest" or self.id == "custom"
+
+
+def _d(b: int, t: int) -> int:
+    return abs(t - b)
+
+
+SYSTEMS: dict[str, System] = {
+    s.id: s
+    for s in (
+        System("common", _f(lambda b, t, n, p: t + 10), _f(lambda b, t, n, p: t), "highest",
+               "made: 10 + tricks; missed: 1 per trick"),
+        System("exact", _f(lambda b, t, n, p: 10 + t), _f(lambda b, t, n, p: 0), "highest",
+               "made: 10 + tricks; missed: 0"),
+        System("binary", _f(lambda b, t, n, p: 10), _f(lambda b, t, n, p: 0), "highest",
+               "made: 10; missed: 0"),
+        System("exact-penalty", _f(lambda b, t, n, p: 10 + b), _f(lambda b, t, n, p: -b), "highest",
+               "made: 10 + bid; missed: minus the bid"),
+        System("cypriot", _f(lambda b, t, n, p: 10 + 5 * b),
+               _f(lambda b, t, n, p: -10 if b == 0 else -5 * b), "highest",
+               "made: 10 + 5 × bid; missed: −5 × bid, a missed zero bid −10"),
+        System("set-penalty", _f(lambda b, t, n, p: 10 + b),
+               _f(lambda b, t, n, p: t if t > b else -10), "highest",
+               "made: 10 + bid; over: 1 per trick; under: −10"),
+        System("progressive-penalty", _f(lambda b, t, n, p: 10 + b),
+               _f(lambda b, t, n, p: -(b + 10 * _d(b, t))), "highest",
+               "made: 10 + bid; missed: −(bid + 10 per trick off)"),
+        System("progressive", _f(lambda b, t, n, p: 10 + b * b), _f(lambda b, t, n, p: t), "highest",
+               "made: 10 + bid²; missed: 1 per trick"),
+        System("montreal", _f(lambda b, t, n, p: 10 + 2 * t), _f(lambda b, t, n, p: 0), "highest",
+               "made: 10 + 2 per trick; missed: 0"),
+        System("adjusted-exact", _f(lambda b, t, n, p: b + n), _f(lambda b, t, n, p: 0), "highest",
+               "made: bid + cards dealt; missed: 0"),
+        System("get-fred", _f(lambda b, t, n, p: 10 + b), _f(lambda b, t, n, p: -_d(b, t)), "highest",
+               "made: 10 + bid; missed: −1 per trick off"),
+        System("oy-vey", _f(lambda b, t, n, p: 10 + b * b), _f(lambda b, t, n, p: -_d(b, t)), "highest",
+               "made: 10 + bid²; missed: −1 per trick off"),
+        System("trick", lambda b, t, n, p: Fraction(1, 2) if b == 0 else Fraction(b),
+               _f(lambda b, t, n, p: -_d(b, t)), "highest",
+               "made: the bid, a made zero bid ½; missed: −1 per trick off"),
+        System("binary-nil", _f(lambda b, t, n, p: 20 if b == 0 and n > p else 10),
+               _f(lambda b, t, n, p: -10 if b == 0 and n > p else 0), "highest",
+               "made: 10; with more cards than players a zero bid scores 20 made, −10 missed"),
+        System("ten-per-trick", _f(lambda b, t, n, p: 10 if b == 0 else 10 * b),
+               _f(lambda b, t, n, p: -10 * _d(b, t)), "highest",
+               "made: 10 per trick bid, a made zero bid 10; missed: −10 per trick off"),
+        System("oh-sh", _f(lambda b, t, n, p: 10 + 3 * b),
+               _f(lambda b, t, n, p: -5 if b == 0 else -3 * b), "highest",
+               "made: 10 + 3 × bid; missed: −3 × bid, a missed zero bid −5"),
+        System("high-incentive", _f(lambda b, t, n, p: 10 * (b + 1) + b),
+               _f(lambda b, t, n, p: -_d(b, t)), "highest",
+               "made: 10 × (bid + 1) + bid; missed: −1 per trick off"),
+        System("vlaams", _f(lambda b, t, n, p: 10 + 3 * t), _f(lambda b, t, n, p: 0), "highest",
+               "made: 10 + 3 per trick; missed: 0"),
+        System("nederlands", _f(lambda b, t, n, p: 10 + 3 * t),
+               _f(lambda b, t, n, p: -3 * _d(b, t)), "highest",
+               "made: 10 + 3 per trick; missed: −3 per trick off"),
+        System("negative", _f(lambda b, t, n, p: 0),
+               _f(lambda b, t, n, p: _d(b, t) * (_d(b, t) + 1) // 2), "lowest",
+               "made: 0; missed: 1 + 2 + … per trick off; lowest total wins"),
+        System("negative-squared", _f(lambda b, t, n, p: 0), _f(lambda b, t, n, p: _d(b, t) ** 2),
+               "lowest", "made: 0; missed: (tricks off)²; lowest total wins"),
+        System("scratch", _f(lambda b, t, n, p: 0), _f(lambda b, t, n, p: 1), "scratch",
+               "a missed bid is a scratch; fewest scratches wins, a tie goes to the higher sum of made bids"),
+    )
+}
+
+WINS = ("highest", "lowest")
+_OPS = {"×": "*", "÷": "/", "−": "-", "²": "**2"}
+_FUNCTIONS: dict[str, Callable[..., object]] = {"abs": abs, "min": min, "max": max}
+_NAMES = ("bid", "tricks", "cards", "players")
+
+
+def find_system(name: str) -> System:
+    """The scoring system called ``name``; a ValueError names an unknown one.
+
+    >>> find_system("common").made(3, 3, 7, 4)
+    Fraction(13, 1)
+    >>> find_system("golf")
+    Traceback (most recent call last):
+    ...
+    scorekeeper.rules.errors.UnknownVariantError: Unknown scoring system 'golf'; ...
+    """
+    try:
+        return SYSTEMS[name]
+    except KeyError:
+        known = ", ".join([*SYSTEMS, "custom"])
+        raise UnknownVariantError(f"Unknown scoring system {name!r}; known: {known}.") from None
+
+
+def _to_fraction(value: object, formula: str) -> Fraction:
+    if isinstance(value, bool):
+        return Fraction(int(value))
+    if isinstance(value, int):
+        return Fraction(value)
+    if isinstance(value, float):
+        if value != value or value in (float("inf"), float("-inf")):
+            raise RulesConfigError(f"The formula {formula!r} does not give a finite number.")
+        return Fraction(value).limit_denominator(1000)
+    raise RulesConfigError(f"The formula {formula!r} must give a number, not {type(value).__name__}.")
+
+
+def compile_formula(text: str, label: str) -> Formula:
+    """Check a house formula over bid, tricks, cards, players and return it as a function.
+
+    It is evaluated by simpleeval (never Python's eval), allowing + − × ÷, powers,
+    comparisons, ``abs``, ``min`` and ``max``; it is tried on small deals at once, so
+    a formula that divides by zero or names something unknown is refused here.
+
+    >>> compile_formula("10 + bid * 2", "made")(3, 3, 5, 4)
+    Fraction(16, 1)
+    >>> compile_formula("__import__('os')", "made")
+    Traceback (most recent call last):
+    ...
+    scorekeeper.rules.errors.RulesConfigError: The made formula "__import__('os')" can't be used: ...
+    """
+    from simpleeval import SimpleEval
+
+    source = str(text).strip()
+    for sign, op in _OPS.items():
+        source = source.replace(sign, op)
+    if not source or len(source) > 200:
+        raise RulesConfigError(f"The {label} formula must be 1 to 200 characters long.")
+    try:
+        ast.parse(source, mode="eval")
+    except SyntaxError:
+        raise RulesConfigError(
+            f"The {label} formula {text!r} is not a formula: use bid, tricks, cards, players, "
+            "numbers, + - * / ** ( ), comparisons, abs, min, max."
+        ) from None
+
+    def formula(b: int, t: int, n: int, p: int) -> Fraction:
+        evaluator = SimpleEval(names=dict(zip(_NAMES, (b, t, n, p))), functions=_FUNCTIONS)
+        try:
+            return _to_fraction(evaluator.eval(source), text)
+        except RulesConfigError:
+            raise
+        except ZeroDivisionError:
+            raise RulesConfigError(
+                f"The {label} formula {text!r} divides by zero for bid {b}, tricks {t}, cards {n}."
+            ) from None
+        except Exception as exc:  # simpleeval raises many kinds; each means "not allowed here"
+            raise RulesConfigError(f"The {label} formula {text!r} can't be used: {exc}.") from None
+
+    for n in (1, 2, 3):
+        for b in range(n + 1):
+            for t in range(n + 1):
+                formula(b, t, n, 4)
+    return formula
+
+
+def custom_system(made: str, missed: str, wins: str = "highest") -> System:
+    """A house scoring system from two formulas; refused when either is invalid or unsafe."""
+    if wins not in WINS:
+        raise UnknownVariantError(f"Unknown winning direction {wins!r}; use highest or lowest.")
+    return System(
+        "custom", compile_formula(made, "made"), compile_formula(missed, "missed"), wins,
+        f"made: {made}; missed: {missed}; {wins} total wins",
+    )
+
+
+def zero_bid_value(value: str | int | float, cards: int) -> Fraction:
+    """What a made zero bid scores under the ``zero_bid`` modifier: a number or ``5+n``.
+
+    >>> zero_bid_value("5+n", 7), zero_bid_value(5, 7)
+    (Fraction(12, 1), Fraction(5, 1))
+    """
+    if isinstance(value, str):
+        text = value.replace(" ", "").lower()
+        if text.endswith("+n"):
+            return Fraction(text[:-2]) + cards
+        return Fraction(text)
+    return Fraction(value).limit_denominator(1000)
+
+
+def check_zero_bid(value: object) -> None:
+    """Refuse a zero_bid that is neither a number nor ``<number>+n``."""
+    try:
+        if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+            raise ValueError
+        zero_bid_value(value, 1)
+    except (ValueError, ZeroDivisionError):
+        raise RulesConfigError(
+            f"zero_bid must be a number such as 5 or 10, or 5+n; {value!r} is neither."
+        ) from None
+
+
+def deal_points(
+    system: System | None,
+    bids: Sequence[int],
+    tricks: Sequence[int],
+    cards: int,
+    *,
+    zero_bid: str | int | float | None = None,
+    doubled: bool = False,
+) -> list[Points]:
+    """Points of every player for one finished deal (all zeros when nothing is scored).
+
+    >>> [str(x) for x in deal_points(find_system("common"), [3, 1], [3, 0], 3)]
+    ['13', '0']
+    >>> [str(x) for x in deal_points(find_system("common"), [0, 2], [0, 3], 3, zero_bid=5, doubled=True)]
+    ['10', '6']
+    """
+    if system is None:
+        return [Fraction(0)] * len(bids)
+    players = len(bids)
+    points: list[Points] = []
+    for b, t in zip(bids, tricks):
+        if b == t and b == 0 and zero_bid is not None:
+            value = zero_bid_value(zero_bid, cards)
+        elif b == t:
+            value = system.made(b, t, cards, players)
+        else:
+            value = system.missed(b, t, cards, players)
+        points.append(value * 2 if doubled else value)
+    return points
