@@ -1,1 +1,72 @@
-"""scorekeeper: keep score for Oh Hell at the table."""
+"""scorekeeper: keep score for Oh Hell at the table; the app factory."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def database_url(url: str) -> str:
+    """Normalise a DATABASE_URL: ``postgres://`` is PostgreSQL through psycopg 3.
+
+    >>> database_url("postgres://u:p@localhost/db")
+    'postgresql+psycopg://u:p@localhost/db'
+    """
+    for prefix in ("postgres://", "postgresql://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix):]
+    return url
+
+
+def _secret_key(instance: Path) -> str:
+    """The SECRET_KEY kept in instance/secret_key, generated on the first run."""
+    path = instance / "secret_key"
+    if not path.exists():
+        path.write_text(secrets.token_hex(32))
+        path.chmod(0o600)
+    return path.read_text().strip()
+
+
+def create_app(test_config: dict[str, Any] | None = None) -> Flask:
+    """Build the app: defaults, then instance/config.py (or the test mapping), then blueprints."""
+    app = Flask(
+        __name__,
+        instance_path=str(ROOT / "instance"),
+        instance_relative_config=True,
+        template_folder=str(ROOT / "templates"),
+        static_folder=str(ROOT / "static"),
+    )
+    instance = Path(app.instance_path)
+    instance.mkdir(parents=True, exist_ok=True)
+    app.config.from_mapping(
+        SQLALCHEMY_DATABASE_URI=database_url(
+            os.environ.get("DATABASE_URL", f"sqlite:///{instance / 'scorekeeper.sqlite'}")
+        ),
+        WTF_CSRF_TIME_LIMIT=None,
+        MAX_CONTENT_LENGTH=1024 * 1024,
+        SESSION_COOKIE_SAMESITE="Lax",
+        SESSION_COOKIE_HTTPONLY=True,
+        PERMANENT_SESSION_LIFETIME=60 * 60 * 24 * 365,
+    )
+    if test_config is None:
+        app.config.from_pyfile("config.py", silent=True)
+    else:
+        app.config.from_mapping(test_config)
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = _secret_key(instance)
+
+    from . import api, web
+    from .models import db
+
+    db.init_app(app)
+    web.init_app(app)
+    app.register_blueprint(api.bp)
+    with app.app_context():
+        db.create_all()
+    return app

@@ -215,6 +215,16 @@ def parse(data: object) -> GameFile:
                     adjustment_input, deals, ended, state)
 
 
+def to_input(game: GameFile) -> dict[str, Any]:
+    """The input part of the game file: what is stored, and what everything is recomputed from."""
+    doc = {key: value for key, value in export(game).items() if key in INPUT_FIELDS}
+    doc["deals"] = [
+        {key: value for key, value in deal.items() if key in DEAL_FIELDS and value is not None}
+        for deal in doc["deals"]
+    ]
+    return doc
+
+
 def number(value: Fraction) -> int | float:
     """A score as JSON: a whole number, or a float for halves (trick scoring).
 

@@ -1,0 +1,72 @@
+"""The database: one row per game, holding the game file's input part; everything else is replayed."""
+
+from __future__ import annotations
+
+import json
+import secrets
+from datetime import UTC, datetime
+from typing import Any
+
+from flask_sqlalchemy import SQLAlchemy
+from sqlalchemy import DateTime, Integer, String, Text, or_
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+from .rules.gamefile import GameFile, parse, to_input
+
+
+class Base(DeclarativeBase):
+    """Declarative base of every table."""
+
+
+db = SQLAlchemy(model_class=Base)
+
+
+def new_token() -> str:
+    """An unguessable URL token: 256 random bits from ``secrets``."""
+    return secrets.token_urlsafe(32)
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+class Game(db.Model):  # type: ignore[name-defined]
+    """A game: its edit and read-only tokens, and the game file input it replays from."""
+
+    __tablename__ = "games"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    token: Mapped[str] = mapped_column(String(64), unique=True, default=new_token)
+    view_token: Mapped[str] = mapped_column(String(64), unique=True, default=new_token)
+    title: Mapped[str] = mapped_column(String(100), default="")
+    data: Mapped[str] = mapped_column(Text)
+    version: Mapped[int] = mapped_column(Integer, nullable=False)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now, onupdate=_now)
+
+    # Every UPDATE checks the version it was read at: a stale write fails instead of winning.
+    __mapper_args__ = {"version_id_col": version}
+
+    @property
+    def document(self) -> dict[str, Any]:
+        """The stored input part of the game file."""
+        value: dict[str, Any] = json.loads(self.data)
+        return value
+
+    def load(self) -> GameFile:
+        """Replay the stored game file."""
+        return parse(self.document)
+
+    def store(self, game: GameFile) -> None:
+        """Keep a checked game file's input part."""
+        self.data = json.dumps(to_input(game), separators=(",", ":"), ensure_ascii=False)
+        self.title = game.title
+
+
+def find_game(token: str) -> tuple[Game | None, bool]:
+    """The game whose edit or read-only token this is, and whether the token may edit."""
+    if not token or len(token) > 64:
+        return None, False
+    query = db.select(Game).where(or_(Game.token == token, Game.view_token == token))
+    game = db.session.execute(query).scalar_one_or_none()
+    return game, game is not None and secrets.compare_digest(game.token, token)
