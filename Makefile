@@ -10,8 +10,8 @@ STAMP := $(VENV)/.installed
 # System libraries WeasyPrint loads via cffi, plus fonts so PDFs have an embeddable font.
 DEB_RUN := libglib2.0-0 libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz0b libharfbuzz-subset0 \
 	libfontconfig1 fontconfig fonts-dejavu-core
-# Extra for the test suite: Chromium for Playwright, pdftoppm for PDF -> PNG.
-DEB_TEST := $(DEB_RUN) chromium poppler-utils
+# Extra for the test suite: Chromium for Playwright, pdftoppm for PDF -> PNG, a PostgreSQL server.
+DEB_TEST := $(DEB_RUN) chromium poppler-utils postgresql
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
@@ -25,7 +25,7 @@ define apt_ensure
 	fi
 endef
 
-.PHONY: all deps deps-run deps-test .venv run test lint clean
+.PHONY: all deps deps-run deps-test .venv run serve test lint clean
 
 all: test
 
@@ -39,18 +39,26 @@ deps-test:
 
 .venv: $(STAMP)
 
-$(STAMP): pyproject.toml $(wildcard scorekeeper/__init__.py)
+$(STAMP): pyproject.toml
 	[ -x $(VENV)/bin/python ] || $(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/python -m pip install --upgrade pip
 	$(VENV)/bin/python -m pip install -e '.[test]'
 	touch $@
 
 run: deps-run .venv
+	$(VENV)/bin/flask --app scorekeeper db upgrade
 	$(VENV)/bin/flask --app scorekeeper run --host 0.0.0.0 --port 5000
+
+# Production: several gunicorn workers; the schema is migrated once, before they start.
+WORKERS ?= 4
+serve: deps-run .venv
+	$(VENV)/bin/flask --app scorekeeper db upgrade
+	$(VENV)/bin/gunicorn --workers $(WORKERS) --bind 0.0.0.0:8000 --access-logfile - 'scorekeeper:create_app()'
 
 test: deps-test .venv
 	$(VENV)/bin/python -m pytest
 	$(VENV)/bin/mypy scorekeeper/rules
+	scripts/with-postgres $(VENV)/bin/python -m pytest -q tests/web
 
 lint: .venv
 	$(VENV)/bin/ruff check .

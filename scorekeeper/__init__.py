@@ -62,11 +62,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config["SECRET_KEY"] = _secret_key(instance)
 
     from . import api, web
-    from .models import db
+    from .models import db, migrate
 
     db.init_app(app)
+    migrate.init_app(app, db, directory=str(ROOT / "migrations"))
     web.init_app(app)
     app.register_blueprint(api.bp)
-    with app.app_context():
-        db.create_all()
     return app

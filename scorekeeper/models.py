@@ -7,8 +7,9 @@ import secrets
 from datetime import UTC, datetime
 from typing import Any
 
+from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
-from sqlalchemy import DateTime, Integer, String, Text, or_
+from sqlalchemy import DateTime, Engine, Integer, String, Text, event, or_
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 from .rules.gamefile import GameFile, parse, to_input
@@ -19,6 +20,20 @@ class Base(DeclarativeBase):
 
 
 db = SQLAlchemy(model_class=Base)
+migrate = Migrate()
+
+
+@event.listens_for(Engine, "connect")
+def _sqlite_pragmas(connection: Any, _record: Any) -> None:
+    """SQLite done right on every connection: WAL, wait for a lock, enforce foreign keys."""
+    if type(connection).__module__.split(".")[0] != "sqlite3":
+        return
+    cursor = connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA busy_timeout=10000")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.close()
 
 
 def new_token() -> str:

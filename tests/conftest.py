@@ -1,27 +1,73 @@
-"""Fixtures shared by the web tests: a fresh app on a throw-away database for every test."""
+"""Fixtures shared by the web tests: a fresh app on a throw-away, migrated database for every test.
+
+With TEST_DATABASE_URL set (CI sets it to a throw-away PostgreSQL server), the web tests run
+against that database instead of SQLite: migrated once, emptied after every test.
+"""
 
 from __future__ import annotations
 
+import os
+import shutil
+import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from flask_migrate import upgrade
 
 from scorekeeper import create_app
+from scorekeeper.models import db
+
+POSTGRES_URL = os.environ.get("TEST_DATABASE_URL", "")
+
+
+def _config(url: str) -> dict[str, object]:
+    return {"TESTING": True, "SECRET_KEY": "test", "SQLALCHEMY_DATABASE_URI": url}
+
+
+@pytest.fixture(scope="session")
+def migrated_database(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """A database brought to the newest migration once per test session."""
+    if POSTGRES_URL:
+        app = create_app(_config(POSTGRES_URL))
+        with app.app_context():
+            db.drop_all()
+            db.session.execute(db.text("DROP TABLE IF EXISTS alembic_version"))
+            db.session.commit()
+            upgrade()
+            db.engine.dispose()
+        return POSTGRES_URL
+    path = tmp_path_factory.mktemp("template") / "template.sqlite"
+    app = create_app(_config(f"sqlite:///{path}"))
+    with app.app_context():
+        upgrade()
+        db.engine.dispose()
+    with sqlite3.connect(path) as connection:
+        connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    return str(path)
 
 
 @pytest.fixture
-def app(tmp_path: Path) -> Iterator[Flask]:
-    app = create_app(
-        {
-            "TESTING": True,
-            "SECRET_KEY": "test",
-            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'test.sqlite'}",
-        }
-    )
+def database_url(migrated_database: str, tmp_path: Path) -> str:
+    """A fresh copy of the migrated SQLite database, or the shared PostgreSQL one."""
+    if POSTGRES_URL:
+        return POSTGRES_URL
+    path = tmp_path / "test.sqlite"
+    shutil.copy(migrated_database, path)
+    return f"sqlite:///{path}"
+
+
+@pytest.fixture
+def app(database_url: str) -> Iterator[Flask]:
+    app = create_app(_config(database_url))
     yield app
+    with app.app_context():
+        if POSTGRES_URL:
+            db.session.execute(db.text("DELETE FROM games"))
+            db.session.commit()
+        db.engine.dispose()
 
 
 @pytest.fixture

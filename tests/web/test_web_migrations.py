@@ -1,0 +1,48 @@
+"""Migrations: a database made by the first migration, with games in it, upgrades intact."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from flask_migrate import downgrade, upgrade
+
+from scorekeeper import create_app
+from scorekeeper.models import Game, db
+
+POSTGRES_URL = os.environ.get("TEST_DATABASE_URL", "")
+
+GAMES = [
+    {"players": ["Ann", "Bob", "Cy"], "rules": {"max_cards": 3},
+     "deals": [{"bids": [1, 1, 0], "tricks": [1, 2, 0]}]},
+    {"title": "<b>Friday</b>", "players": ["Dee", "Eve"], "rules": {"preset": "oh-pshaw", "max_cards": 2},
+     "deals": [{"bids": [0, 1], "tricks": [0, 1]}, {"bids": [1, None]}]},
+]
+
+
+def test_upgrade_from_the_first_migration_keeps_every_game(tmp_path: Path) -> None:
+    url = POSTGRES_URL or f"sqlite:///{tmp_path / 'old.sqlite'}"
+    app = create_app({"TESTING": True, "SECRET_KEY": "t", "SQLALCHEMY_DATABASE_URI": url})
+    with app.app_context():
+        if POSTGRES_URL:
+            downgrade(revision="base")
+        upgrade(revision="0001")
+        for number, doc in enumerate(GAMES):
+            db.session.execute(
+                db.text(
+                    "INSERT INTO games (token, view_token, title, data, version, created_at, updated_at)"
+                    " VALUES (:t, :v, :title, :data, 1, CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)"
+                ),
+                {"t": f"edit{number}", "v": f"view{number}", "title": doc.get("title", ""),
+                 "data": json.dumps(doc)},
+            )
+        db.session.commit()
+        upgrade()
+        games = db.session.execute(db.select(Game).order_by(Game.token)).scalars().all()
+        assert [g.token for g in games] == ["edit0", "edit1"]
+        assert [str(t) for t in games[0].load().game.totals] == ["11", "2", "10"]
+        assert games[1].load().game.current is not None
+        db.session.execute(db.text("DELETE FROM games"))
+        db.session.commit()
+        db.engine.dispose()
