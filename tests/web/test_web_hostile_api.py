@@ -1,0 +1,98 @@
+"""Hostile and random input to the JSON API: never a 500, always a message, nothing stored."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from flask import Flask
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from scorekeeper.models import Game, db
+
+VALID: dict[str, Any] = {
+    "format": "oh-hell-scorekeeper/1",
+    "title": "Friday",
+    "players": ["Ann", "Bob", "Cy", "Dee"],
+    "first_dealer": 1,
+    "rules": {"preset": "oh-hell", "max_cards": 3, "zero_bid": 5},
+    "stakes": {"per_point": "0.05", "currency": "EUR"},
+    "adjustments": [{"deal": 1, "player": 2, "points": -10, "reason": "revoke"}],
+    "deals": [{"trump": "S", "bids": [1, 0, 1, 0], "tricks": [1, 1, 1, 0]}, {"bids": [None, None, None, 1]}],
+}
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-10**12, 10**12) | st.floats(allow_nan=False)
+    | st.text(max_size=30) | st.sampled_from(["<script>alert(1)</script>", "5+n", "NT", "S", "__import__('os')"]),
+    lambda children: st.lists(children, max_size=5) | st.dictionaries(st.text(max_size=10), children, max_size=5),
+    max_leaves=12,
+)
+
+
+def _paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    found = [prefix]
+    if isinstance(value, dict):
+        for key, child in value.items():
+            found += _paths(child, prefix + (key,))
+    elif isinstance(value, list):
+        for index, child in enumerate(value):
+            found += _paths(child, prefix + (index,))
+    return found
+
+
+PATHS = _paths(VALID)[1:]
+
+
+def _count(app: Flask) -> int:
+    with app.app_context():
+        return len(db.session.execute(db.select(Game.id)).all())
+
+
+def test_the_unmodified_file_is_accepted(app: Flask) -> None:
+    assert app.test_client().post("/api/games", json=VALID).status_code == 201
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(path=st.sampled_from(PATHS), value=json_values)
+def test_any_field_replaced_by_any_value_gets_a_message_not_a_500(app: Flask, path: tuple[Any, ...], value: Any) -> None:
+    doc = copy.deepcopy(VALID)
+    target: Any = doc
+    for key in path[:-1]:
+        target = target[key]
+    target[path[-1]] = value
+    client = app.test_client()
+    before = _count(app)
+    response = client.post("/api/games", json=doc)
+    assert response.status_code in (201, 400, 413, 415, 422), response.data
+    body = response.get_json()
+    if response.status_code == 201:
+        assert _count(app) == before + 1
+    else:
+        assert isinstance(body["error"], str) and body["error"]
+        assert _count(app) == before
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(body=st.binary(max_size=200))
+def test_random_bytes_are_refused_with_a_message(app: Flask, body: bytes) -> None:
+    response = app.test_client().post("/api/games", data=body, content_type="application/json")
+    assert response.status_code in (400, 422)
+    assert response.get_json()["error"]
+    assert _count(app) == 0
+
+
+def test_an_oversized_body_is_refused(app: Flask) -> None:
+    response = app.test_client().post("/api/games", data=b"[" + b"1," * 600_000 + b"1]",
+                                      content_type="application/json")
+    assert response.status_code == 413
+    assert response.get_json()["error"]
+
+
+def test_a_hostile_name_is_kept_as_text_in_the_export(app: Flask) -> None:
+    doc = copy.deepcopy(VALID)
+    doc["players"][0] = "<script>alert(1)</script>"
+    client = app.test_client()
+    body = client.post("/api/games", json=doc).get_json()
+    assert body["players"][0] == "<script>alert(1)</script>"
+    assert client.get(body["links"]["api"]).get_json()["standings"]
