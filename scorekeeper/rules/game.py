@@ -125,9 +125,11 @@ def standings(rules: Rules, totals: Sequence[Points], made_bids: Sequence[int]) 
     """Players best first; tied players share a rank (a scratch tie goes to the higher made bids)."""
     keys = [_sort_key(rules, t, m) for t, m in zip(totals, made_bids)]
     order = sorted(range(len(totals)), key=lambda i: keys[i])
-    return [
-        Standing(i, totals[i], 1 + sum(1 for k in keys if k < keys[i])) for i in order
-    ]
+    result: list[Standing] = []
+    for place, i in enumerate(order):
+        tied = result and keys[result[-1].player] == keys[i]
+        result.append(Standing(i, totals[i], result[-1].rank if tied else place + 1))
+    return result
 
 
 def next_bidder(state: GameState) -> int | None:
@@ -171,6 +173,24 @@ def _check_trump(rules: Rules, deal: Deal, recorded: str | None) -> str | None:
     if recorded == "NT" and deal.trump is None:
         raise RulesError("this deal has a trump suit, so it can't be recorded as no trump")
     return recorded
+
+
+def trump_choices(rules: Rules, deal: Deal) -> tuple[str, ...]:
+    """The trumps the scorer may record for ``deal``: the fixed one, or the four suits.
+
+    >>> from .presets import make_rules
+    >>> rules = make_rules({}, 4)
+    >>> trump_choices(rules, Deal(1, 3, 0, 1, None)), trump_choices(rules, Deal(2, 13, 1, 2, "NT"))
+    (('S', 'H', 'D', 'C'), ('NT',))
+    """
+    choices = []
+    for trump in TRUMPS:
+        try:
+            _check_trump(rules, deal, trump)
+        except RulesError:
+            continue
+        choices.append(trump)
+    return tuple(choices)
 
 
 def _check_bids(rules: Rules, deal: Deal, bids: Sequence[int | None], names: Sequence[str]) -> None:
@@ -283,8 +303,8 @@ class _Replay:
 
     def _after_deal(self, played: int) -> None:
         rules, state = self.rules, self.state
-        state.standings = standings(rules, state.totals, state.made_bids)
         if state.tiebreak:
+            state.standings = standings(rules, state.totals, state.made_bids)
             state.finished = len(state.leaders()) == 1
             return
         over = rules.sizes is not None and self.position >= len(rules.sizes)
@@ -294,6 +314,7 @@ class _Replay:
             over = True
         if not over:
             return
+        state.standings = standings(rules, state.totals, state.made_bids)
         if rules.tie == "one-card-hand" and len(state.leaders()) > 1 and not rules.cooperative:
             state.tiebreak = True
         else:
@@ -319,7 +340,6 @@ def replay(
     """
     replayer = _Replay(rules, players, first_dealer)
     state = replayer.state
-    state.standings = standings(rules, state.totals, state.made_bids)
     for adj in adjustments:
         if not 1 <= adj.deal <= len(deals):
             raise DealRefused(adj.deal, f"an adjustment names deal {adj.deal}, which is not in the game")
@@ -337,6 +357,7 @@ def replay(
             raise DealRefused(len(deals), "a game can be ended only after a finished deal")
         state.finished = state.ended_by_table = True
         state.tiebreak = False
+    state.standings = standings(rules, state.totals, state.made_bids)
     if state.finished:
         state.winners = state.leaders()
     else:
