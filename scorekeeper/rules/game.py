@@ -252,7 +252,7 @@ class _Replay:
         deal = self.deal_at(index)
         if deal is None or state.finished:
             raise RulesError("the game is already over: no further deal is played")
-        if rules.deal == "manual":
+        if rules.deal == "manual" and not state.tiebreak:  # tie-break deals are one-card deals
             if entry.cards is None:
                 raise RulesError("the manual pattern needs the number of cards dealt (cards)")
             self._check_manual(entry.cards)

@@ -277,7 +277,8 @@ def make_rules(overrides: Mapping[str, Any], players: int) -> Rules:
             f"zero_bid and spades_double can't be used with {what}: it has no made score to replace or double."
         )
     target = fields.get("target")
-    if target is not None and (isinstance(target, bool) or not isinstance(target, (int, float)) or target <= 0):
+    if target is not None and (isinstance(target, bool) or not isinstance(target, (int, float))
+                               or not 0 < target < float("inf")):  # refuses NaN and infinity too
         raise RulesConfigError(f"target must be a positive number of points, not {target!r}.")
     return Rules(
         preset=preset.name, players=players, decks=decks, deck_size=deck, deal=deal, max_cards=top,

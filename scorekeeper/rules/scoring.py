@@ -6,6 +6,7 @@ import ast
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 from .errors import RulesConfigError, UnknownVariantError
 
@@ -99,6 +100,8 @@ SYSTEMS: dict[str, System] = {
 }
 
 WINS = ("highest", "lowest")
+#: The most points a formula may give for one deal (as for an adjustment in a game file).
+MAX_FORMULA_POINTS = 10**9
 _OPS = {"×": "*", "÷": "/", "−": "-", "²": "**2"}
 _FUNCTIONS: dict[str, Callable[..., object]] = {"abs": abs, "min": min, "max": max}
 _NAMES = ("bid", "tricks", "cards", "players")
@@ -121,16 +124,30 @@ def find_system(name: str) -> System:
         raise UnknownVariantError(f"Unknown scoring system {name!r}; known: {known}.") from None
 
 
+def _power(base: Any, exponent: Any) -> Any:
+    """``**`` for formulas: simpleeval allows exponents up to four million, i.e. numbers of
+    millions of digits and seconds of work per score, so powers are kept to score-sized ones."""
+    if abs(exponent) > 100 or abs(base) > MAX_FORMULA_POINTS:
+        raise ValueError("that power is far too large to be a score")
+    return base**exponent
+
+
 def _to_fraction(value: object, formula: str) -> Fraction:
     if isinstance(value, bool):
-        return Fraction(int(value))
-    if isinstance(value, int):
-        return Fraction(value)
-    if isinstance(value, float):
+        result = Fraction(int(value))
+    elif isinstance(value, int):
+        result = Fraction(value)
+    elif isinstance(value, float):
         if value != value or value in (float("inf"), float("-inf")):
             raise RulesConfigError(f"The formula {formula!r} does not give a finite number.")
-        return Fraction(value).limit_denominator(1000)
-    raise RulesConfigError(f"The formula {formula!r} must give a number, not {type(value).__name__}.")
+        result = Fraction(value).limit_denominator(1000)
+    else:
+        raise RulesConfigError(f"The formula {formula!r} must give a number, not {type(value).__name__}.")
+    if abs(result) > MAX_FORMULA_POINTS:
+        raise RulesConfigError(
+            f"The formula {formula!r} gives more than {MAX_FORMULA_POINTS} points, too many for a deal."
+        )
+    return result
 
 
 def compile_formula(text: str, label: str) -> Formula:
@@ -147,7 +164,7 @@ def compile_formula(text: str, label: str) -> Formula:
     ...
     scorekeeper.rules.errors.RulesConfigError: The made formula "__import__('os')" can't be used: ...
     """
-    from simpleeval import SimpleEval
+    from simpleeval import DEFAULT_OPERATORS, SimpleEval
 
     source = str(text).strip()
     for sign, op in _OPS.items():
@@ -155,15 +172,21 @@ def compile_formula(text: str, label: str) -> Formula:
     if not source or len(source) > 200:
         raise RulesConfigError(f"The {label} formula must be 1 to 200 characters long.")
     try:
-        ast.parse(source, mode="eval")
+        tree = ast.parse(source, mode="eval")
     except SyntaxError:
+        tree = None
+    # Attributes (bid.real, cards.to_bytes(...)) are no part of a formula, and methods of
+    # numbers can allocate without bound.
+    if tree is None or any(isinstance(node, ast.Attribute) for node in ast.walk(tree)):
         raise RulesConfigError(
             f"The {label} formula {text!r} is not a formula: use bid, tricks, cards, players, "
             "numbers, + - * / ** ( ), comparisons, abs, min, max."
-        ) from None
+        )
+    operators = {**DEFAULT_OPERATORS, ast.Pow: _power}
 
     def formula(b: int, t: int, n: int, p: int) -> Fraction:
-        evaluator = SimpleEval(names=dict(zip(_NAMES, (b, t, n, p))), functions=_FUNCTIONS)
+        evaluator = SimpleEval(operators=operators, names=dict(zip(_NAMES, (b, t, n, p))),
+                               functions=_FUNCTIONS)
         try:
             return _to_fraction(evaluator.eval(source), text)
         except RulesConfigError:
@@ -212,7 +235,7 @@ def check_zero_bid(value: object) -> None:
         if isinstance(value, bool) or not isinstance(value, (str, int, float)):
             raise ValueError
         zero_bid_value(value, 1)
-    except (ValueError, ZeroDivisionError):
+    except (ValueError, ZeroDivisionError, OverflowError):
         raise RulesConfigError(
             f"zero_bid must be a number such as 5 or 10, or 5+n; {value!r} is neither."
         ) from None
