@@ -353,7 +353,9 @@ def replay(
         except RulesError as exc:
             raise DealRefused(index + 1, str(exc)) from None
     if ended and not state.finished:
-        if not deals or state.current is not None:
+        if not deals:
+            raise GameError("a game can be ended only after a finished deal, and none has been played")
+        if state.current is not None:
             raise DealRefused(len(deals), "a game can be ended only after a finished deal")
         state.finished = state.ended_by_table = True
         state.tiebreak = False
