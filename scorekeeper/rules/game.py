@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from fractions import Fraction
 
 from .bidding import BidCheck, announce, bid_check, verify_bid, verify_tricks
 from .errors import GameError, RulesError
@@ -38,7 +37,7 @@ class Adjustment:
 
     deal: int
     player: int
-    points: Fraction
+    points: Points
     reason: str = ""
 
 
@@ -118,7 +117,7 @@ def _sort_key(rules: Rules, total: Points, made_bids: int) -> tuple[Points, int]
         return (total, -made_bids)
     if rules.wins == "lowest":
         return (total, 0)
-    return (Fraction(0), 0)
+    return (0, 0)
 
 
 def standings(rules: Rules, totals: Sequence[Points], made_bids: Sequence[int]) -> list[Standing]:
@@ -208,6 +207,8 @@ def _check_bids(rules: Rules, deal: Deal, bids: Sequence[int | None], names: Seq
         return
     earlier: list[int] = []
     waiting: str | None = None
+    # Only the dealer's bid is restricted, except under must-equal: the others need a range check.
+    restricted = rules.bidding.rule == "must-equal"
     for seat in deal.bidding_order(players):
         bid = bids[seat]
         if bid is None:
@@ -215,7 +216,8 @@ def _check_bids(rules: Rules, deal: Deal, bids: Sequence[int | None], names: Seq
             continue
         if waiting is not None:
             raise RulesError(f"{names[seat]} can't bid before {waiting}: bids go clockwise from eldest hand")
-        verify_bid(rules.bidding, cards, earlier, bid, dealer=seat == deal.dealer, name=names[seat])
+        if restricted or seat == deal.dealer or not 0 <= bid <= cards:
+            verify_bid(rules.bidding, cards, earlier, bid, dealer=seat == deal.dealer, name=names[seat])
         earlier.append(bid)
 
 
@@ -228,7 +230,7 @@ class _Replay:
         self.first_dealer = first_dealer
         self.position = 0  # index into rules.sizes: re-deals stay, tie-break deals are extra
         self.state = GameState(rules, self.names, first_dealer,
-                               totals=[Fraction(0)] * len(players), made_bids=[0] * len(players))
+                               totals=[0] * len(players), made_bids=[0] * len(players))
 
     def deal_at(self, index: int, cards: int | None = None) -> Deal | None:
         """The deal played at 0-based ``index`` from the current position, or None after the end."""

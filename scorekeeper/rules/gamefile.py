@@ -10,6 +10,7 @@ from typing import Any
 from .errors import GameError, RulesError
 from .game import Adjustment, DealInput, GameState, replay
 from .presets import Rules, make_rules
+from .scoring import Points, whole
 from .stakes import Settlement, Stakes, parse_stakes, settle
 
 FORMAT = "oh-hell-scorekeeper/1"
@@ -99,11 +100,11 @@ def _whole(value: object, what: str, low: int, high: int) -> int:
     return value
 
 
-def _number(value: object, what: str) -> Fraction:
+def _number(value: object, what: str) -> Points:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or abs(value) > 1e9 \
             or value != value:
         raise GameFileError(f"{what} must be a number of points, not {value!r}")
-    return Fraction(value).limit_denominator(1000)
+    return whole(Fraction(value).limit_denominator(1000))
 
 
 def _deal(index: int, data: object, names: Sequence[str]) -> DealInput:
@@ -217,20 +218,36 @@ def parse(data: object) -> GameFile:
 
 def to_input(game: GameFile) -> dict[str, Any]:
     """The input part of the game file: what is stored, and what everything is recomputed from."""
-    doc = {key: value for key, value in export(game).items() if key in INPUT_FIELDS}
-    doc["deals"] = [
-        {key: value for key, value in deal.items() if key in DEAL_FIELDS and value is not None}
-        for deal in doc["deals"]
-    ]
+    doc: dict[str, Any] = {"format": FORMAT}
+    if game.title:
+        doc["title"] = game.title
+    doc.update(players=list(game.players), first_dealer=game.first_dealer, rules=game.rules_input)
+    if game.stakes_input is not None:
+        doc["stakes"] = game.stakes_input
+    if game.adjustment_input:
+        doc["adjustments"] = game.adjustment_input
+    if game.ended:
+        doc["ended"] = True
+    deals = []
+    for result in game.game.deals:
+        deal: dict[str, Any] = {"cards": result.deal.cards, "bids": list(result.bids)}
+        if result.trump is not None:
+            deal["trump"] = result.trump
+        if result.tricks is not None:
+            deal["tricks"] = list(result.tricks)
+        deals.append(deal)
+    doc["deals"] = deals
     return doc
 
 
-def number(value: Fraction) -> int | float:
+def number(value: Points) -> int | float:
     """A score as JSON: a whole number, or a float for halves (trick scoring).
 
     >>> number(Fraction(13)), number(Fraction(1, 2))
     (13, 0.5)
     """
+    if isinstance(value, int):
+        return value
     return int(value) if value.denominator == 1 else float(value)
 
 

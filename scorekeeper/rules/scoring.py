@@ -10,13 +10,19 @@ from typing import Any
 
 from .errors import RulesConfigError, UnknownVariantError
 
-Points = Fraction
+#: Points are whole numbers, or exact fractions (trick scoring's ½, house formulas).
+Points = int | Fraction
 #: A score formula over (bid, tricks, cards, players).
-Formula = Callable[[int, int, int, int], Fraction]
+Formula = Callable[[int, int, int, int], Points]
 
 
-def _f(fn: Callable[[int, int, int, int], float | int]) -> Formula:
-    return lambda b, t, n, p: Fraction(fn(b, t, n, p))
+def whole(value: Fraction) -> Points:
+    """A fraction as an int when it is whole: ints keep the arithmetic of a game fast.
+
+    >>> whole(Fraction(4, 2)), whole(Fraction(1, 2))
+    (2, Fraction(1, 2))
+    """
+    return value.numerator if value.denominator == 1 else value
 
 
 @dataclass(frozen=True)
@@ -42,59 +48,59 @@ def _d(b: int, t: int) -> int:
 SYSTEMS: dict[str, System] = {
     s.id: s
     for s in (
-        System("common", _f(lambda b, t, n, p: t + 10), _f(lambda b, t, n, p: t), "highest",
+        System("common", (lambda b, t, n, p: t + 10), (lambda b, t, n, p: t), "highest",
                "made: 10 + tricks; missed: 1 per trick"),
-        System("exact", _f(lambda b, t, n, p: 10 + t), _f(lambda b, t, n, p: 0), "highest",
+        System("exact", (lambda b, t, n, p: 10 + t), (lambda b, t, n, p: 0), "highest",
                "made: 10 + tricks; missed: 0"),
-        System("binary", _f(lambda b, t, n, p: 10), _f(lambda b, t, n, p: 0), "highest",
+        System("binary", (lambda b, t, n, p: 10), (lambda b, t, n, p: 0), "highest",
                "made: 10; missed: 0"),
-        System("exact-penalty", _f(lambda b, t, n, p: 10 + b), _f(lambda b, t, n, p: -b), "highest",
+        System("exact-penalty", (lambda b, t, n, p: 10 + b), (lambda b, t, n, p: -b), "highest",
                "made: 10 + bid; missed: minus the bid"),
-        System("cypriot", _f(lambda b, t, n, p: 10 + 5 * b),
-               _f(lambda b, t, n, p: -10 if b == 0 else -5 * b), "highest",
+        System("cypriot", (lambda b, t, n, p: 10 + 5 * b),
+               (lambda b, t, n, p: -10 if b == 0 else -5 * b), "highest",
                "made: 10 + 5 × bid; missed: −5 × bid, a missed zero bid −10"),
-        System("set-penalty", _f(lambda b, t, n, p: 10 + b),
-               _f(lambda b, t, n, p: t if t > b else -10), "highest",
+        System("set-penalty", (lambda b, t, n, p: 10 + b),
+               (lambda b, t, n, p: t if t > b else -10), "highest",
                "made: 10 + bid; over: 1 per trick; under: −10"),
-        System("progressive-penalty", _f(lambda b, t, n, p: 10 + b),
-               _f(lambda b, t, n, p: -(b + 10 * _d(b, t))), "highest",
+        System("progressive-penalty", (lambda b, t, n, p: 10 + b),
+               (lambda b, t, n, p: -(b + 10 * _d(b, t))), "highest",
                "made: 10 + bid; missed: −(bid + 10 per trick off)"),
-        System("progressive", _f(lambda b, t, n, p: 10 + b * b), _f(lambda b, t, n, p: t), "highest",
+        System("progressive", (lambda b, t, n, p: 10 + b * b), (lambda b, t, n, p: t), "highest",
                "made: 10 + bid²; missed: 1 per trick"),
-        System("montreal", _f(lambda b, t, n, p: 10 + 2 * t), _f(lambda b, t, n, p: 0), "highest",
+        System("montreal", (lambda b, t, n, p: 10 + 2 * t), (lambda b, t, n, p: 0), "highest",
                "made: 10 + 2 per trick; missed: 0"),
-        System("adjusted-exact", _f(lambda b, t, n, p: b + n), _f(lambda b, t, n, p: 0), "highest",
+        System("adjusted-exact", (lambda b, t, n, p: b + n), (lambda b, t, n, p: 0), "highest",
                "made: bid + cards dealt; missed: 0"),
-        System("get-fred", _f(lambda b, t, n, p: 10 + b), _f(lambda b, t, n, p: -_d(b, t)), "highest",
+        System("get-fred", (lambda b, t, n, p: 10 + b), (lambda b, t, n, p: -_d(b, t)), "highest",
                "made: 10 + bid; missed: −1 per trick off"),
-        System("oy-vey", _f(lambda b, t, n, p: 10 + b * b), _f(lambda b, t, n, p: -_d(b, t)), "highest",
+        System("oy-vey", (lambda b, t, n, p: 10 + b * b), (lambda b, t, n, p: -_d(b, t)), "highest",
                "made: 10 + bid²; missed: −1 per trick off"),
-        System("trick", lambda b, t, n, p: Fraction(1, 2) if b == 0 else Fraction(b),
-               _f(lambda b, t, n, p: -_d(b, t)), "highest",
+        System("trick", lambda b, t, n, p: Fraction(1, 2) if b == 0 else b,
+               (lambda b, t, n, p: -_d(b, t)), "highest",
                "made: the bid, a made zero bid ½; missed: −1 per trick off"),
-        System("binary-nil", _f(lambda b, t, n, p: 20 if b == 0 and n > p else 10),
-               _f(lambda b, t, n, p: -10 if b == 0 and n > p else 0), "highest",
+        System("binary-nil", (lambda b, t, n, p: 20 if b == 0 and n > p else 10),
+               (lambda b, t, n, p: -10 if b == 0 and n > p else 0), "highest",
                "made: 10; with more cards than players a zero bid scores 20 made, −10 missed"),
-        System("ten-per-trick", _f(lambda b, t, n, p: 10 if b == 0 else 10 * b),
-               _f(lambda b, t, n, p: -10 * _d(b, t)), "highest",
+        System("ten-per-trick", (lambda b, t, n, p: 10 if b == 0 else 10 * b),
+               (lambda b, t, n, p: -10 * _d(b, t)), "highest",
                "made: 10 per trick bid, a made zero bid 10; missed: −10 per trick off"),
-        System("oh-sh", _f(lambda b, t, n, p: 10 + 3 * b),
-               _f(lambda b, t, n, p: -5 if b == 0 else -3 * b), "highest",
+        System("oh-sh", (lambda b, t, n, p: 10 + 3 * b),
+               (lambda b, t, n, p: -5 if b == 0 else -3 * b), "highest",
                "made: 10 + 3 × bid; missed: −3 × bid, a missed zero bid −5"),
-        System("high-incentive", _f(lambda b, t, n, p: 10 * (b + 1) + b),
-               _f(lambda b, t, n, p: -_d(b, t)), "highest",
+        System("high-incentive", (lambda b, t, n, p: 10 * (b + 1) + b),
+               (lambda b, t, n, p: -_d(b, t)), "highest",
                "made: 10 × (bid + 1) + bid; missed: −1 per trick off"),
-        System("vlaams", _f(lambda b, t, n, p: 10 + 3 * t), _f(lambda b, t, n, p: 0), "highest",
+        System("vlaams", (lambda b, t, n, p: 10 + 3 * t), (lambda b, t, n, p: 0), "highest",
                "made: 10 + 3 per trick; missed: 0"),
-        System("nederlands", _f(lambda b, t, n, p: 10 + 3 * t),
-               _f(lambda b, t, n, p: -3 * _d(b, t)), "highest",
+        System("nederlands", (lambda b, t, n, p: 10 + 3 * t),
+               (lambda b, t, n, p: -3 * _d(b, t)), "highest",
                "made: 10 + 3 per trick; missed: −3 per trick off"),
-        System("negative", _f(lambda b, t, n, p: 0),
-               _f(lambda b, t, n, p: _d(b, t) * (_d(b, t) + 1) // 2), "lowest",
+        System("negative", (lambda b, t, n, p: 0),
+               (lambda b, t, n, p: _d(b, t) * (_d(b, t) + 1) // 2), "lowest",
                "made: 0; missed: 1 + 2 + … per trick off; lowest total wins"),
-        System("negative-squared", _f(lambda b, t, n, p: 0), _f(lambda b, t, n, p: _d(b, t) ** 2),
+        System("negative-squared", (lambda b, t, n, p: 0), (lambda b, t, n, p: _d(b, t) ** 2),
                "lowest", "made: 0; missed: (tricks off)²; lowest total wins"),
-        System("scratch", _f(lambda b, t, n, p: 0), _f(lambda b, t, n, p: 1), "scratch",
+        System("scratch", (lambda b, t, n, p: 0), (lambda b, t, n, p: 1), "scratch",
                "a missed bid is a scratch; fewest scratches wins, a tie goes to the higher sum of made bids"),
     )
 }
@@ -111,7 +117,7 @@ def find_system(name: str) -> System:
     """The scoring system called ``name``; a ValueError names an unknown one.
 
     >>> find_system("common").made(3, 3, 7, 4)
-    Fraction(13, 1)
+    13
     >>> find_system("golf")
     Traceback (most recent call last):
     ...
@@ -158,7 +164,7 @@ def compile_formula(text: str, label: str) -> Formula:
     a formula that divides by zero or names something unknown is refused here.
 
     >>> compile_formula("10 + bid * 2", "made")(3, 3, 5, 4)
-    Fraction(16, 1)
+    16
     >>> compile_formula("__import__('os')", "made")
     Traceback (most recent call last):
     ...
@@ -184,11 +190,11 @@ def compile_formula(text: str, label: str) -> Formula:
         )
     operators = {**DEFAULT_OPERATORS, ast.Pow: _power}
 
-    def formula(b: int, t: int, n: int, p: int) -> Fraction:
+    def formula(b: int, t: int, n: int, p: int) -> Points:
         evaluator = SimpleEval(operators=operators, names=dict(zip(_NAMES, (b, t, n, p))),
                                functions=_FUNCTIONS)
         try:
-            return _to_fraction(evaluator.eval(source), text)
+            return whole(_to_fraction(evaluator.eval(source), text))
         except RulesConfigError:
             raise
         except ZeroDivisionError:
@@ -215,18 +221,18 @@ def custom_system(made: str, missed: str, wins: str = "highest") -> System:
     )
 
 
-def zero_bid_value(value: str | int | float, cards: int) -> Fraction:
+def zero_bid_value(value: str | int | float, cards: int) -> Points:
     """What a made zero bid scores under the ``zero_bid`` modifier: a number or ``5+n``.
 
     >>> zero_bid_value("5+n", 7), zero_bid_value(5, 7)
-    (Fraction(12, 1), Fraction(5, 1))
+    (12, 5)
     """
     if isinstance(value, str):
         text = value.replace(" ", "").lower()
         if text.endswith("+n"):
-            return Fraction(text[:-2]) + cards
-        return Fraction(text)
-    return Fraction(value).limit_denominator(1000)
+            return whole(Fraction(text[:-2]) + cards)
+        return whole(Fraction(text))
+    return whole(Fraction(value).limit_denominator(1000))
 
 
 def check_zero_bid(value: object) -> None:
@@ -258,7 +264,7 @@ def deal_points(
     ['10', '6']
     """
     if system is None:
-        return [Fraction(0)] * len(bids)
+        return [0] * len(bids)
     players = len(bids)
     points: list[Points] = []
     for b, t in zip(bids, tricks):

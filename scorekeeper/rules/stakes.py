@@ -127,7 +127,7 @@ def payments(net: Sequence[Decimal]) -> list[Payment]:
     return result
 
 
-def settle(stakes: Stakes, totals: Sequence[Fraction], winners: Sequence[int], wins: str) -> Settlement:
+def settle(stakes: Stakes, totals: Sequence[int | Fraction], winners: Sequence[int], wins: str) -> Settlement:
     """Settle a finished game from its final totals (scratches for scratch scoring).
 
     ``wins`` is "highest", "lowest" or "scratch"; for the last two differences are reversed.

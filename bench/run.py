@@ -1,0 +1,281 @@
+"""The speed and size targets, each measured side by side with its baseline in one run.
+
+    .venv/bin/python bench/run.py            # prints the table; exit status 1 if a target is missed
+    .venv/bin/python bench/run.py 1 3        # only targets 1 and 3
+
+The app and the baselines (bench/baseline_app.py: a hello world, and one read + one commit of
+one row with Flask-SQLAlchemy) are served by gunicorn with 2 workers on 127.0.0.1, on SQLite in
+WAL mode. Every load is bounded in requests and time.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import random
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(1, str(Path(__file__).resolve().parent.parent))
+
+from harness import BIN, ROOT, Request, Result, gunicorn, load  # noqa: E402
+
+from scorekeeper.rules.bidding import Bidding, allowed_bids  # noqa: E402
+
+CSRF = re.compile(r'name="csrf_token" type="hidden" value="([^"]+)"|name="csrf_token" value="([^"]+)"')
+ROWS: list[tuple[str, str, str, str, bool]] = []
+
+
+def row(target: str, ours: str, baseline: str, ratio: str, passed: bool) -> None:
+    """One line of the results table."""
+    ROWS.append((target, ours, baseline, ratio, passed))
+    print(f"  {target}: {ours} vs {baseline} → {ratio} {'pass' if passed else 'FAIL'}", flush=True)
+
+
+def big_game(players: int = 8, deals: int = 25, seed: int = 1) -> dict[str, Any]:
+    """A finished-so-far game of ``deals`` deals and ``players`` players with legal random bids."""
+    rng = random.Random(seed)
+    hook = Bidding("hook")
+    entries = []
+    for number in range(deals):
+        cards = 6
+        dealer = number % players
+        order = [(dealer + 1 + i) % players for i in range(players)]
+        bids = [0] * players
+        earlier: list[int] = []
+        for seat in order:
+            bids[seat] = rng.choice(allowed_bids(hook, cards, earlier, dealer=seat == dealer))
+            earlier.append(bids[seat])
+        tricks = [0] * players
+        for _ in range(cards):
+            tricks[rng.randrange(players)] += 1
+        entries.append({"bids": bids, "tricks": tricks})
+    return {"title": "Benchmark", "players": [f"Player {i + 1}" for i in range(players)],
+            "rules": {"deal": "fixed", "max_cards": 6, "deals": deals + 5}, "deals": entries}
+
+
+def api(port: int, method: str, path: str, doc: Any = None) -> Any:
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    body = None if doc is None else json.dumps(doc)
+    connection.request(method, path, body=body, headers={"Content-Type": "application/json"})
+    response = connection.getresponse()
+    data = response.read()
+    connection.close()
+    return json.loads(data)
+
+
+def token_of(export: dict[str, Any], link: str = "api") -> str:
+    return str(export["links"][link].rstrip("/").split("/")[-1 if link != "sheet" else -2])
+
+
+def session(port: int, token: str) -> tuple[str, str]:
+    """A phone's session cookie and CSRF token, from the game's page."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    connection.request("GET", f"/g/{token}")
+    response = connection.getresponse()
+    page = response.read().decode()
+    cookie = (response.getheader("Set-Cookie") or "").split(";", 1)[0]
+    match = CSRF.search(page)
+    assert match, "no CSRF token on the game page"
+    return cookie, match.group(1) or match.group(2)
+
+
+def entry_throughput(port: int, base_port: int, clients: int, requests: int) -> None:
+    """Target 1: a bid or tricks POST against one read + one commit of one row."""
+    phones = []
+    for _ in range(clients):
+        doc = {"players": ["Ann", "Bob", "Cy", "Dee"], "rules": {"preset": "oh-hell"}}
+        token = token_of(api(port, "POST", "/api/games", doc))
+        cookie, csrf = session(port, token)
+        phones.append({"token": token, "cookie": cookie, "csrf": csrf, "version": 1, "step": 0, "deal": 0})
+    hook = Bidding("hook")
+    sizes = [10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
+
+    def entry(client: int, _: int) -> Request:
+        phone = phones[client]
+        cards, dealer = sizes[phone["deal"] % len(sizes)], phone["deal"] % 4
+        form: dict[str, Any] = {"csrf_token": phone["csrf"], "version": phone["version"]}
+        if phone["step"] < 4:
+            seat = (dealer + 1 + phone["step"]) % 4
+            earlier = phone.setdefault("earlier", [])
+            bid = allowed_bids(hook, cards, earlier, dealer=seat == dealer)[0]
+            earlier.append(bid)
+            form.update(seat=seat, bid=bid)
+            path = f"/g/{phone['token']}/bid"
+        else:
+            form.update({f"tricks-{seat}": (cards if seat == 0 else 0) for seat in range(4)})
+            path = f"/g/{phone['token']}/tricks"
+        phone["version"] += 1
+        phone["step"] += 1
+        if phone["step"] == 5:
+            phone.update(step=0, deal=phone["deal"] + 1, earlier=[])
+        return ("POST", path, urlencode(form).encode(),
+                {"Cookie": phone["cookie"], "Content-Type": "application/x-www-form-urlencoded"})
+
+    # keep inside one game: 19 deals × 5 entries
+    per_client = min(requests, 19 * 5)
+    ours = load(port, entry, clients=clients, requests=per_client, seconds=120, ok=(302, 303))
+    base = load(base_port, lambda c, i: ("POST", "/commit", b"", {}), clients=clients,
+                requests=per_client, seconds=120)
+    assert not ours.errors, ours.errors[:3]
+    ratio = ours.rate / base.rate
+    row("1. entering a bid or tricks: throughput ≥ 0.8× one read + one commit",
+        f"{ours.rate:.0f} req/s", f"{base.rate:.0f} req/s", f"{ratio:.2f}×", ratio >= 0.8)
+
+
+def latency(port: int, path: str, clients: int, requests: int, method: str = "GET",
+            body: bytes | None = None, headers: dict[str, str] | None = None,
+            ok: tuple[int, ...] = (200, 201)) -> Result:
+    result = load(port, lambda c, i: (method, path, body, headers or {}), clients=clients,
+                  requests=requests, seconds=120, ok=ok)
+    assert not result.errors, result.errors[:3]
+    return result
+
+
+def count_queries() -> None:
+    """Target 3: SQL statements per page, for a game of 1 deal and of 25 deals (in-process)."""
+    from sqlalchemy import event
+
+    from scorekeeper import create_app
+    from scorekeeper.models import db
+
+    folder = tempfile.mkdtemp()
+    app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder}/q.sqlite", "SECRET_KEY": "bench"})
+    with app.app_context():
+        db.create_all()
+        statements: list[str] = []
+        event.listen(db.engine, "before_cursor_execute", lambda *a: statements.append(a[2]))
+    client = app.test_client()
+    counts: dict[str, list[int]] = {}
+    for deals in (1, 25):
+        export = client.post("/api/games", json=big_game(8, deals)).get_json()
+        token, view = token_of(export), token_of(export, "view")
+        pages = {"game page": f"/g/{token}", "read-only page": f"/v/{view}",
+                 "live state": f"/v/{view}/state", "export": f"/api/games/{token}",
+                 "filled sheet": f"/g/{token}/sheet.pdf", "home": "/"}
+        for name, path in pages.items():
+            client.get(path)  # the first visit remembers the game on this device
+            statements.clear()
+            response = client.get(path)
+            assert response.status_code == 200, (path, response.status_code)
+            counts.setdefault(name, []).append(len(statements))
+    same = all(one == many for one, many in counts.values())
+    detail = ", ".join(f"{name} {one}/{many}" for name, (one, many) in counts.items())
+    row("3. SQL statements per page, 1 deal / 25 deals: the same", detail, "—", "equal" if same else "differ", same)
+
+
+def page_weight(port: int, token: str) -> None:
+    """Target 4: the deal screen with its CSS and JavaScript, and nothing from another host."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    connection.request("GET", f"/g/{token}")
+    page = connection.getresponse().read()
+    html = page.decode()
+    assets = re.findall(r'<(?:link[^>]+href|script[^>]+src)="([^"]+)"', html)
+    foreign = [a for a in assets + re.findall(r'(?:src|href)="(https?://[^"]+)"', html)
+               if a.startswith(("http:", "https:", "//"))]
+    sizes = {"page": len(page)}
+    for asset in assets:
+        connection.request("GET", asset)
+        sizes[asset.rsplit("/", 1)[-1]] = len(connection.getresponse().read())
+    total = sum(sizes.values())
+    detail = " + ".join(f"{name} {size / 1000:.1f}" for name, size in sizes.items())
+    row("4. deal screen with CSS and JS ≤ 60 KB, nothing from another host",
+        f"{total / 1000:.1f} KB ({detail})", "60 KB", f"{total / 60000:.2f}×", total <= 60000 and not foreign)
+
+
+def resident_memory(port: int, export: dict[str, Any], pids: list[int]) -> None:
+    """Target 6: a worker's resident memory after 1,000 requests of every kind, 20 PDFs among them."""
+    token, view = token_of(export), token_of(export, "view")
+    cookie, csrf = session(port, token)
+    paths = ["/", f"/g/{token}", f"/v/{view}", f"/v/{view}/state", f"/api/games/{token}", "/new",
+             f"/g/{token}/share", f"/g/{token}/export.json", "/sheets/blank"]
+    doc = json.dumps(big_game(4, 10)).encode()
+
+    def mixed(client: int, i: int) -> Request:
+        n = client * 1000 + i
+        if n % 50 == 0:
+            return ("GET", f"/g/{token}/sheet.pdf", None, {})
+        if n % 7 == 0:
+            return ("POST", "/api/games", doc, {"Content-Type": "application/json"})
+        if n % 11 == 0:  # a stale entry: refused with the current state, nothing changed
+            form = urlencode({"csrf_token": csrf, "version": 0, "seat": 1, "bid": 0}).encode()
+            return ("POST", f"/g/{token}/bid", form,
+                    {"Cookie": cookie, "Content-Type": "application/x-www-form-urlencoded"})
+        return ("GET", paths[n % len(paths)], None, {"Cookie": cookie})
+
+    result = load(port, mixed, clients=2, requests=500, seconds=300, ok=(200, 201, 409))
+    assert not result.errors, result.errors[:3]
+    rss = [int(line.split()[1]) / 1024 for pid in pids
+           for line in Path(f"/proc/{pid}/status").read_text().splitlines() if line.startswith("VmRSS")]
+    worst = max(rss)
+    row("6. worker memory after 1,000 requests (20 PDFs) < 150 MB",
+        f"{worst:.0f} MB", "150 MB", f"{worst / 150:.2f}×", worst < 150)
+
+
+def workers_of(port: int) -> list[int]:
+    """The pids of the gunicorn workers listening on ``port``."""
+    out = subprocess.run(["ps", "-eo", "pid,ppid,args"], capture_output=True, text=True).stdout
+    masters = [line.split()[0] for line in out.splitlines() if f"127.0.0.1:{port}" in line]
+    return [int(line.split()[0]) for line in out.splitlines() if line.split()[1] in masters]
+
+
+def main() -> int:
+    folder = tempfile.mkdtemp(prefix="scorekeeper-bench-")
+    app_url, base_url = f"sqlite:///{folder}/app.sqlite", f"sqlite:///{folder}/base.sqlite"
+    env = {"DATABASE_URL": app_url, "BASELINE_DATABASE_URL": base_url}
+    subprocess.run([str(BIN / "flask"), "--app", "scorekeeper", "db", "upgrade"], cwd=ROOT,
+                   env={**os.environ, **env}, check=True, capture_output=True)
+    sys.path.insert(0, str(ROOT / "bench"))
+    os.environ["BASELINE_DATABASE_URL"] = base_url
+    import baseline_app
+
+    baseline_app.prepare()
+    print("measuring…", flush=True)
+    wanted = set(sys.argv[1:]) or set("123456")
+    with gunicorn("scorekeeper:create_app()", env) as port, \
+            gunicorn("baseline_app:create_app()", {**env, "PYTHONPATH": str(ROOT / "bench")}) as base:
+        if "1" in wanted:
+            entry_throughput(port, base, clients=4, requests=95)
+        export = api(port, "POST", "/api/games", big_game())
+        if "2" in wanted:
+            view = token_of(export, "view")
+            latency(base, "/hello", 2, 50)  # warm-up
+            latency(port, f"/v/{view}", 2, 20)
+            hello = latency(base, "/hello", 2, 300)
+            board = latency(port, f"/v/{view}", 2, 300)
+            row("2. scoreboard page, 25 deals × 8 players: p50 ≤ 2× hello world",
+                f"{board.p50:.2f} ms", f"{hello.p50:.2f} ms", f"{board.p50 / hello.p50:.2f}×",
+                board.p50 <= 2 * hello.p50)
+        if "3" in wanted:
+            count_queries()
+        if "4" in wanted:
+            page_weight(port, token_of(export))
+        if "5" in wanted:
+            doc = json.dumps(big_game()).encode()
+            imported = latency(port, "/api/games", 2, 150, "POST", doc, {"Content-Type": "application/json"})
+            hello = latency(base, "/hello", 2, 300)
+            row("5. importing a 25-deal, 8-player game file: p50 ≤ 3× hello world",
+                f"{imported.p50:.2f} ms", f"{hello.p50:.2f} ms", f"{imported.p50 / hello.p50:.2f}×",
+                imported.p50 <= 3 * hello.p50)
+        if "6" in wanted:
+            resident_memory(port, export, workers_of(port))
+    print()
+    print("| target | ours | baseline | ratio | result |")
+    print("|---|---|---|---|---|")
+    for target, ours, baseline, ratio, passed in ROWS:
+        print(f"| {target} | {ours} | {baseline} | {ratio} | {'pass' if passed else 'FAIL'} |")
+    return 0 if all(r[4] for r in ROWS) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
