@@ -53,6 +53,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_HTTPONLY=True,
         PERMANENT_SESSION_LIFETIME=60 * 60 * 24 * 365,
+        # The device's list of games is re-sent only when it changes, not with every page.
+        SESSION_REFRESH_EACH_REQUEST=False,
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)
@@ -61,11 +63,14 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(instance)
 
-    from . import api, web
+    from . import api, games, play, sheets, web
     from .models import db, migrate
 
     db.init_app(app)
     migrate.init_app(app, db, directory=str(ROOT / "migrations"))
     web.init_app(app)
     app.register_blueprint(api.bp)
+    app.register_blueprint(games.bp)
+    app.register_blueprint(play.bp)
+    app.register_blueprint(sheets.bp)
     return app

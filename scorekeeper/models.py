@@ -9,10 +9,14 @@ from typing import Any
 
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
-from sqlalchemy import DateTime, Engine, Integer, String, Text, event, or_
+from sqlalchemy import DateTime, Engine, Integer, String, Text, bindparam, event, or_
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
+from .cache import LRU
 from .rules.gamefile import GameFile, parse, to_input
+
+#: Replayed games by (token, version); callers treat a GameFile as read-only.
+_replayed: LRU[GameFile] = LRU(128)
 
 
 class Base(DeclarativeBase):
@@ -74,8 +78,8 @@ class Game(db.Model):  # type: ignore[name-defined]
         return value
 
     def load(self) -> GameFile:
-        """Replay the stored game file."""
-        return parse(self.document)
+        """Replay the stored game file (once per version in each worker: a version never changes)."""
+        return _replayed.get((self.token, self.version), lambda: parse(self.document))
 
     def store(self, game: GameFile) -> None:
         """Keep a checked game file's input part."""
@@ -83,10 +87,13 @@ class Game(db.Model):  # type: ignore[name-defined]
         self.title = game.title
 
 
+#: Built once: every page looks a game up by its token.
+_BY_TOKEN = db.select(Game).where(or_(Game.token == bindparam("t"), Game.view_token == bindparam("t")))
+
+
 def find_game(token: str) -> tuple[Game | None, bool]:
     """The game whose edit or read-only token this is, and whether the token may edit."""
     if not token or len(token) > 64:
         return None, False
-    query = db.select(Game).where(or_(Game.token == token, Game.view_token == token))
-    game = db.session.execute(query).scalar_one_or_none()
+    game = db.session.execute(_BY_TOKEN, {"t": token}).scalar_one_or_none()
     return game, game is not None and secrets.compare_digest(game.token, token)

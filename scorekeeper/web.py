@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from flask import Flask, Response, current_app, url_for
-from flask_wtf.csrf import CSRFProtect
+from flask import Flask, Response, abort, current_app, jsonify, render_template, request, url_for
+from flask_wtf.csrf import CSRFError, CSRFProtect
+from werkzeug.exceptions import HTTPException
 
-from .models import Game
+from . import board
+from .models import Game, find_game
 
 csrf = CSRFProtect()
 
@@ -34,6 +36,39 @@ def game_links(game: Game, editable: bool = True) -> dict[str, str]:
     return links
 
 
+def game_or_404(token: str, *, edit: bool) -> Game:
+    """The game of a link; 404 when there is none, 403 when a read-only link is used to change it."""
+    game, editable = find_game(token)
+    if game is None:
+        abort(404, "No game has this link: it may have been deleted, or the link is incomplete.")
+    if edit and not editable:
+        abort(403, "This is the read-only link of a game: it can show the game but not change it.")
+    return game
+
+
+def endpoint_url(endpoint: str, **values: str) -> str | None:
+    """A link to a page another blueprint may not provide (yet): None when it doesn't."""
+    return url_for(endpoint, **values) if endpoint in current_app.view_functions else None
+
+
+ERROR_TITLES = {400: "That request wasn't understood", 403: "Not with this link",
+                404: "Not found", 405: "Not like that", 413: "That file is too large"}
+CSRF_MESSAGE = ("The form expired or was sent from elsewhere; nothing was changed — "
+                "reload and try again.")
+
+
+def _error_page(exc: HTTPException) -> tuple[str | Response, int]:
+    """Errors as an HTML page (as JSON under /api/), with a sentence saying what happened."""
+    code = exc.code or 500
+    message = CSRF_MESSAGE if isinstance(exc, CSRFError) else (exc.description or exc.name)
+    if code == 413:
+        message = "The file or form sent is larger than 1 MB; nothing was changed."
+    if request.path.startswith("/api/"):
+        return jsonify(error=message), code
+    title = "The form expired" if isinstance(exc, CSRFError) else ERROR_TITLES.get(code, exc.name)
+    return render_template("error.html", code=code, title=title, message=message), code
+
+
 def _secure(response: Response) -> Response:
     for header, value in SECURITY_HEADERS.items():
         response.headers.setdefault(header, value)
@@ -41,6 +76,9 @@ def _secure(response: Response) -> Response:
 
 
 def init_app(app: Flask) -> None:
-    """Install CSRF protection and the security headers on every response."""
+    """Install CSRF protection, the security headers, the error pages and the template helpers."""
     csrf.init_app(app)
     app.after_request(_secure)
+    app.register_error_handler(HTTPException, _error_page)
+    app.jinja_env.filters.update(points=board.points, money=board.money)
+    app.jinja_env.globals.update(board=board, suits=board.SUIT_SIGNS, endpoint_url=endpoint_url)

@@ -22,6 +22,10 @@ from scorekeeper.models import db
 
 POSTGRES_URL = os.environ.get("TEST_DATABASE_URL", "")
 
+# No doctests here: without this, --doctest-modules imports this file again as module "conftest",
+# which clashes with tests/browser/conftest.py (collected before it, being first in name order).
+collect_ignore = ["conftest.py"]
+
 
 def _config(url: str) -> dict[str, object]:
     return {"TESTING": True, "SECRET_KEY": "test", "SQLALCHEMY_DATABASE_URI": url}

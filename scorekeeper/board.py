@@ -1,0 +1,219 @@
+"""What the game pages show, worked out from a replayed game: the screen, the deal's header, the board.
+
+Nothing here decides a rule: bids allowed, trumps, totals and the end all come from the rules core.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import Decimal
+from fractions import Fraction
+
+from .rules.bidding import announce
+from .rules.game import DealResult, bid_options, next_bidder
+from .rules.gamefile import GameFile
+from .rules.schedule import Deal
+
+SUIT_SIGNS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣", "NT": "NT"}
+TRUMP_BY_CARD = {"turn-up": "turned up", "dealer-last-card": "dealer's last card", "rotation": "by rotation"}
+
+
+def points(value: Fraction | int) -> str:
+    """A score as a person writes it: whole numbers, halves as ½, a real minus sign.
+
+    >>> points(Fraction(-7)), points(Fraction(5, 2)), points(Fraction(1, 2)), points(0)
+    ('−7', '2½', '½', '0')
+    """
+    value = Fraction(value)
+    sign = "−" if value < 0 else ""
+    value = abs(value)
+    whole = value.numerator // value.denominator
+    rest = value - whole
+    if not rest:
+        return f"{sign}{whole}"
+    if rest == Fraction(1, 2):
+        return f"{sign}{whole or ''}½"
+    return f"{sign}{float(value):g}"
+
+
+def money(amount: Decimal, currency: str) -> str:
+    """An amount with its currency: a sign such as € in front, a code such as EUR after.
+
+    >>> money(Decimal("1.20"), "€"), money(Decimal("0.90"), "EUR"), money(Decimal("-2.00"), "")
+    ('€1.20', '0.90 EUR', '−2.00')
+    """
+    sign = "−" if amount < 0 else ""
+    text = f"{abs(amount):.2f}"
+    if not currency:
+        return sign + text
+    if len(currency) == 1 and not currency.isalnum():
+        return f"{sign}{currency}{text}"
+    return f"{sign}{text} {currency}"
+
+
+@dataclass(frozen=True)
+class Screen:
+    """The step the scorer is at: ``cards`` (manual size), ``bid``, ``bids`` (all at once), ``tricks``, ``over``."""
+
+    kind: str
+    deal: Deal | None = None
+    result: DealResult | None = None
+
+
+def screen(gamefile: GameFile) -> Screen:
+    """The screen a game is at, derived from its state alone (so a reload lands on the same one)."""
+    state = gamefile.game
+    current = state.current
+    deal = current.deal if current else state.next_deal
+    if state.finished or deal is None:
+        return Screen("over")
+    if deal.cards is None:
+        return Screen("cards", deal, current)
+    if current is not None and all(b is not None for b in current.bids):
+        return Screen("tricks", deal, current)
+    return Screen("bids" if gamefile.rules.bidding.simultaneous else "bid", deal, current)
+
+
+def deals_planned(gamefile: GameFile) -> int | None:
+    """How many deals the game has, when that is known in advance."""
+    state, rules = gamefile.game, gamefile.rules
+    if state.tiebreak or (rules.sizes is None and rules.deals is None):
+        return None
+    return len(state.schedule)
+
+
+def deal_name(gamefile: GameFile, deal: Deal) -> str:
+    """'Deal 7 of 19', 'Deal 7' (open-ended) or 'Tie-break deal (deal 20)'."""
+    state = gamefile.game
+    played = state.deals[deal.number - 1] if deal.number <= len(state.deals) else None
+    if (played.tiebreak if played else state.tiebreak):
+        return f"Tie-break deal (deal {deal.number})"
+    planned = deals_planned(gamefile)
+    return f"Deal {deal.number}" + (f" of {planned}" if planned else "")
+
+
+def is_redeal(gamefile: GameFile, deal: Deal) -> bool:
+    """Whether ``deal`` plays the previous deal's hand again (cooperative: someone missed)."""
+    deals = gamefile.game.deals
+    return deal.number >= 2 and len(deals) >= deal.number - 1 and deals[deal.number - 2].redeal
+
+
+@dataclass(frozen=True)
+class BidPanel:
+    """The bid buttons for the player bidding now, with the struck-out ones and why."""
+
+    bidder: int
+    order: list[int]
+    bids: tuple[int | None, ...]
+    buttons: list[tuple[int, bool]]
+    reason: str
+    bid_total: int
+    announce: str
+
+
+def bid_panel(gamefile: GameFile, deal: Deal, result: DealResult | None) -> BidPanel | None:
+    """The bidding step of the deal being played, as the rules core sees it."""
+    state = gamefile.game
+    check = bid_options(state)
+    bidder = next_bidder(state) if result else deal.eldest
+    if check is None or bidder is None or deal.cards is None:
+        return None
+    bids = result.bids if result else (None,) * len(state.players)
+    made = [b for b in bids if b is not None]
+    return BidPanel(
+        bidder, deal.bidding_order(len(state.players)), bids,
+        [(b, b in check.allowed) for b in range(deal.cards + 1)],
+        check.reason if len(check.allowed) <= deal.cards else "",
+        sum(made), announce(made, deal.cards) if made else "",
+    )
+
+
+def tricks_guess(deal: Deal, bids: tuple[int | None, ...]) -> list[int]:
+    """The trick counts to start from: everyone made their bid, the dealer has what is left.
+
+    It is only a starting point for the scorer's taps; the rules core checks what is saved.
+
+    >>> tricks_guess(Deal(1, 4, 3, 0, None), (1, 1, 1, 0))
+    [1, 1, 1, 1]
+    >>> tricks_guess(Deal(1, 2, 2, 0, None), (2, 2, 0))
+    [2, 2, 0]
+    """
+    guess = [b or 0 for b in bids]
+    cards = deal.cards or 0
+    rest = cards - sum(g for seat, g in enumerate(guess) if seat != deal.dealer)
+    if 0 <= rest <= cards:
+        guess[deal.dealer] = rest
+    return guess
+
+
+@dataclass
+class Cell:
+    """One player's entry in one row of the board."""
+
+    bid: int | None
+    took: int | None = None
+    made: bool | None = None
+    points: Fraction | None = None
+    total: Fraction | None = None
+    adjustments: list[tuple[int, Fraction, str]] = field(default_factory=list)
+
+
+@dataclass
+class Row:
+    """A deal on the board: played, being played, or still to come."""
+
+    deal: Deal
+    trump: str | None  # S, H, D, C, NT, or None while a card decides it
+    cells: list[Cell] | None
+    finished: bool = False
+    redeal: bool = False
+    tiebreak: bool = False
+
+
+def board(gamefile: GameFile) -> list[Row]:
+    """The whole game as on the paper sheet: a row per deal, played ones filled in."""
+    state = gamefile.game
+    rows = []
+    for index, result in enumerate(state.deals):
+        cells = []
+        for seat, bid in enumerate(result.bids):
+            cell = Cell(bid)
+            if result.finished:
+                cell.took = (result.tricks or ())[seat]
+                cell.made = (result.made or ())[seat]
+                cell.points = (result.points or ())[seat]
+                cell.total = result.totals[seat]
+            cell.adjustments = [
+                (i, adj.points, adj.reason) for i, adj in enumerate(gamefile.adjustments)
+                if adj.deal == index + 1 and adj.player == seat
+            ]
+            cells.append(cell)
+        rows.append(Row(result.deal, result.trump or result.deal.trump, cells,
+                        result.finished, result.redeal, result.tiebreak))
+    for deal in state.schedule[len(state.deals):]:
+        rows.append(Row(deal, deal.trump, None))
+    return rows
+
+
+def leaders(gamefile: GameFile) -> list[int]:
+    """The players ranked first, once a deal has been scored (before that nobody leads)."""
+    state = gamefile.game
+    if not any(result.finished for result in state.deals) or gamefile.rules.cooperative:
+        return []
+    return state.winners if state.finished else state.leaders()
+
+
+def last_result(gamefile: GameFile) -> DealResult | None:
+    """The most recent finished deal, shown with its points while the next one starts."""
+    finished = [result for result in gamefile.game.deals if result.finished]
+    return finished[-1] if finished else None
+
+
+def progress(gamefile: GameFile) -> str:
+    """A game's place in one line, for the list of games: 'Deal 3 of 19', 'Finished after 19 deals'."""
+    state = gamefile.game
+    if state.finished:
+        return f"Finished after {len(state.deals)} deals"
+    kind = screen(gamefile)
+    return deal_name(gamefile, kind.deal) if kind.deal else ""
+

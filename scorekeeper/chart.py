@@ -1,0 +1,119 @@
+"""The running totals as a small SVG line chart, drawn here: no charting library, no service.
+
+Lines are told apart by dash pattern and a seat number at their end, never by colour alone,
+so the chart survives a black-and-white printer. Names are escaped like any other text.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from fractions import Fraction
+
+from markupsafe import Markup
+
+#: One stroke-dasharray per seat (up to 10 players): solid, dashes, dots and dash-dot mixes.
+DASHES = ("", "6 3", "1.5 2", "9 3 2 3", "4 4", "12 3", "5 2 1.5 2 1.5 2", "2 5", "9 2 2 2 2 2",
+          "16 4 4 4")
+WIDTH, HEIGHT = 360.0, 150.0
+LEFT, RIGHT, TOP, BOTTOM = 28.0, 248.0, 8.0, 130.0  # the plot area; the legend sits to its right
+LABEL_GAP = 8.0  # the least vertical room between two end labels
+MAX_LEGEND_NAME = 12
+STROKE = Markup('fill="none" stroke="#000" stroke-width="1.1"')
+
+
+def nice_step(span: float, ticks: int = 4) -> float:
+    """A round tick step (1, 2 or 5 times a power of ten) giving about ``ticks`` ticks.
+
+    >>> nice_step(200), nice_step(37), nice_step(0)
+    (50.0, 10.0, 1.0)
+    """
+    if span <= 0:
+        return 1.0
+    raw = span / ticks
+    power = 10.0 ** math.floor(math.log10(raw))
+    return next(m * power for m in (1, 2, 5, 10) if m * power >= raw)
+
+
+def spread(ys: Sequence[float], gap: float, low: float, high: float) -> list[float]:
+    """Move label positions apart so that no two are closer than ``gap``, keeping their order.
+
+    Labels that would overlap are gathered into a run centred on their mean position.
+
+    >>> spread([50, 51, 52], 7, 0, 100)
+    [44.0, 51.0, 58.0]
+    """
+    order = sorted(range(len(ys)), key=lambda i: ys[i])
+    runs: list[list[float]] = []  # [first position, labels, sum of wanted positions]
+    for i in order:
+        runs.append([float(ys[i]), 1, float(ys[i])])
+        while len(runs) > 1 and runs[-2][0] + runs[-2][1] * gap > runs[-1][0]:
+            last = runs.pop()
+            run = runs[-1]
+            run[1] += last[1]
+            run[2] += last[2]
+            run[0] = run[2] / run[1] - (run[1] - 1) * gap / 2
+        runs[-1][0] = max(low, min(runs[-1][0], high - (runs[-1][1] - 1) * gap))
+    placed = [run[0] + k * gap for run in runs for k in range(int(run[1]))]
+    result = [0.0] * len(ys)
+    for k, i in enumerate(order):
+        result[i] = placed[k]
+    return result
+
+
+def shorten(name: str, limit: int) -> str:
+    """A name cut to ``limit`` characters, an ellipsis saying so.
+
+    >>> shorten("Bartholomew", 8), shorten("Ann", 8)
+    ('Barthol…', 'Ann')
+    """
+    return name if len(name) <= limit else name[: limit - 1] + "…"
+
+
+def running_totals_svg(names: Sequence[str], series: Sequence[Sequence[Fraction]]) -> Markup:
+    """An SVG chart of each player's total after every deal (``series[p][0]`` is the start, 0)."""
+    values = [float(v) for line in series for v in line]
+    step = nice_step(max(values) - min(values, default=0) if values else 0)
+    low = math.floor(min(values + [0.0]) / step) * step
+    high = max(math.ceil(max(values + [0.0]) / step) * step, low + step)
+    deals = max(len(line) for line in series) - 1
+
+    def x(deal: int) -> float:
+        return round(LEFT + (RIGHT - LEFT) * deal / max(deals, 1), 1)
+
+    def y(value: float) -> float:
+        return round(BOTTOM - (BOTTOM - TOP) * (value - low) / (high - low), 1)
+
+    parts = [Markup('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {} {}" '
+                    'role="img" aria-label="Running totals" font-family="DejaVu Sans" '
+                    'font-size="9" fill="#000">').format(WIDTH, HEIGHT)]
+    # Few elements: each one costs the PDF renderer; the grid is one path, the zero line another.
+    ticks = [low + k * step for k in range(round((high - low) / step) + 1)]
+    grid = " ".join(f"M{LEFT} {y(t)}H{RIGHT}" for t in ticks if t != 0)
+    parts.append(Markup('<path d="{}" stroke="#bbb" stroke-width="0.5"/>'
+                        '<path d="M{} {}H{}" stroke="#555" stroke-width="0.6"/>').format(
+        grid, LEFT, y(0), RIGHT))
+    for tick in ticks:
+        parts.append(Markup('<text x="{}" y="{}" text-anchor="end">{}</text>').format(
+            LEFT - 3, y(tick) + 3, f"{tick:g}".replace("-", "\u2212")))
+    every = max(1, int(nice_step(deals, 6)))
+    for deal in range(every, deals + 1, every):
+        parts.append(Markup('<text x="{}" y="{}" text-anchor="middle">{}</text>').format(
+            x(deal), BOTTOM + 10, deal))
+    parts.append(Markup('<text x="{}" y="{}" text-anchor="end">deal</text>').format(
+        RIGHT, HEIGHT - 1))
+    ends = spread([y(float(line[-1])) for line in series], LABEL_GAP, TOP, BOTTOM + 4)
+    for seat, line in enumerate(series):
+        dash = DASHES[seat % len(DASHES)] or "none"
+        points = " ".join(f"{x(d)},{y(float(v))}" for d, v in enumerate(line))
+        row = TOP + 4 + seat * 13
+        parts.append(Markup(
+            '<polyline points="{}" stroke-dasharray="{}" {}/>'
+            '<text x="{}" y="{}" font-weight="bold">{}</text>'
+            '<path d="M{} {}H{}" stroke-dasharray="{}" {}/>'
+            '<text x="{}" y="{}">{} {}</text>').format(
+            points, dash, STROKE, x(len(line) - 1) + 3, round(ends[seat] + 3, 1), seat + 1,
+            RIGHT + 16, row, RIGHT + 38, dash, STROKE, RIGHT + 41, row + 3.2, seat + 1,
+            shorten(names[seat], MAX_LEGEND_NAME)))
+    parts.append(Markup("</svg>"))
+    return Markup("").join(parts)

@@ -1,0 +1,177 @@
+"""The games of this device: the list, a new game, importing a game file, deleting a game."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from flask import (
+    Blueprint,
+    Response,
+    flash,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from werkzeug.wrappers import Response as BaseResponse
+from wtforms.validators import ValidationError
+
+from . import board, device
+from .forms import HouseRulesForm, ImportForm, NewGameForm, problems
+from .models import Game, db
+from .rules.errors import RulesError
+from .rules.gamefile import GameFile, parse
+from .rules.presets import PRESETS, Rules, make_rules
+from .rules.scoring import SYSTEMS, deal_points
+from .web import endpoint_url, game_or_404
+
+bp = Blueprint("games", __name__)
+
+#: (bid, tricks) pairs the scoring example shows, on a 3-card deal.
+EXAMPLES = ((0, 0), (1, 1), (3, 3), (0, 1), (2, 1), (1, 3))
+
+
+@bp.get("/")
+def index() -> str:
+    """The games this device has opened, the most recently played first."""
+    edit, view = device.remembered("edit"), device.remembered("view")
+    query = db.select(Game).where(Game.token.in_(edit) | Game.view_token.in_(view))
+    games = db.session.execute(query.order_by(Game.updated_at.desc())).scalars().all()
+    device.keep_only({g.token for g in games} | {g.view_token for g in games})
+    entries = []
+    for game in games:
+        try:
+            checked = game.load()
+        except RulesError:
+            continue
+        entries.append({"game": game, "file": checked, "editable": game.token in edit,
+                        "progress": board.progress(checked), "leaders": board.leaders(checked)})
+    return render_template("games/index.html", entries=entries, blank_sheet=endpoint_url("sheets.blank_form"))
+
+
+def _create(checked: GameFile) -> BaseResponse:
+    game = Game()
+    game.store(checked)
+    db.session.add(game)
+    db.session.commit()
+    device.remember(game.token)
+    return redirect(url_for("play.game", token=game.token))
+
+
+def _rearrange(form: NewGameForm, action: str) -> None:
+    """Add, remove or move a player row (the buttons that work without JavaScript)."""
+    names = list(form.players.data)
+    dealer = form.first_dealer.data or "0"
+    seat = int(dealer) if dealer.isdigit() else None  # None: a random draw
+    verb, _, where = action.partition("-")
+    row = int(where) if where.isdigit() and int(where) < len(names) else None
+    if verb == "add" and len(names) < 10:
+        names.append("")
+    elif verb == "remove" and row is not None and len(names) > 2:
+        names.pop(row)
+        if seat is not None and seat >= row:
+            seat = max(seat - 1, 0) if seat > row else 0
+    elif verb in ("up", "down") and row is not None:
+        other = row - 1 if verb == "up" else row + 1
+        if 0 <= other < len(names):
+            names[row], names[other] = names[other], names[row]
+            seat = {row: other, other: row}.get(seat, seat) if seat is not None else None
+    form.players.entries, form.players.last_index = [], -1
+    for name in names:
+        form.players.append_entry(name)
+    form.first_dealer.data = "random" if seat is None else str(seat)
+
+
+def examples(rules: Rules) -> list[dict[str, Any]]:
+    """What the scoring gives on a 3-card deal, for the rules being chosen (none when cooperative)."""
+    rows: list[dict[str, Any]] = []
+    if rules.scoring is None:
+        return rows
+    for bid, took in EXAMPLES:
+        score = deal_points(rules.scoring, [bid] * rules.players, [took] * rules.players, 3,
+                            zero_bid=rules.zero_bid)[0]
+        rows.append({"bid": bid, "took": took, "points": board.points(score)})
+    return rows
+
+
+@bp.route("/new", methods=("GET", "POST"))
+def new() -> str | BaseResponse | tuple[str, int]:
+    """Set up a game; "Preview" shows the whole schedule, "Start game" creates it."""
+    form = NewGameForm()
+    action = request.form.get("action", "preview")
+    if request.method == "GET" or action == "edit":
+        return _form(form)
+    if action not in ("preview", "start"):
+        _rearrange(form, action)
+        return _form(form)
+    if not form.validate():
+        return _form(form, " ".join(problems(form))), 422
+    dealer = form.dealer()
+    drawn = dealer is None
+    first = secrets.randbelow(len(form.names())) if dealer is None else dealer
+    try:
+        checked = parse(form.document(first))
+    except RulesError as exc:
+        return _form(form, str(exc)), 422
+    if action == "start":
+        return _create(checked)
+    keep = [(k, v) for k, v in request.form.items(multi=True)
+            if k not in ("csrf_token", "action", "first_dealer") and not k.startswith("players-")]
+    return render_template("games/preview.html", form=form, file=checked, drawn=drawn, keep=keep,
+                           rows=board.board(checked), examples=examples(checked.rules),
+                           description=PRESETS[checked.rules.preset].description)
+
+
+def _form(form: NewGameForm, error: str = "") -> str:
+    return render_template("games/new.html", form=form, error=error, presets=PRESETS, systems=SYSTEMS)
+
+
+@bp.get("/new/example")
+def example() -> Response:
+    """The scoring example of the rules being chosen on the new-game page, as JSON."""
+    form = HouseRulesForm(request.args, prefix="rules")
+    preset = request.args.get("preset", "oh-hell")
+    players = max(2, min(10, sum(1 for k, v in request.args.items() if k.startswith("players-") and v.strip())))
+    try:
+        if not form.validate():
+            raise RulesError(" ".join(problems(form)))
+        rules = make_rules({"preset": preset, **form.overrides()}, players)
+    except (RulesError, ValidationError) as exc:
+        return jsonify(error=str(exc), rows=[])
+    words = rules.scoring.words if rules.scoring else "cooperative: deals score nothing"
+    return jsonify(error=None, words=words, rows=examples(rules),
+                   doubled=rules.spades_double, description=PRESETS[rules.preset].description)
+
+
+@bp.route("/import", methods=("GET", "POST"))
+def import_game() -> str | BaseResponse | tuple[str, int]:
+    """Restore a game from an exported game file, uploaded or pasted."""
+    form = ImportForm()
+    error = ""
+    if form.validate_on_submit():
+        try:
+            return _create(parse(form.document()))
+        except ValidationError as exc:
+            error = str(exc)
+        except RulesError as exc:
+            error = f"This game file can't be used: {exc}"
+    elif request.method == "POST":
+        error = " ".join(problems(form))
+    status = 422 if error else 200
+    return render_template("games/import.html", form=form, error=error), status
+
+
+@bp.route("/g/<token>/delete", methods=("GET", "POST"))
+def delete(token: str) -> str | BaseResponse:
+    """Delete a game for good, after a confirmation page."""
+    game = game_or_404(token, edit=True)
+    if request.method == "GET":
+        return render_template("games/delete.html", game=game, file=game.load())
+    name = game.title or ", ".join(game.document["players"])
+    device.forget(game.token, game.view_token)
+    db.session.delete(game)
+    db.session.commit()
+    flash(f"The game “{name}” is deleted.", "done")
+    return redirect(url_for("games.index"))

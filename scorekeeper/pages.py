@@ -1,0 +1,40 @@
+"""Rendered parts of a game's pages, kept per game version: rendered once, served until it changes.
+
+A game's version changes with every write, so a (token, version) key can never serve an old page.
+Each worker keeps its own small cache; nothing visitor-specific (forms, messages) is kept.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+
+from flask import render_template, session
+from markupsafe import Markup
+
+from . import board
+from .cache import LRU
+from .models import Game
+from .rules.gamefile import GameFile
+
+
+_pages: LRU[str] = LRU(256)
+
+
+def cached(key: Hashable, render: Callable[[], str]) -> str:
+    """A rendered page or fragment; pages carrying a message for this visitor are never kept."""
+    if session.get("_flashes"):
+        return render()
+    return _pages.get(key, render)
+
+
+def board_html(game: Game, gamefile: GameFile, *, editable: bool) -> Markup:
+    """The scoreboard of a game as HTML (with correction links when ``editable``)."""
+
+    def render() -> str:
+        return render_template(
+            "play/_board.html", game=game, file=gamefile, state=gamefile.game,
+            names=gamefile.players, editable=editable, rows=board.board(gamefile),
+            leaders=board.leaders(gamefile),
+        )
+
+    return Markup(cached(("board", game.token, game.version, editable), render))

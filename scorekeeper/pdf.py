@@ -1,0 +1,111 @@
+"""HTML → PDF with WeasyPrint: the score sheet template, the print stylesheet, and a URL fetcher
+that serves the app's own static files and refuses everything else.
+
+WeasyPrint is a heavy import (Pango through cffi), so it is imported on the first sheet only.
+"""
+
+from __future__ import annotations
+
+import mimetypes
+from functools import cache
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+from urllib.parse import unquote, urlsplit
+
+from flask import current_app, render_template
+
+from .scoresheet import Sheet
+
+#: The origin the sheet's URLs resolve against. ``.invalid`` never resolves on any network;
+#: the fetcher maps its /static/ URLs to files and never opens a connection.
+BASE_URL = "https://scorekeeper.invalid/"
+
+_weasyprint: ModuleType | None = None
+
+
+class FetchRefused(ValueError):
+    """A URL a sheet may not load: anything but the app's own static files."""
+
+
+def static_file(url: str, static_folder: str | Path, static_url_path: str = "/static") -> Path:
+    """The file under the static folder that a sheet URL names; FetchRefused for anything else.
+
+    >>> static_file("file:///etc/passwd", "/srv/static")
+    Traceback (most recent call last):
+    ...
+    scorekeeper.pdf.FetchRefused: A sheet loads only the app's static files, not 'file:///etc/passwd'.
+    """
+    refused = FetchRefused(f"A sheet loads only the app's static files, not {url[:80]!r}.")
+    parts, origin = urlsplit(url), urlsplit(BASE_URL)
+    prefix = static_url_path.rstrip("/") + "/"
+    if (parts.scheme, parts.netloc) != (origin.scheme, origin.netloc) or not parts.path.startswith(prefix):
+        raise refused
+    root = Path(static_folder).resolve()
+    try:
+        path = (root / unquote(parts.path[len(prefix):])).resolve()
+        if not path.is_relative_to(root) or not path.is_file():
+            raise refused
+    except (OSError, ValueError):  # a NUL byte, a name too long: no such static file either
+        raise refused from None
+    return path
+
+
+def _weasy() -> ModuleType:
+    global _weasyprint
+    if _weasyprint is None:
+        import weasyprint
+
+        _weasyprint = weasyprint
+    return _weasyprint
+
+
+@cache
+def _fetcher_class() -> type:
+    """WeasyPrint's fetcher narrowed to static files (built once, after the lazy import)."""
+    _weasy()
+    from weasyprint.urls import URLFetcher, URLFetcherResponse
+
+    class StaticFetcher(URLFetcher):  # type: ignore[misc]
+        def __init__(self, static_folder: str | Path, static_url_path: str) -> None:
+            super().__init__()
+            self.static_folder, self.static_url_path = static_folder, static_url_path
+
+        def fetch(self, url: str, headers: Any = None) -> Any:
+            path = static_file(url, self.static_folder, self.static_url_path)
+            kind = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
+            return URLFetcherResponse(url, path.read_bytes(), {"Content-Type": kind})
+
+    return StaticFetcher
+
+
+def static_fetcher(static_folder: str | Path, static_url_path: str = "/static") -> Any:
+    """A WeasyPrint URL fetcher that serves files under ``static_folder`` and refuses the rest."""
+    return _fetcher_class()(static_folder, static_url_path)
+
+
+def sheet_html(sheet: Sheet) -> str:
+    """The sheet as HTML for WeasyPrint (autoescaped like every template)."""
+    return render_template("sheets/sheet.html", sheet=sheet, static=current_app.static_url_path)
+
+
+def _layout(sheet: Sheet) -> Any:
+    app = current_app
+    assert app.static_folder is not None
+    html = _weasy().HTML(string=sheet_html(sheet), base_url=BASE_URL,
+                         url_fetcher=static_fetcher(app.static_folder, app.static_url_path or ""))
+    return html.render()
+
+
+def render_pdf(sheet: Sheet) -> bytes:
+    """The sheet as PDF bytes, in the current app's context.
+
+    scoresheet.layout() estimates the row height that fits one page; should a long name or
+    rules text make the sheet spill over anyway, it is laid out again with smaller rows.
+    """
+    document = _layout(sheet)
+    while len(document.pages) > 1 and (tighter := sheet.tighter()) is not None:
+        sheet = tighter
+        document = _layout(sheet)
+    pdf: bytes = document.write_pdf()
+    return pdf

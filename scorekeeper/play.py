@@ -1,0 +1,276 @@
+"""Playing a game: its page, a deal step by step, corrections, adjustments, the end, sharing.
+
+Every write loads the game file's input, changes it (``edits``), replays it with ``parse()``
+and stores it only when the rules accept it; then it redirects (POST-redirect-GET).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+import segno
+from flask import Blueprint, jsonify, make_response, redirect, render_template, request, url_for
+from markupsafe import Markup
+from sqlalchemy.orm.exc import StaleDataError
+from werkzeug.utils import secure_filename
+from werkzeug.wrappers import Response
+
+from . import board, device, edits, pages
+from .forms import (
+    AdjustForm,
+    BidForm,
+    CardsForm,
+    SeatsForm,
+    TrumpForm,
+    VersionForm,
+    problems,
+    seats_form,
+    sentence,
+)
+from .models import Game, db, find_game
+from .rules.errors import RulesError
+from .rules.game import trump_choices
+from .rules.gamefile import GameFile, export, parse
+from .web import endpoint_url, game_links, game_or_404
+
+bp = Blueprint("play", __name__)
+
+STALE = ("This screen was out of date: the game had changed since it was shown (on another phone, "
+         "or before going back). Nothing was changed — this is the game as it is now.")
+
+#: Renders the page a refused write came from: (game, error message, HTTP status) → response.
+Failure = Callable[[Game, str, int], Response]
+
+
+def context(game: Game, gamefile: GameFile, *, editable: bool) -> dict[str, Any]:
+    """Everything the game pages show, from the replayed game."""
+    step = board.screen(gamefile)
+    deal, result = step.deal, step.result
+    return {
+        "game": game, "file": gamefile, "state": gamefile.game, "names": gamefile.players,
+        "screen": step, "editable": editable,
+        "panel": board.bid_panel(gamefile, deal, result) if deal and step.kind == "bid" else None,
+        "guess": board.tricks_guess(deal, result.bids) if deal and result and step.kind == "tricks" else None,
+        "trumps": trump_choices(gamefile.rules, deal) if deal else (),
+        "board_html": pages.board_html(game, gamefile, editable=editable),
+        "last": board.last_result(gamefile), "settlement": gamefile.settlement(),
+        "sheet": endpoint_url("sheets.filled", token=game.token if editable else game.view_token),
+    }
+
+
+def _no_store(response: Response) -> Response:
+    response.headers["Cache-Control"] = "no-store"  # going back shows the game as it is now
+    return response
+
+
+def _page(game: Game, error: str = "", status: int = 200, **kept: Any) -> Response:
+    page = render_template("play/game.html", error=error, kept=kept,
+                           **context(game, game.load(), editable=True))
+    return _no_store(make_response(page, status))
+
+
+def _save(game: Game, form: VersionForm, change: Callable[[edits.Document], None],
+          fail: Failure = _page) -> Response:
+    """Apply one change if the form is current and the rules accept the result; else say why."""
+    if form.version.data != game.version:
+        return _page(game, STALE, 409)
+    if not form.validate():
+        return fail(game, " ".join(problems(form)), 422)
+    document = game.document
+    try:
+        change(document)
+        checked = parse(document)
+    except (RulesError, edits.EditError) as exc:
+        return fail(game, sentence(str(exc)), 422)
+    game.store(checked)
+    try:
+        db.session.commit()
+    except StaleDataError:
+        db.session.rollback()
+        return _page(game_or_404(game.token, edit=True), STALE, 409)
+    return redirect(url_for("play.game", token=game.token))
+
+
+@bp.get("/g/<token>")
+def game(token: str) -> Response:
+    """The game's edit page: the step being entered, then the board."""
+    found, editable = find_game(token)
+    if found is not None and not editable:
+        return redirect(url_for("play.view", token=token))
+    found = game_or_404(token, edit=True)
+    device.remember(found.token)
+    return _page(found)
+
+
+@bp.get("/v/<token>")
+def view(token: str) -> Response:
+    """The read-only page: it follows the game as it is entered (view.js polls ``state``)."""
+    found = game_or_404(token, edit=False)
+    device.remember(found.view_token, "view")
+    page = pages.cached(("view", found.token, found.version), lambda: render_template(
+        "play/view.html", **context(found, found.load(), editable=False)))
+    return _no_store(make_response(page))
+
+
+@bp.get("/v/<token>/state")
+def state(token: str) -> Response:
+    """The game's version, and the read-only board as HTML when it changed since ``?v=``."""
+    found = game_or_404(token, edit=False)
+    if request.args.get("v", type=int) == found.version:
+        return _no_store(jsonify(version=found.version))
+    html = pages.cached(("live", found.token, found.version), lambda: render_template(
+        "play/_live.html", **context(found, found.load(), editable=False)))
+    return _no_store(jsonify(version=found.version, html=html))
+
+
+@bp.post("/g/<token>/bid")
+def bid(token: str) -> Response:
+    """One bid, from the bid buttons."""
+    found, form = game_or_404(token, edit=True), BidForm()
+    return _save(found, form, lambda doc: edits.set_bid(doc, form.seat.data or 0, form.bid.data or 0))
+
+
+def _seats(game: Game, *, bids: bool) -> SeatsForm:
+    """The form of every player's bid (or tricks) in the deal being played."""
+    step = board.screen(game.load())
+    cards = step.deal.cards or 0 if step.deal else 0
+    return seats_form(game.document["players"], cards, bids=bids, tricks=not bids)
+
+
+@bp.post("/g/<token>/bids")
+def bids(token: str) -> Response:
+    """Every bid at once (simultaneous bidding)."""
+    found = game_or_404(token, edit=True)
+    form = _seats(found, bids=True)
+    return _save(found, form, lambda doc: edits.set_bids(doc, form.bids.data),
+                 lambda g, error, status: _page(g, error, status, bids=form.bids.data))
+
+
+@bp.post("/g/<token>/undo")
+def undo(token: str) -> Response:
+    """Take back the last bid of the deal being played."""
+    found = game_or_404(token, edit=True)
+    step = board.screen(found.load())
+    order = step.deal.bidding_order(len(found.document["players"])) if step.deal else []
+    return _save(found, VersionForm(), lambda doc: edits.undo_bid(doc, order))
+
+
+@bp.post("/g/<token>/trump")
+def trump(token: str) -> Response:
+    """Record the trump of the deal being played."""
+    found, form = game_or_404(token, edit=True), TrumpForm()
+    return _save(found, form, lambda doc: edits.set_trump(doc, form.trump.data or ""))
+
+
+@bp.post("/g/<token>/cards")
+def cards(token: str) -> Response:
+    """How many cards the next deal has (the manual pattern)."""
+    found, form = game_or_404(token, edit=True), CardsForm()
+    return _save(found, form, lambda doc: edits.set_cards(doc, form.cards.data or 0))
+
+
+@bp.post("/g/<token>/tricks")
+def tricks(token: str) -> Response:
+    """The tricks of the deal being played; the sum is checked before anything is saved."""
+    found = game_or_404(token, edit=True)
+    form = _seats(found, bids=False)
+    return _save(found, form, lambda doc: edits.set_tricks(doc, form.tricks.data),
+                 lambda g, error, status: _page(g, error, status, tricks=form.tricks.data))
+
+
+def _correct_page(game: Game, number: int, form: SeatsForm, error: str = "", status: int = 200) -> Response:
+    gamefile = game.load()
+    result = gamefile.game.deals[number - 1]
+    page = render_template("play/correct.html", game=game, file=gamefile, result=result, form=form,
+                           error=error, trumps=trump_choices(gamefile.rules, result.deal),
+                           title=board.deal_name(gamefile, result.deal))
+    return _no_store(make_response(page, status))
+
+
+@bp.route("/g/<token>/deal/<int:number>", methods=("GET", "POST"))
+def correct(token: str, number: int) -> Response:
+    """Correct a finished deal; every later deal is replayed, and refused if it no longer fits."""
+    found = game_or_404(token, edit=True)
+    deals = found.load().game.deals
+    if not 1 <= number <= len(deals) or not deals[number - 1].finished:
+        return _page(found, f"Deal {number} is not a finished deal of this game, so it can't be corrected.", 404)
+    result = deals[number - 1]
+    data = {"bids": list(result.bids), "tricks": list(result.tricks or ()), "trump": result.trump or "",
+            "version": found.version}
+    form = seats_form(found.document["players"], result.deal.cards or 0, bids=True, tricks=True, trump=True,
+                      data=data)
+    if request.method == "GET":
+        return _correct_page(found, number, form)
+    return _save(found, form,
+                 lambda doc: edits.replace_deal(doc, number, form.bids.data, form.tricks.data, form.trump.data),
+                 lambda g, error, status: _correct_page(g, number, form, error, status))
+
+
+@bp.post("/g/<token>/adjust")
+def adjust(token: str) -> Response:
+    """Give a player one-off points at a deal, with a reason."""
+    found, form = game_or_404(token, edit=True), AdjustForm()
+    return _save(found, form, lambda doc: edits.add_adjustment(
+        doc, form.deal.data or 0, form.player.data or 0, form.value(), (form.reason.data or "").strip()),
+        lambda g, error, status: _page(g, error, status, adjust=form))
+
+
+@bp.post("/g/<token>/adjust/<int:index>/remove")
+def unadjust(token: str, index: int) -> Response:
+    """Take an adjustment back."""
+    found = game_or_404(token, edit=True)
+    return _save(found, VersionForm(), lambda doc: edits.remove_adjustment(doc, index))
+
+
+@bp.route("/g/<token>/end", methods=("GET", "POST"))
+def end(token: str) -> Response:
+    """End the game now, after a confirmation: the totals so far decide."""
+    found = game_or_404(token, edit=True)
+    if request.method == "POST":
+        return _save(found, VersionForm(), lambda doc: edits.set_ended(doc, True))
+    document = found.document
+    edits.set_ended(document, True)
+    try:
+        ended: GameFile | None = parse(document)
+        refusal = ""
+    except RulesError as exc:
+        ended, refusal = None, sentence(str(exc))
+    page = render_template("play/end.html", game=found, file=found.load(), ended=ended, refusal=refusal)
+    return _no_store(make_response(page))
+
+
+@bp.post("/g/<token>/resume")
+def resume(token: str) -> Response:
+    """Take back "End the game now"."""
+    found = game_or_404(token, edit=True)
+    return _save(found, VersionForm(), lambda doc: edits.set_ended(doc, False))
+
+
+@bp.get("/g/<token>/export.json")
+def export_file(token: str) -> Response:
+    """The game file (input and everything computed), as a download."""
+    found = game_or_404(token, edit=True)
+    document = export(found.load(), game_links(found))
+    name = secure_filename(f"oh-hell-{found.title or 'game'}-{found.created_at:%Y-%m-%d}") or "oh-hell-game"
+    response = make_response(json.dumps(document, indent=2, ensure_ascii=False))
+    response.mimetype = "application/json"
+    response.headers["Content-Disposition"] = f'attachment; filename="{name}.json"'
+    return response
+
+
+def qr_code(url: str) -> Markup:
+    """A QR code of a link as inline SVG (dark on white, so it scans in dark mode too)."""
+    svg = segno.make(url, error="m").svg_inline(border=2, dark="#000", light="#fff", omitsize=True)
+    return Markup(svg)  # generated from the URL alone: no user text in it
+
+
+@bp.get("/g/<token>/share")
+def share(token: str) -> Response:
+    """The edit link and the read-only link, each with a QR code."""
+    found = game_or_404(token, edit=True)
+    links = game_links(found)
+    page = render_template("play/share.html", game=found, file=found.load(), links=links,
+                           codes={kind: qr_code(links[kind]) for kind in ("edit", "view")})
+    return _no_store(make_response(page))

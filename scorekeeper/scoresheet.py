@@ -1,0 +1,460 @@
+"""The score sheet as data: its rows, cells, rules summary and results, all asked of the rules core.
+
+Nothing here knows HTML or PDF (pdf.py renders a Sheet); nothing here scores a deal: points,
+totals, leaders, forbidden bids and settlements come from scorekeeper.rules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from datetime import date
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any
+
+from markupsafe import Markup
+
+from .board import SUIT_SIGNS, is_redeal, money, points
+from .chart import running_totals_svg, shorten
+from .rules.bidding import bid_check
+from .rules.errors import RulesError
+from .rules.game import DealResult, replay, standings
+from .rules.gamefile import GameFile
+from .rules.presets import PRESETS, Rules, make_rules
+from .rules.schedule import Deal, fixed_trump, seat_after
+from .rules.stakes import Settlement, Stakes
+
+PAPERS = ("a4", "letter")
+ORIENTATIONS = ("portrait", "landscape")
+#: Rows printed for an open pattern (fixed, manual) that sets no number of deals.
+OPEN_ROWS = 20
+#: Spare rows on a blank sheet: tie-break one-card deals, re-deals of a cooperative game.
+SPARE_TIEBREAKS = 3
+SPARE_REDEALS = 6
+#: The dealer column's width in characters (the full names head the player columns).
+DEALER_CHARS = 9
+#: Bidding rules that restrict the dealer, and what the sheet's dealer column is headed.
+DEALER_RULES = {"hook": "can't bid", "dealer-must-exceed": "can't bid", "must-equal": "must bid"}
+#: Row heights (mm) the stylesheet offers, roomiest first; see layout().
+ROW_HEIGHTS = (8.0, 7.0, 6.0, 5.2, 4.6, 4.2)
+#: Row height of a sheet too long for one page: room to write in, over as many pages as it takes.
+LONG_ROWS = 6.0
+#: Paper sizes in mm (short side, long side).
+PAPER_MM = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
+#: What a page holds besides the deal rows (mm): margins, title line, column heads, gaps.
+FRAME_MM = 9 + 11 + 8.5 + 12 + 3 + 2
+
+
+class SheetError(ValueError):
+    """A sheet option that can't be printed, such as an unknown paper size."""
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One player's four cells in one row of the sheet."""
+
+    bid: str = ""
+    took: str = ""
+    score: str = ""
+    total: str = ""
+    missed: bool = False
+    leader: bool = False
+    adjusted: bool = False
+
+
+@dataclass(frozen=True)
+class Row:
+    """One deal: ``hook`` is None where the dealer bids freely, "" for the scorer to fill in."""
+
+    number: int
+    cards: str
+    dealer: str
+    trump: str
+    hook: str | None
+    entries: tuple[Entry, ...]
+    mark: str = ""  # "T" a tie-break deal, "↻" the deal before dealt again (cooperative)
+
+
+@dataclass(frozen=True)
+class Place:
+    """A line of the standings."""
+
+    rank: int
+    name: str
+    total: str
+    winner: bool
+    net: str = ""
+
+
+@dataclass(frozen=True)
+class Results:
+    """What a filled sheet says at the end: standings, winners, settlement, adjustments."""
+
+    heading: str
+    places: tuple[Place, ...]
+    verdict: str
+    payments: tuple[str, ...] = ()
+    adjustments: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Sheet:
+    """Everything the template prints; ``results`` and ``chart`` are None on a blank sheet."""
+
+    title: str
+    paper: str
+    landscape: bool
+    row_height: float
+    one_page: bool  # whether layout() meant the sheet to fit on one page
+    players: tuple[str, ...]  # "" for a seat whose name is written in by hand
+    rows: tuple[Row, ...]
+    hook_label: str | None  # None: no deal restricts the dealer, so no dealer column
+    scored: bool  # False for cooperative play: only bids and tricks
+    summary: tuple[tuple[str, str], ...]
+    date: str = ""
+    results: Results | None = None
+    chart: Markup | None = None
+
+    @property
+    def filled(self) -> bool:
+        """Whether the sheet shows a game that was played."""
+        return self.results is not None
+
+    def tighter(self) -> Sheet | None:
+        """The same one-page sheet with the next smaller rows, if it has any left to give."""
+        smaller = [h for h in ROW_HEIGHTS if h < self.row_height]
+        return replace(self, row_height=smaller[0]) if self.one_page and smaller else None
+
+
+def signed(amount: Decimal, currency: str) -> str:
+    """A net amount with its sign, as the standings print it.
+
+    >>> signed(Decimal("1.20"), "€"), signed(Decimal("-0.50"), "EUR"), signed(Decimal("0"), "")
+    ('+€1.20', '−0.50 EUR', '0.00')
+    """
+    return ("+" if amount > 0 else "") + money(amount, currency)
+
+
+def footer_mm(players: int, filled: bool, summary_lines: int, landscape: bool) -> float:
+    """A generous estimate of the footer's height in mm: rules box, standings, chart.
+
+    Landscape puts it all side by side; portrait stacks the standings under rules and chart.
+
+    >>> footer_mm(4, False, 6, False), footer_mm(8, True, 7, True), footer_mm(4, True, 7, False)
+    (27.0, 42.0, 73.2)
+    """
+    rules = max(27.0, 6 + 3.4 * summary_lines)
+    if not filled:
+        return rules
+    standings = 15 + 3.3 * players
+    return max(rules, standings, 42.0) if landscape else max(rules, 45.0) + max(standings, 28.0)
+
+
+def layout(paper: str, orientation: str | None, players: int, rows: int, *, filled: bool = False,
+           summary_lines: int = 6) -> tuple[bool, float, bool]:
+    """Landscape from 6 players on; the roomiest rows that keep the sheet on one page, if any.
+
+    Returns (landscape, row height in mm, whether the sheet is meant to fit one page).
+
+    >>> layout("a4", None, 4, 19), layout("a4", None, 8, 25, filled=True, summary_lines=7)
+    ((False, 8.0, True), (True, 4.6, True))
+    >>> layout("letter", "portrait", 4, 60)
+    (False, 6.0, False)
+    """
+    if paper not in PAPERS:
+        raise SheetError(f"Unknown paper size {paper!r}; use one of: {', '.join(PAPERS)}.")
+    if orientation is not None and orientation not in ORIENTATIONS:
+        raise SheetError(f"Unknown orientation {orientation!r}; use portrait or landscape.")
+    landscape = players > 5 if orientation is None else orientation == "landscape"
+    height = PAPER_MM[paper][0 if landscape else 1]
+    room = height - FRAME_MM - footer_mm(players, filled, summary_lines, landscape)
+    fitting = [h for h in ROW_HEIGHTS if h * max(rows, 1) <= room]
+    return landscape, fitting[0] if fitting else LONG_ROWS, bool(fitting)
+
+
+def _hook_cell(rules: Rules, cards: int | None) -> str | None:
+    """A blank dealer cell where the rule restricts this deal's dealer, None where it doesn't."""
+    rule = rules.bidding.rule if cards is None else rules.bidding.rule_for(cards)
+    return "" if rule in DEALER_RULES and not rules.bidding.simultaneous else None
+
+
+def _dealer_bids(rules: Rules, result: DealResult, players: int) -> str | None:
+    """What the dealer could not bid (or had to bid) given the others' bids, as the core says."""
+    deal, cards = result.deal, result.deal.cards or 0
+    if _hook_cell(rules, cards) is None:
+        return None
+    earlier = [result.bids[seat] for seat in deal.bidding_order(players)[:-1]]
+    if any(bid is None for bid in earlier):
+        return ""
+    check = bid_check(rules.bidding, cards, [bid or 0 for bid in earlier], dealer=True)
+    if rules.bidding.rule_for(cards) == "must-equal":
+        return " ".join(str(bid) for bid in check.allowed)
+    banned = [bid for bid in range(cards + 1) if bid not in check.allowed]
+    if not banned:
+        return "–"
+    if len(banned) > 2 and banned == list(range(banned[0], banned[-1] + 1)):
+        return f"{banned[0]}–{banned[-1]}"
+    return " ".join(str(bid) for bid in banned)
+
+
+def _row(deal: Deal, seats: Sequence[str], entries: tuple[Entry, ...], hook: str | None,
+         mark: str = "", trump: str | None = None) -> Row:
+    """A row of the sheet; ``trump`` is the recorded one, else the one the rules fix (if any)."""
+    return Row(deal.number, "" if deal.cards is None else str(deal.cards),
+               shorten(seats[deal.dealer], DEALER_CHARS) or str(deal.dealer + 1), SUIT_SIGNS.get(trump or deal.trump or "", ""),
+               hook, entries, mark)
+
+
+def _spare(rules: Rules, first_dealer: int, index: int, cards: int | None) -> Deal:
+    """The deal at 0-based ``index`` beyond the schedule (a tie-break or re-deal)."""
+    dealer = seat_after(first_dealer, rules.players, index)
+    trump = fixed_trump(index, cards, False, rule=rules.trump, cycle=rules.trump_cycle,
+                        deck=rules.deck_size, players=rules.players)
+    return Deal(index + 1, cards, dealer, seat_after(dealer, rules.players), trump)
+
+
+def _frame(rules: Rules, rows: int, paper: str, orientation: str | None, filled: bool,
+           summary: tuple[tuple[str, str], ...]) -> dict[str, Any]:
+    """The Sheet fields that depend on the page: orientation, row height, the dealer column."""
+    landscape, height, fits = layout(paper, orientation, rules.players, rows, filled=filled,
+                                     summary_lines=len(summary))
+    label = None if rules.bidding.simultaneous else DEALER_RULES.get(rules.bidding.rule)
+    return {"paper": paper, "landscape": landscape, "row_height": height, "one_page": fits,
+            "hook_label": label, "summary": summary, "scored": not rules.cooperative}
+
+
+def blank_sheet(
+    rules: Rules,
+    names: Sequence[str] | None = None,
+    *,
+    first_dealer: int = 0,
+    title: str = "",
+    paper: str = "a4",
+    orientation: str | None = None,
+    stakes: Stakes | None = None,
+) -> Sheet:
+    """A sheet to play on: the schedule printed down the left, every score cell empty."""
+    seats = tuple(names) if names else ("",) * rules.players
+    plan = rules
+    if rules.open_ended and rules.deals is None:
+        plan = replace(rules, deals=OPEN_ROWS)
+    deals = replay(plan, [s or str(i + 1) for i, s in enumerate(seats)], [],
+                   first_dealer=first_dealer).schedule
+    empty = (Entry(),) * rules.players
+    rows = [_row(d, seats, empty, _hook_cell(rules, d.cards)) for d in deals]
+    spare: tuple[int | None, str, int] = (None, "", 0)
+    if rules.cooperative:
+        spare = (None, "↻", SPARE_REDEALS)
+    elif rules.tie == "one-card-hand":
+        spare = (1, "T", SPARE_TIEBREAKS)
+    cards, mark, count = spare
+    for index in range(len(rows), len(rows) + count):
+        deal = _spare(rules, first_dealer, index, cards)
+        rows.append(_row(deal, seats, empty, _hook_cell(rules, cards), mark))
+    frame = _frame(rules, len(rows), paper, orientation, False, rules_summary(rules, stakes))
+    return Sheet(title=title or default_title(rules), players=seats, rows=tuple(rows), **frame)
+
+
+def default_title(rules: Rules) -> str:
+    """The sheet's title when the table gives none.
+
+    >>> from .rules.presets import make_rules
+    >>> default_title(make_rules({"preset": "kachuful"}, 4))
+    'Kachuful'
+    """
+    name = rules.preset.replace("-", " ")
+    return "Oh Hell" if rules.preset == "oh-hell" else name[:1].upper() + name[1:]
+
+
+def filled_sheet(game: GameFile, *, paper: str = "a4", orientation: str | None = None,
+                 played_on: date | None = None) -> Sheet:
+    """A played game's sheet: every bid, trick and score, leaders, results and the chart."""
+    state, rules, names = game.game, game.rules, game.players
+    players = len(names)
+    made_bids = [0] * players
+    rows: list[Row] = []
+    series: list[list[Fraction]] = [[Fraction(0)] for _ in names]
+    adjusted = {(a.deal, a.player) for a in game.adjustments}
+    for result in state.deals:
+        number = result.deal.number
+        if result.finished and result.made and result.tricks and result.points:
+            bids = [b or 0 for b in result.bids]
+            for seat in range(players):
+                made_bids[seat] += bids[seat] if result.made[seat] else 0
+                series[seat].append(result.totals[seat])
+            leaders = {s.player for s in standings(rules, result.totals, made_bids) if s.rank == 1}
+            entries = tuple(
+                Entry(str(bids[s]), str(result.tricks[s]), points(result.points[s]),
+                      points(result.totals[s]), not result.made[s],
+                      s in leaders and not rules.cooperative, (number, s) in adjusted)
+                for s in range(players)
+            )
+        else:
+            entries = tuple(Entry("" if b is None else str(b)) for b in result.bids)
+        mark = "T" if result.tiebreak else "↻" if is_redeal(game, result.deal) else ""
+        rows.append(_row(result.deal, names, entries, _dealer_bids(rules, result, players), mark,
+                         result.trump))
+    empty = (Entry(),) * players
+    for deal in state.schedule[len(state.deals):]:
+        mark = "T" if state.tiebreak else "↻" if is_redeal(game, deal) else ""
+        rows.append(_row(deal, names, empty, _hook_cell(rules, deal.cards), mark))
+    frame = _frame(rules, len(rows), paper, orientation, True, rules_summary(rules, game.stakes))
+    chart = None if rules.cooperative or len(series[0]) < 2 else running_totals_svg(names, series)
+    return Sheet(title=game.title or default_title(rules), players=names, rows=tuple(rows),
+                 date="" if played_on is None else f"{played_on.day} {played_on:%B %Y}",
+                 results=_results(game), chart=chart, **frame)
+
+
+def _results(game: GameFile) -> Results:
+    state, rules, names = game.game, game.rules, game.players
+    played = len(state.deals)
+    finished_deals = sum(1 for d in state.deals if d.finished)
+    if rules.cooperative:
+        verdict = (f"The table made every deal together in {played} deals." if state.finished
+                   else f"{played} deals dealt so far.")
+        return Results("Result", (), verdict)
+    settlement = game.settlement()
+    nets = settlement.net if settlement else (None,) * len(names)
+    unit = "scratches" if rules.wins == "scratch" else "points"
+    places = tuple(
+        Place(s.rank, names[s.player], points(s.total), s.player in state.winners,
+              "" if nets[s.player] is None else signed(nets[s.player], _currency(settlement)))
+        for s in state.standings
+    )
+    winners = [names[w] for w in state.winners]
+    if state.finished:
+        heading = f"Final standings ({unit})"
+        verdict = ("Winner: " if len(winners) == 1 else "Winners (tied): ") + ", ".join(winners)
+        if state.ended_by_table:
+            verdict += f" — the table ended the game after deal {played}"
+    else:
+        heading = f"Standings after deal {finished_deals} ({unit})"
+        verdict = "The game is not finished."
+    payments = ()
+    if settlement is not None:
+        payments = tuple(f"{names[p.payer]} pays {names[p.payee]} {money(p.amount, settlement.currency)}"
+                         for p in settlement.payments) or ("Nobody pays anybody.",)
+    adjustments = tuple(
+        f"deal {a.deal}: {names[a.player]} {'+' if a.points > 0 else ''}{points(a.points)}"
+        + (f" ({a.reason})" if a.reason else "")
+        for a in game.adjustments
+    )
+    return Results(heading, places, verdict, payments, adjustments)
+
+
+def _currency(settlement: Settlement | None) -> str:
+    return settlement.currency if settlement else ""
+
+
+def _pattern(rules: Rules) -> str:
+    top = rules.max_cards
+    words = {
+        "down-up": f"{top} cards down to 1 and back up to {top}",
+        "up-down": f"1 card up to {top} and back down to 1",
+        "down-up-twice-one": f"{top} cards down to 1, 1 again, back up to {top}",
+        "up-nt-down": f"1 card up to {top}, two no-trump deals of {top}, back down to 1",
+        "down": f"{top} cards down to 1",
+        "up": f"1 card up to {top}",
+        "fixed": f"{top} cards every deal",
+        "custom": "the sequence " + "-".join(f"{n}{'NT' if nt else ''}" for n, nt in rules.sequence),
+        "manual": f"the scorer enters the cards each deal (1 to {top})",
+    }
+    text = words[rules.deal]
+    if rules.only:
+        text += f", {rules.only} hand sizes only"
+    if rules.sizes is not None:
+        text += f": {len(rules.sizes)} deals"
+    elif rules.deals is not None:
+        text += f", {rules.deals} deals"
+    deck = {52: "one pack", 104: "two packs"}.get(rules.deck_size, f"a {rules.deck_size}-card deck")
+    return f"{text} ({deck})"
+
+
+def _trump(rules: Rules) -> str:
+    if rules.trump == "rotation":
+        return "rotates " + " ".join(SUIT_SIGNS[t] for t in rules.trump_cycle) + ", then again"
+    if rules.trump == "dealer-last-card":
+        return "the dealer's last card is turned: its suit is trump"
+    return "a card is turned up after the deal; no trump when all cards are dealt"
+
+
+def _bidding(rules: Rules) -> str:
+    bidding = rules.bidding
+    text = {
+        "free": "free: any bid from 0 to the cards",
+        "hook": "hook: the dealer can't make the bids add up to the cards",
+        "dealer-must-exceed": "the dealer must make the bids add up to more than the cards "
+                              "(the hook if everyone else bid 0)",
+        "must-equal": "must equal: the dealer makes the bids add up to the cards exactly",
+    }[bidding.rule]
+    if bidding.hook_from is not None:
+        text += f", from {bidding.hook_from} cards on (smaller deals bid freely)"
+    if bidding.simultaneous:
+        text += "; everyone shows a bid at once"
+    return text
+
+
+def _end(rules: Rules) -> str:
+    wins = {"highest": "highest total wins", "lowest": "lowest total wins",
+            "scratch": "fewest scratches win", "together": "the table wins together"}[rules.wins]
+    parts = []
+    if rules.target is not None:
+        parts.append(f"the game ends when a total reaches {points(rules.target)}")
+    if rules.open_ended and rules.deals is None and rules.target is None:
+        parts.append("the table decides when the game ends")
+    parts.append(wins)
+    if not rules.cooperative:
+        parts.append("a tie for the lead is broken by extra one-card deals (T)"
+                     if rules.tie == "one-card-hand" else "tied leaders share the win")
+    return "; ".join(parts)
+
+
+def _stakes(stakes: Stakes) -> str:
+    if stakes.ante is not None:
+        return f"ante {money(stakes.ante, stakes.currency)} each; the winner takes the pool"
+    rate = money(stakes.per_point or Decimal(0), stakes.currency)
+    how = ("every pair settles the difference" if stakes.settlement == "pairwise"
+           else "each player pays the winner the difference")
+    text = f"{rate} per point; {how}"
+    if stakes.hard_score_bonus is not None:
+        text += f"; the winner gets a {stakes.hard_score_bonus} point hard-score bonus"
+    return text
+
+
+def _preset(rules: Rules) -> str:
+    try:
+        house = rules != make_rules({"preset": rules.preset}, rules.players)
+    except RulesError:  # the preset alone can't be dealt to this table: the table changed it
+        house = True
+    if house:
+        return f"house rules based on {rules.preset}, as below"
+    return f"{rules.preset} — {PRESETS[rules.preset].description}"
+
+
+def rules_summary(rules: Rules, stakes: Stakes | None = None) -> tuple[tuple[str, str], ...]:
+    """The rules in force in words, for the footer box: (label, text) lines.
+
+    >>> from .rules.presets import make_rules
+    >>> dict(rules_summary(make_rules({}, 4)))["Scoring"]
+    'made: 10 + tricks; missed: 1 per trick'
+    """
+    lines = [("Rules", _preset(rules)),
+             ("Deals", _pattern(rules)), ("Trump", _trump(rules)),
+             ("Bidding", _bidding(rules))]
+    if rules.scoring is None:
+        lines.append(("Scoring", "none: every deal that anyone misses is dealt again (↻)"))
+    else:
+        lines.append(("Scoring", rules.scoring.words))
+    if rules.zero_bid is not None:
+        value = str(rules.zero_bid).replace(" ", "").replace("+n", " + cards")
+        lines.append(("Zero bid", f"a made zero bid scores {value}"))
+    if rules.spades_double:
+        lines.append(("Spades", "a deal with spades as trump counts double"))
+    lines.append(("End", _end(rules)))
+    if stakes is not None:
+        lines.append(("Stakes", _stakes(stakes)))
+    if rules.note:
+        lines.append(("Note", rules.note))
+    return tuple(lines)
+

@@ -1,0 +1,60 @@
+// The new-game page: the chosen preset's description, and a live example of what the scoring
+// (a system, or the house formulas) gives, computed by the server. The form works without it.
+(function () {
+  "use strict";
+  var form = document.getElementById("new-game");
+  if (!form) return;
+  var preset = document.getElementById("preset");
+  var description = document.getElementById("preset-description");
+  var example = document.getElementById("example");
+  var timer = null;
+
+  preset.addEventListener("change", function () {
+    description.textContent = preset.options[preset.selectedIndex].dataset.description || "";
+  });
+
+  function cell(tag, text) {
+    var node = document.createElement(tag);
+    node.textContent = text;
+    return node;
+  }
+  function render(data) {
+    example.textContent = "";
+    if (data.error) {
+      var problem = cell("p", data.error);
+      problem.className = "error-text";
+      example.appendChild(problem);
+      return;
+    }
+    example.appendChild(cell("p", data.words + (data.doubled ? "; doubled when spades are trump" : "")));
+    if (!data.rows.length) return;
+    var table = document.createElement("table");
+    table.className = "example-table";
+    table.appendChild(cell("caption", "On a 3-card deal"));
+    var head = document.createElement("tr");
+    ["bid", "took", "points"].forEach(function (name) { head.appendChild(cell("th", name)); });
+    table.appendChild(head);
+    data.rows.forEach(function (row) {
+      var line = document.createElement("tr");
+      [row.bid, row.took, row.points].forEach(function (value) { line.appendChild(cell("td", String(value))); });
+      table.appendChild(line);
+    });
+    example.appendChild(table);
+  }
+  function refresh() {
+    var params = new URLSearchParams();
+    new FormData(form).forEach(function (value, name) {
+      if (name !== "csrf_token" && typeof value === "string") params.append(name, value);
+    });
+    fetch(form.dataset.example + "?" + params.toString(), { credentials: "same-origin" })
+      .then(function (response) { return response.json(); })
+      .then(render)
+      .catch(function () { /* the preview page shows the example too */ });
+  }
+  form.addEventListener("input", function (event) {
+    if (!event.target.name || event.target.name.indexOf("players-") === 0) return;
+    clearTimeout(timer);
+    timer = setTimeout(refresh, 300);
+  });
+  refresh();
+})();

@@ -1,0 +1,54 @@
+"""Driving the app like a person with a phone: taps counted, and checks every screen must pass."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Locator, Page
+
+PHONE = {"width": 390, "height": 844}
+MARK = "() => document.querySelectorAll('#panel, #main > *').forEach(e => { e.dataset.old = '1'; })"
+REPLACED = "() => !document.querySelector('[data-old]') && document.readyState !== 'loading'"
+
+
+class Taps:
+    """Every click and fill goes through here, so a test can count what the scorer did."""
+
+    def __init__(self, page: Page) -> None:
+        self.page = page
+        self.count = 0
+
+    def fill(self, selector: str, value: str) -> None:
+        """Type into one field (one tap and the typing count as one)."""
+        self.count += 1
+        self.page.fill(selector, value)
+
+    def tap(self, target: str | Locator) -> None:
+        """One tap that navigates or changes nothing on the server (links, row buttons, radios)."""
+        self.count += 1
+        locator = self.page.locator(target) if isinstance(target, str) else target
+        locator.click()
+
+    def save(self, target: str | Locator) -> None:
+        """One tap that sends a form: wait until the answer replaced the page (or its main part)."""
+        self.page.evaluate(MARK)
+        self.tap(target)
+        self.page.wait_for_function(REPLACED, polling=50)
+
+    def bid(self, value: int) -> None:
+        """Tap a number on the bid buttons."""
+        self.save(self.page.locator(f".bid-form button[name=bid][value='{value}']"))
+
+    def took(self, seat: int, tricks: int) -> None:
+        """Tap a player's trick count."""
+        self.tap(self.page.locator(f".seat-row[data-seat='{seat}'] label.num").nth(tricks))
+
+
+def assert_fits_the_phone(page: Page) -> None:
+    """No sideways scrolling of the page, and tap targets of at least 44 × 44 px."""
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= page.viewport_size["width"], f"{page.url} scrolls sideways: {width}px"  # type: ignore[index]
+    small = page.evaluate("""() => [...document.querySelectorAll(
+        'main button, main a.button, main label.num, main .pick span, main summary, .nav a, .board a.deal-link')]
+        .filter(e => e.offsetParent !== null && !e.classList.contains('default-submit'))
+        .map(e => [e.textContent.trim().slice(0, 20), e.getBoundingClientRect()])
+        .filter(([, r]) => r.height < 43.5 || r.width < 43.5).map(([t, r]) => `${t} ${r.width}x${r.height}`)""")
+    assert not small, f"{page.url}: tap targets under 44 px: {small}"

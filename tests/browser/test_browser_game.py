@@ -1,0 +1,94 @@
+"""A whole 4-player game in Chromium: setup, a refused hook bid, a correction, stakes, the settled end."""
+
+from __future__ import annotations
+
+import pytest
+from phone import Taps, assert_fits_the_phone
+from playwright.sync_api import Page, expect
+
+pytestmark = pytest.mark.browser
+
+
+def test_a_whole_game_to_the_settled_end(page: Page) -> None:
+    taps = Taps(page)
+    page.goto("/")
+    assert_fits_the_phone(page)
+    taps.tap("text=New game")
+    for seat, name in enumerate(["Ann", "Bob", "Cy", "Dee"]):
+        taps.fill(f"input[name=players-{seat}]", name)
+    taps.tap("summary:has-text('House rules')")
+    taps.fill("input[name='rules-max_cards']", "2")
+    expect(page.locator("#example")).to_contain_text("made: 10 + tricks")
+    taps.tap("summary:has-text('Stakes')")
+    page.select_option("select[name=stakes]", "per_point")
+    taps.fill("input[name=amount]", "0.10")
+    taps.fill("input[name=currency]", "€")
+    assert_fits_the_phone(page)
+    taps.save("button.primary[value=preview]")
+    expect(page.locator("h2")).to_contain_text("Schedule: 3 deals")
+    assert_fits_the_phone(page)
+    taps.save(page.locator("button[value=start]").first)
+
+    # Deal 1, 2 cards: Bob 1, Cy 0, Dee 0 — Ann deals and the hook forbids 1.
+    expect(page.locator(".deal-title")).to_have_text("Deal 1 of 3 · 2 cards")
+    for bid in (1, 0, 0):
+        taps.bid(bid)
+    struck = page.locator(".bid-form button.struck")
+    expect(struck).to_have_text("1")
+    expect(struck).to_be_disabled()
+    expect(page.locator("#bid-reason")).to_have_text(
+        "Ann deals and can't bid 1: the bids would add up to the 2 tricks (hook)")
+    assert_fits_the_phone(page)
+    struck.click(force=True)  # a disabled button sends nothing
+    expect(page.locator(".prompt")).to_contain_text("Ann bids")
+    page.evaluate("document.querySelector('.bid-form button.struck').disabled = false")
+    taps.save(struck)  # sent anyway (a forged form): the server refuses it with the rule
+    expect(page.locator("#error")).to_contain_text("Ann deals and can't bid 1")
+    game_url = page.url
+    assert "/bid" not in game_url
+    page.reload()  # a reload lands on the same step
+    expect(page.locator(".prompt")).to_contain_text("Ann bids")
+    taps.bid(0)
+
+    # Tricks: rows start at the bids, Ann (dealer) gets the rest; Cy took one more than bid.
+    expect(page.locator("#trick-sum")).to_contain_text("Together 2 of 2 tricks")
+    taps.took(2, 1)
+    expect(page.locator(".seat-row[data-seat='0'] input:checked")).to_have_value("0")
+    expect(page.locator("#trick-sum")).to_have_text("Together 2 of 2 tricks ✓")
+    assert_fits_the_phone(page)
+    taps.save(".tricks-form button[type=submit]")
+    expect(page.locator(".last-deal")).to_contain_text("Deal 1 scored")
+
+    # Deal 2, 1 card: everyone bids 0, Bob (dealer) takes the trick — the default rest.
+    for bid in (0, 0, 0, 0):
+        taps.bid(bid)
+    taps.save(".tricks-form button[type=submit]")
+
+    # Correct deal 1: it was Dee, not Cy, who took the second trick.
+    taps.save(page.locator(".board a[aria-label='Correct deal 1']"))
+    assert_fits_the_phone(page)
+    page.fill("input[name=tricks-2]", "0")
+    page.fill("input[name=tricks-3]", "1")
+    page.fill("input[name=tricks-0]", "5")
+    taps.save(".correct button[type=submit]")
+    expect(page.locator("#error")).to_contain_text("Ann can't have taken 5 tricks")
+    expect(page.locator("input[name=tricks-3]")).to_have_value("1")
+    page.fill("input[name=tricks-0]", "0")
+    taps.save(".correct button[type=submit]")
+    expect(page.locator(".deal-title")).to_have_text("Deal 3 of 3 · 2 cards")
+    totals = page.locator(".board tfoot td")
+    expect(totals).to_have_text(["20", "12", "20", "11"])
+
+    # Deal 3, 2 cards: Dee 1, Ann 0, Bob 0, Cy (dealer) can't bid 1; Cy takes the rest, 1 trick.
+    for bid in (1, 0, 0, 0):
+        taps.bid(bid)
+    taps.save(".tricks-form button[type=submit]")
+
+    expect(page.locator(".over-title")).to_have_text("Game over")
+    expect(page.locator(".winner")).to_have_text("★ Ann wins with 30.")
+    payments = page.locator(".payments li")
+    expect(payments).to_have_count(3)
+    expect(payments).to_have_text(["Cy pays Ann €1.10", "Bob pays Ann €0.70", "Dee pays Ann €0.70"])
+    assert_fits_the_phone(page)
+    page.emulate_media(color_scheme="dark")
+    assert_fits_the_phone(page)

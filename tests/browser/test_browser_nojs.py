@@ -1,0 +1,43 @@
+"""With JavaScript off every screen still works: plain forms, POST-redirect-GET, same tap budget."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from phone import PHONE, Taps, assert_fits_the_phone
+from playwright.sync_api import Browser, Page, expect
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def plain(browser: Browser, server: str) -> Iterator[Page]:
+    """A phone with JavaScript turned off."""
+    context = browser.new_context(viewport=PHONE, base_url=server, java_script_enabled=False)
+    yield context.new_page()
+    context.close()
+
+
+def test_setup_and_a_deal_without_javascript(plain: Page) -> None:
+    taps = Taps(plain)
+    plain.goto("/new")
+    taps.save("button[value=add]")  # the row buttons post the form back, names kept
+    assert plain.locator("input[name^=players-]").count() == 5
+    for seat, name in enumerate(["Ann", "Bob", "Cy", "Dee"]):
+        taps.fill(f"input[name=players-{seat}]", name)
+    taps.save("button[value=remove-4]")
+    taps.save("button.primary[value=preview]")
+    taps.save(plain.locator("button[value=start]").first)
+    expect(plain.locator(".deal-title")).to_have_text("Deal 1 of 19 · 10 cards")
+
+    deal = Taps(plain)
+    for bid in (3, 2, 2, 2):
+        deal.bid(bid)
+    deal.took(1, 4)  # Bob took one more; without JavaScript the dealer's count is tapped too
+    deal.took(0, 2)
+    deal.save(".tricks-form button[type=submit]")
+    expect(plain.locator(".last-deal")).to_contain_text("Deal 1 scored")
+    expect(plain.locator(".last-deal")).to_contain_text("Bob ✗ 4")
+    assert deal.count <= 7
+    assert_fits_the_phone(plain)

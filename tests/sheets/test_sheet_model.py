@@ -1,0 +1,130 @@
+"""The sheet model: what a blank or filled sheet prints, asked of the rules core (no PDF here)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from scorekeeper.rules.gamefile import parse
+from scorekeeper.rules.presets import make_rules
+from scorekeeper.scoresheet import SheetError, blank_sheet, filled_sheet, layout
+
+FOUR = ("Ann", "Bob", "Cy", "Dee")
+
+
+def game(**fields: Any) -> Any:
+    return parse({"players": list(FOUR), "rules": {"max_cards": 3}, **fields})
+
+
+def test_blank_rows_follow_the_schedule_with_dealers_in_seating_order() -> None:
+    sheet = blank_sheet(make_rules({}, 4), FOUR, first_dealer=2)
+    assert [row.cards for row in sheet.rows] == [str(n) for n in [*range(10, 0, -1), *range(2, 11)]]
+    assert [row.dealer for row in sheet.rows[:5]] == ["Cy", "Dee", "Ann", "Bob", "Cy"]
+    assert all(row.hook == "" for row in sheet.rows)  # the hook applies to every deal
+    assert sheet.hook_label == "can't bid" and sheet.scored and not sheet.filled
+
+
+def test_blank_without_names_numbers_the_seats() -> None:
+    sheet = blank_sheet(make_rules({}, 5))
+    assert sheet.players == ("",) * 5
+    assert [row.dealer for row in sheet.rows[:6]] == ["1", "2", "3", "4", "5", "1"]
+
+
+def test_hook_from_frees_the_small_deals_only() -> None:
+    sheet = blank_sheet(make_rules({"hook_from": 3}, 4), FOUR)
+    assert {row.cards for row in sheet.rows if row.hook is None} == {"1", "2"}
+
+
+def test_free_and_simultaneous_bidding_print_no_dealer_column() -> None:
+    assert blank_sheet(make_rules({"bidding": "free"}, 4)).hook_label is None
+    assert blank_sheet(make_rules({"preset": "british-oh-hell"}, 4)).hook_label is None
+
+
+def test_open_patterns_print_twenty_rows_or_the_deal_count() -> None:
+    fixed = blank_sheet(make_rules({"preset": "oh-well"}, 4), FOUR)
+    assert [row.cards for row in fixed.rows] == ["13"] * 20
+    manual = blank_sheet(make_rules({"deal": "manual", "deals": 8}, 4), FOUR)
+    assert [row.cards for row in manual.rows] == [""] * 8
+
+
+def test_denexa_blank_adds_one_card_tie_break_rows() -> None:
+    sheet = blank_sheet(make_rules({"preset": "denexa"}, 4), FOUR)
+    extra = [row for row in sheet.rows if row.mark == "T"]
+    assert [(row.number, row.cards) for row in extra] == [(20, "1"), (21, "1"), (22, "1")]
+    assert [row.dealer for row in extra] == ["Dee", "Ann", "Bob"]  # deal 20 is dealt by seat 19 % 4
+
+
+def test_cooperative_blank_has_no_scores_and_spare_rows_for_re_deals() -> None:
+    sheet = blank_sheet(make_rules({"preset": "cooperative"}, 4), FOUR)
+    assert not sheet.scored and sheet.hook_label == "must bid"
+    assert [row.cards for row in sheet.rows if row.mark == "↻"] == [""] * 6
+
+
+def test_rotation_and_no_trump_deals_are_pre_filled() -> None:
+    sheet = blank_sheet(make_rules({"preset": "kachuful"}, 4), FOUR)
+    assert [row.trump for row in sheet.rows[:6]] == ["♠", "♦", "♣", "♥", "NT", "♠"]
+    custom = blank_sheet(make_rules({"deal": "custom", "sequence": "2-3NT-2"}, 4), FOUR)
+    assert [row.trump for row in custom.rows] == ["", "NT", ""]
+
+
+def test_filled_rows_mark_missed_bids_leaders_and_the_dealers_forbidden_bid() -> None:
+    sheet = filled_sheet(game(deals=[{"bids": [1, 1, 0, 0], "tricks": [1, 1, 1, 0]},
+                                     {"bids": [None, None, 1, 0]}]))
+    first = sheet.rows[0]
+    # Ann deals 3 cards: Bob 1, Cy 0, Dee 0 bid first, so the hook forbids Ann 3 − 1 = 2.
+    assert first.hook == "2"
+    assert [e.missed for e in first.entries] == [False, False, True, False]
+    assert [e.total for e in first.entries] == ["11", "11", "1", "10"]
+    assert [e.leader for e in first.entries] == [True, True, False, False]
+    second = sheet.rows[1]
+    assert [e.bid for e in second.entries] == ["", "", "1", "0"] and second.hook == ""
+    assert len(sheet.rows) == 5  # the 3 deals still to come are printed blank
+
+
+def test_filled_results_name_the_winner_and_settle_the_stakes() -> None:
+    deals = [{"bids": [1, 1, 0, 0], "tricks": [1, 1, 1, 0]}, {"bids": [0, 0, 1, 0], "tricks": [0, 0, 1, 1]},
+             {"bids": [1, 0, 1, 0], "tricks": [1, 0, 0, 0]}, {"bids": [0, 1, 0, 0], "tricks": [0, 1, 0, 1]},
+             {"bids": [1, 1, 0, 0], "tricks": [1, 0, 1, 1]}]
+    sheet = filled_sheet(game(deals=deals, stakes={"per_point": "1", "currency": "€",
+                                                   "settlement": "to-winner"}))
+    assert sheet.results is not None
+    assert sheet.results.verdict == "Winner: Ann"
+    assert sheet.results.places[0].name == "Ann" and sheet.results.places[0].winner
+    assert all(line.endswith(tuple("0123456789")) and " pays Ann €" in line
+               for line in sheet.results.payments)
+    assert sheet.chart is not None
+
+
+def test_adjustments_are_marked_and_listed() -> None:
+    sheet = filled_sheet(game(deals=[{"bids": [1, 1, 0, 0], "tricks": [1, 1, 1, 0]}],
+                              adjustments=[{"deal": 1, "player": 3, "points": -5, "reason": "revoke"}]))
+    assert sheet.rows[0].entries[3].adjusted and sheet.rows[0].entries[3].total == "5"
+    assert sheet.results is not None and sheet.results.adjustments == ("deal 1: Dee −5 (revoke)",)
+
+
+@pytest.mark.parametrize(
+    ("players", "rows", "landscape", "one_page"),
+    [(3, 19, False, True), (5, 25, False, True), (6, 11, True, True), (8, 25, True, True),
+     (10, 40, True, False)],
+)
+def test_layout_turns_to_landscape_from_six_players(players: int, rows: int, landscape: bool,
+                                                    one_page: bool) -> None:
+    for paper in ("a4", "letter"):
+        turned, _, fits = layout(paper, None, players, rows, filled=True, summary_lines=8)
+        assert (turned, fits) == (landscape, one_page)
+
+
+def test_layout_refuses_unknown_paper_and_orientation() -> None:
+    with pytest.raises(SheetError, match="legal"):
+        layout("legal", None, 4, 19)
+    with pytest.raises(SheetError, match="sideways"):
+        layout("a4", "sideways", 4, 19)
+
+
+def test_a_one_page_sheet_can_tighten_its_rows_and_a_long_one_cannot() -> None:
+    short = blank_sheet(make_rules({}, 4), FOUR)
+    tighter = short.tighter()
+    assert tighter is not None and tighter.row_height < short.row_height
+    long = blank_sheet(make_rules({"deal": "fixed", "deals": 90, "max_cards": 2}, 4), FOUR)
+    assert not long.one_page and long.tighter() is None

@@ -1,0 +1,129 @@
+"""Correcting an earlier deal (everything after it replayed) and adjustments with a reason."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from webhelpers import Scorer, text
+
+Start = Callable[..., Scorer]
+
+
+def two_deals(start: Start) -> Scorer:
+    """A 4-player game to 3 cards with two finished deals (3 cards, then 2)."""
+    game = start(rules={"max_cards": 3})
+    game.bid(1, 1, 0, 0)  # Bob, Cy, Dee, Ann
+    assert game.tricks(1, 1, 1, 0).status_code == 302
+    game.bid(0, 1, 0, 0)  # Cy, Dee, Ann, Bob (deals)
+    assert game.tricks(0, 1, 0, 1).status_code == 302
+    return game
+
+
+def correction(**fields: Any) -> dict[str, Any]:
+    data = {"bids-0": 0, "bids-1": 1, "bids-2": 1, "bids-3": 0, "tricks-0": 1, "tricks-1": 1, "tricks-2": 1,
+            "tricks-3": 0}
+    data.update(fields)
+    return data
+
+
+def test_the_board_links_every_finished_deal_to_its_correction(start: Start) -> None:
+    game = two_deals(start)
+    page = game.page()
+    assert f'href="/g/{game.token}/deal/1"' in page and f'href="/g/{game.token}/deal/2"' in page
+    form = game.client.get(game.url + "/deal/1").get_data(as_text=True)
+    assert "Correct deal 1 of 5" in text(form)
+    assert re.search(r'<input[^>]*name="bids-1"[^>]*value="1"', form)
+    assert re.search(r'<input[^>]*name="tricks-0"[^>]*value="1"', form)
+
+
+def test_a_correction_recomputes_everything_after_it(start: Start) -> None:
+    game = two_deals(start)
+    before = game.export()["deals"][1]["totals"]
+    response = game.post("/deal/1", correction(**{"tricks-0": 0, "tricks-3": 1}))
+    assert response.status_code == 302
+    after = game.export()
+    assert after["deals"][0]["points"] == [10, 11, 11, 1]
+    assert after["deals"][1]["totals"] == [20, 12, 21, 12]
+    assert after["deals"][1]["totals"] != before
+
+
+BAD_CORRECTIONS = [
+    pytest.param({"tricks-0": 2}, "The tricks add up to 4, but 3 were played", id="tricks that don't add up"),
+    pytest.param({"bids-0": 1}, "Deal 1: Ann deals and can't bid 1", id="forbidden dealer bid"),
+    pytest.param({"bids-2": 9}, "Deal 1: Cy can't bid 9: a bid is a whole number from 0 to 3", id="bid above the cards"),
+    pytest.param({"bids-2": "lots"}, "Cy's bid: a whole number is needed, not 'lots'", id="text where a number belongs"),
+    pytest.param({"version": 1}, "This screen was out of date", id="stale version"),
+]
+
+
+@pytest.mark.parametrize(("fields", "message"), BAD_CORRECTIONS)
+def test_a_bad_correction_shows_a_message_and_keeps_the_old_game(start: Start, fields: dict[str, Any],
+                                                                 message: str) -> None:
+    game = two_deals(start)
+    before = game.export()
+    response = game.post("/deal/1", correction(**fields))
+    page = response.get_data(as_text=True)
+    assert response.status_code in (409, 422)
+    assert message in text(page)
+    assert game.export() == before
+    if "version" not in fields:
+        typed = next(iter(fields.values()))
+        assert f'value="{typed}"' in page  # what was typed is still in the form
+
+
+def test_a_correction_that_breaks_a_later_deal_names_it_and_changes_nothing(start: Start) -> None:
+    game = start(rules={"max_cards": 3, "target": 12})
+    game.bid(1, 1, 0, 0)
+    assert game.tricks(1, 1, 1, 0).status_code == 302  # best is 11: the game goes on
+    game.bid(0)
+    before = game.export()
+    # Bob made 2 in deal 1 would reach the target, so deal 2 could not have been played.
+    response = game.post("/deal/1", correction(**{"bids-0": 1, "bids-1": 2, "tricks-0": 0, "tricks-1": 2}))
+    assert response.status_code == 422
+    assert "Deal 2: the game is already over" in text(response.get_data(as_text=True))
+    assert game.export() == before
+
+
+def test_an_unfinished_deal_is_not_corrected_here(start: Start) -> None:
+    game = start(rules={"max_cards": 3})
+    game.bid(1)
+    response = game.client.get(game.url + "/deal/1")
+    assert response.status_code == 404
+    assert "is not a finished deal of this game" in text(response.get_data(as_text=True))
+    assert game.client.get(game.url + "/deal/7").status_code == 404
+
+
+def test_an_adjustment_counts_in_the_totals_with_its_reason(start: Start) -> None:
+    game = two_deals(start)
+    response = game.post("/adjust", player=2, deal=1, points="-10", reason="revoke")
+    assert response.status_code == 302
+    exported = game.export()
+    assert exported["adjustments"] == [{"deal": 1, "player": 2, "points": -10, "reason": "revoke"}]
+    assert exported["deals"][1]["totals"][2] == 11 - 10 + 10  # Cy: 11 at deal 1, −10, then 10 at deal 2
+    page = game.page()
+    assert "−10 adj." in page and "revoke" in text(page)
+    assert game.post("/adjust/0/remove").status_code == 302
+    assert "adjustments" not in game.export()
+
+
+BAD_ADJUSTMENTS = [
+    pytest.param({"points": "ten"}, "Points: a number is needed, not 'ten'", id="text where a number belongs"),
+    pytest.param({"points": ""}, "Points: type the points", id="no points"),
+    pytest.param({"deal": 9}, "an adjustment names deal 9, which is not in the game", id="deal not in the game"),
+    pytest.param({"player": 7}, "player must be a whole number from 0 to 3", id="player not in the game"),
+]
+
+
+@pytest.mark.parametrize(("fields", "message"), BAD_ADJUSTMENTS)
+def test_a_bad_adjustment_shows_a_message_and_keeps_the_form(start: Start, fields: dict[str, Any],
+                                                             message: str) -> None:
+    game = two_deals(start)
+    response = game.post("/adjust", {"player": 1, "deal": 2, "points": "5", "reason": "late", **fields})
+    page = response.get_data(as_text=True)
+    assert response.status_code == 422
+    assert message in text(page)
+    assert 'value="late"' in page and '<details class="box" open id="adjust">' in page
+    assert "adjustments" not in game.export()

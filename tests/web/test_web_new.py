@@ -1,0 +1,129 @@
+"""Setting up a game: players in seating order, the first dealer, a preset, house rules, stakes, preview."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from flask.testing import FlaskClient
+from webhelpers import csrf_from, text
+
+
+def form(client: FlaskClient, **fields: Any) -> dict[str, Any]:
+    """The new-game form as a browser sends it: four names, the defaults, and ``fields``."""
+    data = {"csrf_token": csrf_from(client.get("/new").get_data(as_text=True)), "players-0": "Ann",
+            "players-1": "Bob", "players-2": "Cy", "players-3": "Dee", "first_dealer": "0", "preset": "oh-hell",
+            "action": "preview"}
+    data.update(fields)
+    return {k: v for k, v in data.items() if v is not None}
+
+
+def test_the_form_offers_four_player_rows_and_every_preset_with_its_description(client: FlaskClient) -> None:
+    page = client.get("/new").get_data(as_text=True)
+    assert len(re.findall(r'name="players-\d"', page)) == 4
+    assert 'data-description="Kachuful (India): 7 down and up; trumps rotate spades, diamonds, clubs, hearts, none."' \
+        in page
+    assert "Pagat's Oh Hell: 10 cards down to 1 and back up" in text(page)
+    for rule in ("rules-deal", "rules-max_cards", "rules-sequence", "rules-deals", "rules-decks", "rules-deck_size",
+                 "rules-only", "rules-trump", "rules-trump_cycle", "rules-bidding", "rules-hook_from",
+                 "rules-simultaneous", "rules-scoring", "rules-zero_bid", "rules-spades_double", "rules-target",
+                 "rules-tie", "rules-made", "rules-missed", "rules-wins"):
+        assert f'name="{rule}"' in page, rule
+
+
+def test_rows_are_added_moved_and_removed_without_javascript(client: FlaskClient) -> None:
+    added = client.post("/new", data=form(client, action="add")).get_data(as_text=True)
+    assert len(re.findall(r'name="players-\d"', added)) == 5
+    moved = client.post("/new", data=form(client, action="up-2", first_dealer="2")).get_data(as_text=True)
+    names = re.findall(r'name="players-\d" value="(\w*)"', moved)
+    assert names == ["Ann", "Cy", "Bob", "Dee"]
+    assert 'value="1" checked' in moved  # Cy deals first still
+    down = client.post("/new", data=form(client, action="down-0")).get_data(as_text=True)
+    assert re.findall(r'name="players-\d" value="(\w*)"', down) == ["Bob", "Ann", "Cy", "Dee"]
+    assert 'value="1" checked' in down  # Ann deals first still
+    removed = client.post("/new", data=form(client, action="remove-0")).get_data(as_text=True)
+    assert re.findall(r'name="players-\d" value="(\w*)"', removed) == ["Bob", "Cy", "Dee"]
+
+
+def test_preview_shows_the_whole_schedule_then_start_creates_the_game(client: FlaskClient) -> None:
+    preview = client.post("/new", data=form(client, first_dealer="1"))
+    page = text(preview.get_data(as_text=True))
+    assert preview.status_code == 200
+    assert "Schedule: 19 deals" in page and "Bob deals first" in page
+    assert re.search(r"1 10 Bob turned up 2 9 Cy turned up", page)
+    hidden = dict(re.findall(r'<input type="hidden" name="([\w-]+)" value="([^"]*)"', preview.get_data(as_text=True)))
+    started = client.post("/new", data={**hidden, "action": "start"})
+    assert started.status_code == 302
+    game = client.get(started.location).get_data(as_text=True)
+    assert "Deal 1 of 19 · 10 cards" in text(game) and "Bob deals" in text(game)
+
+
+def test_house_rules_and_stakes_reach_the_game(client: FlaskClient) -> None:
+    fields = form(client, **{"rules-max_cards": "2", "rules-scoring": "custom", "rules-made": "10 + bid * 2",
+                             "rules-missed": "-abs(tricks - bid)", "stakes": "per_point", "amount": "0.10",
+                             "currency": "€", "title": "Friday"})
+    preview = client.post("/new", data=fields).get_data(as_text=True)
+    assert "Schedule: 3 deals" in text(preview)
+    assert "made: 10 + bid * 2" in text(preview) and "€0.10 a point" in text(preview)
+    started = client.post("/new", data={**fields, "action": "start"})
+    token = started.location.rsplit("/", 1)[1]
+    exported = client.get(f"/api/games/{token}").get_json()
+    assert exported["rules"] == {"preset": "oh-hell", "max_cards": 2, "scoring": "custom",
+                                 "made": "10 + bid * 2", "missed": "-abs(tricks - bid)"}
+    assert exported["stakes"] == {"per_point": "0.10", "settlement": "pairwise", "currency": "€"}
+    assert exported["title"] == "Friday"
+
+
+def test_the_first_dealer_can_be_drawn_at_random(client: FlaskClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("scorekeeper.games.secrets.randbelow", lambda n: 2)
+    page = text(client.post("/new", data=form(client, first_dealer="random")).get_data(as_text=True))
+    assert "Cy deals first (drawn at random)" in page
+
+
+BAD_SETUPS = [
+    pytest.param({"players-1": "", "players-2": "", "players-3": ""}, "a game has 2 to 10 players", id="one player"),
+    pytest.param({"players-1": "ann"}, "'ann' is listed twice", id="same name twice"),
+    pytest.param({"players-0": "x" * 41}, "is longer than 40 characters", id="name too long"),
+    pytest.param({"rules-max_cards": "10", "players-4": "Eve", "players-5": "Fay"},
+                 "the largest possible is 8; choose at most 8 or play with a second pack", id="10 cards for 6"),
+    pytest.param({"rules-max_cards": "ten"}, "a whole number is needed, not 'ten'", id="text where a number belongs"),
+    pytest.param({"rules-scoring": "custom", "rules-made": "bid +", "rules-missed": "0"},
+                 "The made formula 'bid +' is not a formula", id="bad formula"),
+    pytest.param({"rules-bidding": "must-equal", "rules-scoring": "exact"}, "makes the game cooperative",
+                 id="scoring with cooperative"),
+    pytest.param({"stakes": "per_point", "amount": "lots"}, "per_point must be a decimal", id="bad stake"),
+    pytest.param({"rules-target": "many"}, "a number is needed, not 'many'", id="bad target"),
+]
+
+
+@pytest.mark.parametrize(("fields", "message"), BAD_SETUPS)
+def test_a_bad_setup_shows_the_rules_message_and_keeps_what_was_typed(
+    client: FlaskClient, fields: dict[str, str], message: str
+) -> None:
+    response = client.post("/new", data=form(client, **fields))
+    page = response.get_data(as_text=True)
+    assert response.status_code == 422
+    assert message.lower() in text(page).lower()
+    for name, value in fields.items():
+        if name.startswith("players-") and value and len(value) < 41:
+            assert f'value="{value}"' in page
+    assert 'value="Dee"' in page or fields.get("players-3") == ""
+
+
+def test_start_without_csrf_token_changes_nothing(client: FlaskClient) -> None:
+    response = client.post("/new", data={**form(client), "csrf_token": "", "action": "start"})
+    assert response.status_code == 400
+    assert "The form expired or was sent from elsewhere; nothing was changed" in text(response.get_data(as_text=True))
+
+
+def test_the_scoring_example_is_computed_by_the_server(client: FlaskClient) -> None:
+    custom = client.get("/new/example", query_string={"preset": "oh-hell", "rules-scoring": "custom",
+                                                      "rules-made": "10 + bid * 2", "rules-missed": "-1"}).get_json()
+    assert custom["error"] is None
+    assert {"bid": 3, "took": 3, "points": "16"} in custom["rows"]
+    assert {"bid": 2, "took": 1, "points": "−1"} in custom["rows"]
+    broken = client.get("/new/example", query_string={"rules-scoring": "custom", "rules-made": "bid ** ",
+                                                      "rules-missed": "0"}).get_json()
+    assert "not a formula" in broken["error"] and broken["rows"] == []
+    assert client.get("/new/example", query_string={"preset": "cooperative"}).get_json()["rows"] == []

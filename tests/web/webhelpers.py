@@ -1,0 +1,71 @@
+"""What the page tests share: real CSRF tokens taken from the pages, page text, a scorer driving a game."""
+
+from __future__ import annotations
+
+import html
+import re
+from typing import Any
+
+from flask.testing import FlaskClient
+from werkzeug.test import TestResponse
+
+TOKEN = re.compile(r'name="csrf_token"[^>]*value="([^"]+)"')
+VERSION = re.compile(r'name="version"[^>]*value="(\d+)"')
+
+FOUR = ["Ann", "Bob", "Cy", "Dee"]
+
+
+def text(page: str) -> str:
+    """A page's text, tags stripped and entities decoded, for looking for sentences."""
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", page)).split())
+
+
+def csrf_from(page: str) -> str:
+    """The CSRF token of the first form on a page."""
+    match = TOKEN.search(page)
+    assert match, "the page has no form with a CSRF token"
+    return match.group(1)
+
+
+class Scorer:
+    """One game played through the test client, the way the pages post."""
+
+    def __init__(self, client: FlaskClient, token: str, view_token: str) -> None:
+        self.client, self.token, self.view_token = client, token, view_token
+
+    @property
+    def url(self) -> str:
+        return f"/g/{self.token}"
+
+    def page(self) -> str:
+        response = self.client.get(self.url)
+        assert response.status_code == 200, response.status_code
+        return response.get_data(as_text=True)
+
+    def version(self) -> int:
+        match = VERSION.search(self.page())
+        assert match
+        return int(match.group(1))
+
+    def post(self, path: str, data: dict[str, Any] | None = None, **fields: Any) -> TestResponse:
+        """POST to one of the game's write routes with the page's CSRF token and version."""
+        form = {"csrf_token": csrf_from(self.page()), "version": self.version(), **(data or {}), **fields}
+        return self.client.post(self.url + path, data={k: v for k, v in form.items() if v is not None})
+
+    def bid(self, *bids: int) -> TestResponse:
+        """Bids in bidding order, one tap each; the last response."""
+        response = None
+        for value in bids:
+            seat = int(re.search(r'name="seat" value="(\d+)"', self.page()).group(1))  # type: ignore[union-attr]
+            response = self.post("/bid", seat=seat, bid=value)
+            assert response.status_code == 302, response.get_data(as_text=True)
+        assert response is not None
+        return response
+
+    def tricks(self, *tricks: int) -> TestResponse:
+        """Trick counts in seating order."""
+        return self.post("/tricks", {f"tricks-{seat}": t for seat, t in enumerate(tricks)})
+
+    def export(self) -> dict[str, Any]:
+        data: dict[str, Any] = self.client.get(f"/api/games/{self.token}").get_json()
+        return data
