@@ -174,7 +174,7 @@ def verify_tricks(tricks: Sequence[int], cards: int, names: Sequence[str]) -> No
     scorekeeper.rules.errors.TricksError: The tricks add up to 4, but 5 were played: check the counts.
     """
     for count, name in zip(tricks, names):
-        if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= cards:
+        if type(count) is not int or not 0 <= count <= cards:  # a bool is not a count
             raise TricksError(f"{name} can't have taken {count} tricks: it must be 0 to {cards}.")
     if sum(tricks) != cards:
         raise TricksError(

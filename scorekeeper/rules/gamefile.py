@@ -118,14 +118,14 @@ def _deal(index: int, data: object, names: Sequence[str]) -> DealInput:
     if not isinstance(bids, list) or len(bids) != len(names):
         raise GameFileError(f"{where}: bids must be a list of {len(names)} entries, one per player")
     for seat, bid in enumerate(bids):
-        if bid is not None and (isinstance(bid, bool) or not isinstance(bid, int)):
+        if bid is not None and type(bid) is not int:  # not a bool either
             raise GameFileError(f"{where}: {names[seat]}'s bid must be a whole number or null, not {bid!r}")
     tricks = data.get("tricks")
     if tricks is not None:
         if not isinstance(tricks, list) or len(tricks) != len(names):
             raise GameFileError(f"{where}: tricks must be a list of {len(names)} numbers, one per player")
         for seat, count in enumerate(tricks):
-            if isinstance(count, bool) or not isinstance(count, int):
+            if type(count) is not int:
                 raise GameFileError(f"{where}: {names[seat]}'s tricks must be a whole number, not {count!r}")
     trump = data.get("trump")
     if trump is not None and not isinstance(trump, str):
