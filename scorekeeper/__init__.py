@@ -49,6 +49,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
             os.environ.get("DATABASE_URL", f"sqlite:///{instance / 'scorekeeper.sqlite'}")
         ),
         WTF_CSRF_TIME_LIMIT=None,
+        SQLITE_SYNCHRONOUS=os.environ.get("SQLITE_SYNCHRONOUS", "FULL"),
         MAX_CONTENT_LENGTH=1024 * 1024,
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_HTTPONLY=True,
@@ -65,9 +66,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config["SECRET_KEY"] = _secret_key(instance)
 
     from . import api, games, play, sheets, web
-    from .models import db, migrate
+    from .models import db, init_db, migrate
 
-    db.init_app(app)
+    init_db(app)
     migrate.init_app(app, db, directory=str(ROOT / "migrations"))
     web.init_app(app)
     app.register_blueprint(api.bp)

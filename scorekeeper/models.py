@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import json
 import secrets
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
+from flask import Flask
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
-from sqlalchemy import DateTime, Engine, Integer, String, Text, bindparam, event, or_
+from sqlalchemy import DateTime, Integer, String, Text, bindparam, event, or_
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 from .cache import LRU
@@ -28,21 +30,33 @@ db = SQLAlchemy(model_class=Base, session_options={"expire_on_commit": False})
 migrate = Migrate()
 
 
-@event.listens_for(Engine, "connect")
-def _sqlite_pragmas(connection: Any, _record: Any) -> None:
-    """SQLite done right on every connection: WAL, wait for a lock, enforce foreign keys.
+def sqlite_pragmas(synchronous: str) -> Callable[[Any, Any], None]:
+    """What every new SQLite connection is told: WAL, wait for a lock, foreign keys, durability.
 
-    With WAL, ``synchronous=NORMAL`` keeps every committed entry through a crash of the app or
-    a SIGKILL; only a power cut can take back the last moments (PostgreSQL is the choice then).
+    ``synchronous=FULL`` (the default) makes an acknowledged entry survive a power cut, not only
+    a crash of the app; ``NORMAL`` keeps it through any crash of the app and commits faster.
     """
-    if type(connection).__module__.split(".")[0] != "sqlite3":
-        return
-    cursor = connection.cursor()
-    cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute("PRAGMA busy_timeout=10000")
-    cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.execute("PRAGMA synchronous=NORMAL")
-    cursor.close()
+
+    def on_connect(connection: Any, _record: Any) -> None:
+        cursor = connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA busy_timeout=10000")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute(f"PRAGMA synchronous={synchronous}")
+        cursor.close()
+
+    return on_connect
+
+
+def init_db(app: Flask) -> None:
+    """Bind the database to the app; SQLite connections get their pragmas as they are opened."""
+    db.init_app(app)
+    synchronous = app.config["SQLITE_SYNCHRONOUS"]
+    if synchronous not in ("FULL", "NORMAL", "EXTRA"):
+        raise ValueError(f"SQLITE_SYNCHRONOUS must be FULL, NORMAL or EXTRA, not {synchronous!r}")
+    with app.app_context():
+        if db.engine.dialect.name == "sqlite":
+            event.listen(db.engine, "connect", sqlite_pragmas(synchronous))
 
 
 def new_token() -> str:

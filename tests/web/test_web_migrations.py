@@ -6,6 +6,7 @@ import json
 import os
 from pathlib import Path
 
+from flask import Flask
 from flask_migrate import downgrade, upgrade
 
 from scorekeeper import create_app
@@ -46,3 +47,13 @@ def test_upgrade_from_the_first_migration_keeps_every_game(tmp_path: Path) -> No
         db.session.execute(db.text("DELETE FROM games"))
         db.session.commit()
         db.engine.dispose()
+
+
+def test_sqlite_connections_use_wal_a_busy_timeout_foreign_keys_and_full_sync(app: Flask) -> None:
+    with app.app_context():
+        if db.engine.dialect.name != "sqlite":
+            return
+        with db.engine.connect() as connection:
+            pragma = {name: connection.exec_driver_sql(f"PRAGMA {name}").scalar()
+                      for name in ("journal_mode", "busy_timeout", "foreign_keys", "synchronous")}
+    assert pragma == {"journal_mode": "wal", "busy_timeout": 10000, "foreign_keys": 1, "synchronous": 2}
