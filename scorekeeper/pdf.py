@@ -21,6 +21,9 @@ from .scoresheet import Sheet
 #: the fetcher maps its /static/ URLs to files and never opens a connection.
 BASE_URL = "https://scorekeeper.invalid/"
 
+#: How many times a sheet meant for one page is laid out again with smaller rows.
+RETRIES = 2
+
 _weasyprint: ModuleType | None = None
 
 
@@ -42,19 +45,21 @@ def static_file(url: str, static_folder: str | Path, static_url_path: str = "/st
     if (parts.scheme, parts.netloc) != (origin.scheme, origin.netloc) or not parts.path.startswith(prefix):
         raise refused
     root = Path(static_folder).resolve()
+    path = root / unquote(parts.path[len(prefix):])
     try:
-        path = (root / unquote(parts.path[len(prefix):])).resolve()
-        if not path.is_relative_to(root) or not path.is_file():
-            raise refused
+        path = path.resolve()
+        found = path.is_relative_to(root) and path.is_file()
     except (OSError, ValueError):  # a NUL byte, a name too long: no such static file either
-        raise refused from None
+        found = False
+    if not found:
+        raise refused
     return path
 
 
 def _weasy() -> ModuleType:
     global _weasyprint
     if _weasyprint is None:
-        import weasyprint
+        import weasyprint  # type: ignore[import-untyped]
 
         _weasyprint = weasyprint
     return _weasyprint
@@ -63,10 +68,9 @@ def _weasy() -> ModuleType:
 @cache
 def _fetcher_class() -> type:
     """WeasyPrint's fetcher narrowed to static files (built once, after the lazy import)."""
-    _weasy()
-    from weasyprint.urls import URLFetcher, URLFetcherResponse
+    urls = _weasy().urls
 
-    class StaticFetcher(URLFetcher):  # type: ignore[misc]
+    class StaticFetcher(urls.URLFetcher):  # type: ignore[name-defined,misc]
         def __init__(self, static_folder: str | Path, static_url_path: str) -> None:
             super().__init__()
             self.static_folder, self.static_url_path = static_folder, static_url_path
@@ -74,7 +78,7 @@ def _fetcher_class() -> type:
         def fetch(self, url: str, headers: Any = None) -> Any:
             path = static_file(url, self.static_folder, self.static_url_path)
             kind = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
-            return URLFetcherResponse(url, path.read_bytes(), {"Content-Type": kind})
+            return urls.URLFetcherResponse(url, path.read_bytes(), {"Content-Type": kind})
 
     return StaticFetcher
 
@@ -104,8 +108,10 @@ def render_pdf(sheet: Sheet) -> bytes:
     rules text make the sheet spill over anyway, it is laid out again with smaller rows.
     """
     document = _layout(sheet)
-    while len(document.pages) > 1 and (tighter := sheet.tighter()) is not None:
-        sheet = tighter
-        document = _layout(sheet)
+    for _ in range(RETRIES):
+        tighter = sheet.tighter() if len(document.pages) > 1 else None
+        if tighter is None:
+            break
+        sheet, document = tighter, _layout(tighter)
     pdf: bytes = document.write_pdf()
     return pdf

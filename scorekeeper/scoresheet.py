@@ -23,7 +23,7 @@ from .rules.game import DealResult, replay, standings
 from .rules.gamefile import GameFile
 from .rules.presets import PRESETS, Rules, make_rules
 from .rules.schedule import Deal, fixed_trump, seat_after
-from .rules.stakes import Settlement, Stakes
+from .rules.stakes import Stakes
 
 PAPERS = ("a4", "letter")
 ORIENTATIONS = ("portrait", "landscape")
@@ -201,9 +201,14 @@ def _dealer_bids(rules: Rules, result: DealResult, players: int) -> str | None:
 def _row(deal: Deal, seats: Sequence[str], entries: tuple[Entry, ...], hook: str | None,
          mark: str = "", trump: str | None = None) -> Row:
     """A row of the sheet; ``trump`` is the recorded one, else the one the rules fix (if any)."""
-    return Row(deal.number, "" if deal.cards is None else str(deal.cards),
-               shorten(seats[deal.dealer], DEALER_CHARS) or str(deal.dealer + 1), SUIT_SIGNS.get(trump or deal.trump or "", ""),
-               hook, entries, mark)
+    dealer = shorten(seats[deal.dealer], DEALER_CHARS) or str(deal.dealer + 1)
+    cards = "" if deal.cards is None else str(deal.cards)
+    return Row(deal.number, cards, dealer, SUIT_SIGNS.get(trump or deal.trump or "", ""), hook,
+               entries, mark)
+
+
+def _mark(game: GameFile, deal: Deal, tiebreak: bool) -> str:
+    return "T" if tiebreak else "↻" if is_redeal(game, deal) else ""
 
 
 def _spare(rules: Rules, first_dealer: int, index: int, cards: int | None) -> Deal:
@@ -259,7 +264,6 @@ def blank_sheet(
 def default_title(rules: Rules) -> str:
     """The sheet's title when the table gives none.
 
-    >>> from .rules.presets import make_rules
     >>> default_title(make_rules({"preset": "kachuful"}, 4))
     'Kachuful'
     """
@@ -277,28 +281,25 @@ def filled_sheet(game: GameFile, *, paper: str = "a4", orientation: str | None =
     series: list[list[Fraction]] = [[Fraction(0)] for _ in names]
     adjusted = {(a.deal, a.player) for a in game.adjustments}
     for result in state.deals:
-        number = result.deal.number
-        if result.finished and result.made and result.tricks and result.points:
+        entries = tuple(Entry("" if b is None else str(b)) for b in result.bids)
+        if result.tricks is not None and result.made is not None and result.points is not None:
             bids = [b or 0 for b in result.bids]
             for seat in range(players):
                 made_bids[seat] += bids[seat] if result.made[seat] else 0
-                series[seat].append(result.totals[seat])
+                series[seat].append(Fraction(result.totals[seat]))
             leaders = {s.player for s in standings(rules, result.totals, made_bids) if s.rank == 1}
             entries = tuple(
                 Entry(str(bids[s]), str(result.tricks[s]), points(result.points[s]),
                       points(result.totals[s]), not result.made[s],
-                      s in leaders and not rules.cooperative, (number, s) in adjusted)
+                      s in leaders and not rules.cooperative, (result.deal.number, s) in adjusted)
                 for s in range(players)
             )
-        else:
-            entries = tuple(Entry("" if b is None else str(b)) for b in result.bids)
-        mark = "T" if result.tiebreak else "↻" if is_redeal(game, result.deal) else ""
-        rows.append(_row(result.deal, names, entries, _dealer_bids(rules, result, players), mark,
-                         result.trump))
+        rows.append(_row(result.deal, names, entries, _dealer_bids(rules, result, players),
+                         _mark(game, result.deal, result.tiebreak), result.trump))
     empty = (Entry(),) * players
     for deal in state.schedule[len(state.deals):]:
-        mark = "T" if state.tiebreak else "↻" if is_redeal(game, deal) else ""
-        rows.append(_row(deal, names, empty, _hook_cell(rules, deal.cards), mark))
+        rows.append(_row(deal, names, empty, _hook_cell(rules, deal.cards),
+                         _mark(game, deal, state.tiebreak)))
     frame = _frame(rules, len(rows), paper, orientation, True, rules_summary(rules, game.stakes))
     chart = None if rules.cooperative or len(series[0]) < 2 else running_totals_svg(names, series)
     return Sheet(title=game.title or default_title(rules), players=names, rows=tuple(rows),
@@ -315,13 +316,11 @@ def _results(game: GameFile) -> Results:
                    else f"{played} deals dealt so far.")
         return Results("Result", (), verdict)
     settlement = game.settlement()
-    nets = settlement.net if settlement else (None,) * len(names)
+    currency = settlement.currency if settlement else ""
+    nets = [signed(net, currency) for net in settlement.net] if settlement else [""] * len(names)
     unit = "scratches" if rules.wins == "scratch" else "points"
-    places = tuple(
-        Place(s.rank, names[s.player], points(s.total), s.player in state.winners,
-              "" if nets[s.player] is None else signed(nets[s.player], _currency(settlement)))
-        for s in state.standings
-    )
+    places = tuple(Place(s.rank, names[s.player], points(s.total), s.player in state.winners,
+                         nets[s.player]) for s in state.standings)
     winners = [names[w] for w in state.winners]
     if state.finished:
         heading = f"Final standings ({unit})"
@@ -331,9 +330,9 @@ def _results(game: GameFile) -> Results:
     else:
         heading = f"Standings after deal {finished_deals} ({unit})"
         verdict = "The game is not finished."
-    payments = ()
+    payments: tuple[str, ...] = ()
     if settlement is not None:
-        payments = tuple(f"{names[p.payer]} pays {names[p.payee]} {money(p.amount, settlement.currency)}"
+        payments = tuple(f"{names[p.payer]} pays {names[p.payee]} {money(p.amount, currency)}"
                          for p in settlement.payments) or ("Nobody pays anybody.",)
     adjustments = tuple(
         f"deal {a.deal}: {names[a.player]} {'+' if a.points > 0 else ''}{points(a.points)}"
@@ -341,10 +340,6 @@ def _results(game: GameFile) -> Results:
         for a in game.adjustments
     )
     return Results(heading, places, verdict, payments, adjustments)
-
-
-def _currency(settlement: Settlement | None) -> str:
-    return settlement.currency if settlement else ""
 
 
 def _pattern(rules: Rules) -> str:
@@ -435,7 +430,6 @@ def _preset(rules: Rules) -> str:
 def rules_summary(rules: Rules, stakes: Stakes | None = None) -> tuple[tuple[str, str], ...]:
     """The rules in force in words, for the footer box: (label, text) lines.
 
-    >>> from .rules.presets import make_rules
     >>> dict(rules_summary(make_rules({}, 4)))["Scoring"]
     'made: 10 + tricks; missed: 1 per trick'
     """

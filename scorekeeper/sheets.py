@@ -9,11 +9,12 @@ from typing import Any
 from flask import Blueprint, Response, abort, render_template, request
 
 from . import pdf
+from .rules.bidding import BIDDING_RULES
 from .rules.errors import RulesError
-from .rules.gamefile import MAX_TITLE, check_players
-from .rules.presets import PRESETS, RULE_FIELDS, make_rules
+from .rules.gamefile import parse
+from .rules.presets import PRESETS, RULE_FIELDS
 from .rules.scoring import SYSTEMS
-from .rules.stakes import STAKE_FIELDS, parse_stakes
+from .rules.stakes import STAKE_FIELDS
 from .scoresheet import PAPERS, Sheet, SheetError, blank_sheet, filled_sheet
 from .web import game_or_404
 
@@ -25,13 +26,11 @@ BOOLS = {"true": True, "1": True, "yes": True, "on": True, "false": False, "0": 
          "off": False}
 SHEET_FIELDS = ("players", "paper", "orientation", "title", "first_dealer")
 #: The house rules the form offers; any other rule field can still be given in the URL.
-FORM_RULES = {
-    "bidding": ("free", "hook", "dealer-must-exceed", "must-equal"),
-    "scoring": tuple(SYSTEMS),
-}
+FORM_RULES = {"bidding": BIDDING_RULES, "scoring": tuple(SYSTEMS)}
 
 
 def _number(name: str, text: str) -> int | float:
+    """A whole number; the target may also be a decimal (the core checks the range)."""
     try:
         return int(text)
     except ValueError:
@@ -43,6 +42,7 @@ def _number(name: str, text: str) -> int | float:
                 return value
         except ValueError:
             pass
+        raise SheetError(f"target must be a number of points, not {text!r}.")
     raise SheetError(f"{name} must be a whole number, not {text!r}.")
 
 
@@ -70,28 +70,28 @@ def rule_overrides(args: Mapping[str, str]) -> dict[str, Any]:
     return overrides
 
 
-def _players(text: str) -> tuple[int, tuple[str, ...] | None]:
-    """A number of players, or their names separated by commas."""
+def _players(text: str) -> tuple[list[str], bool]:
+    """The players of a query: names separated by commas, or a number of unnamed seats."""
     text = text.strip()
     if not text:
         raise SheetError("Give the players: their names separated by commas, or how many there are.")
-    if text.isdigit():
-        return int(text), None
-    names = check_players([part for part in text.split(",")])
-    return len(names), names
+    if text.isdigit():  # seats "1", "2" …; more than 10 only for the core to refuse
+        return [str(seat + 1) for seat in range(min(int(text), 11))], False
+    return text.split(","), True
 
 
-def _seat(text: str, names: tuple[str, ...] | None, players: int) -> int:
-    """The first dealer: a name, or a seat number counted from 1."""
+def _seat(text: str, players: list[str]) -> int:
+    """The first dealer: a player's name, or a seat number counted from 1."""
     text = text.strip()
     if not text:
         return 0
-    if text.isdigit() and 1 <= int(text) <= players:
+    if text.isdigit() and 1 <= int(text) <= len(players):
         return int(text) - 1
-    for seat, name in enumerate(names or ()):
-        if name.casefold() == text.casefold():
+    for seat, name in enumerate(players):
+        if name.strip().casefold() == text.casefold():
             return seat
-    raise SheetError(f"The first dealer {text!r} is neither a player's name nor a seat from 1 to {players}.")
+    raise SheetError(f"The first dealer {text!r} is neither a player's name nor a seat from 1 to "
+                     f"{len(players)}.")
 
 
 def _paper(args: Mapping[str, str]) -> dict[str, Any]:
@@ -125,22 +125,25 @@ def blank_form() -> tuple[str, int]:
 
 
 def blank_pdf_sheet(args: Mapping[str, str]) -> Sheet:
-    """The blank sheet a query string asks for; SheetError or RulesError says what is wrong."""
+    """The blank sheet a query string asks for; SheetError or RulesError says what is wrong.
+
+    The players, rules, stakes and title are checked as a game file with no deals would be,
+    by the rules core, so a sheet is refused exactly where a game would be.
+    """
     _refuse_unknown(args, {*SHEET_FIELDS, *RULE_FIELDS, *STAKE_FIELDS})
-    players, names = _players(args.get("players", ""))
-    overrides = rule_overrides(args)
-    rules = make_rules(overrides, players)
-    stakes = None
-    stake_input = {k: args[k].strip() for k in STAKE_FIELDS if args.get(k, "").strip()}
-    if stake_input:
-        if rules.cooperative:
-            raise SheetError("A cooperative game is won together, so it can't be played for stakes.")
-        stakes = parse_stakes(stake_input)
-    title = " ".join(args.get("title", "").split())
-    if len(title) > MAX_TITLE:
-        raise SheetError(f"The title is longer than {MAX_TITLE} characters.")
-    return blank_sheet(rules, names, first_dealer=_seat(args.get("first_dealer", ""), names, players),
-                       title=title, stakes=stakes, **_paper(args))
+    players, named = _players(args.get("players", ""))
+    doc: dict[str, Any] = {
+        "players": players,
+        "rules": rule_overrides(args),
+        "first_dealer": _seat(args.get("first_dealer", ""), players),
+        "title": " ".join(args.get("title", "").split()),
+    }
+    stakes = {name: args[name].strip() for name in STAKE_FIELDS if args.get(name, "").strip()}
+    if stakes:
+        doc["stakes"] = stakes
+    game = parse(doc)
+    return blank_sheet(game.rules, game.players if named else None, first_dealer=game.first_dealer,
+                       title=game.title, stakes=game.stakes, **_paper(args))
 
 
 @bp.get("/sheets/blank.pdf")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from fractions import Fraction
+from itertools import pairwise
 from xml.etree import ElementTree
 
 from scorekeeper.chart import DASHES, running_totals_svg, spread
@@ -43,7 +44,7 @@ def test_the_legend_escapes_names() -> None:
 def test_end_labels_are_kept_apart() -> None:
     placed = spread([50.0, 50.5, 51.0, 90.0], 8, 0, 100)
     ordered = sorted(placed)
-    assert all(b - a >= 8 - 1e-9 for a, b in zip(ordered, ordered[1:]))
+    assert all(b - a >= 8 - 1e-9 for a, b in pairwise(ordered))
     assert placed[3] == 90.0
 
 
