@@ -216,8 +216,8 @@ def parse(data: object) -> GameFile:
                     adjustment_input, deals, ended, state)
 
 
-def to_input(game: GameFile) -> dict[str, Any]:
-    """The input part of the game file: what is stored, and what everything is recomputed from."""
+def _head(game: GameFile) -> dict[str, Any]:
+    """The game file's fields before the deals, as the input gave them."""
     doc: dict[str, Any] = {"format": FORMAT}
     if game.title:
         doc["title"] = game.title
@@ -228,6 +228,12 @@ def to_input(game: GameFile) -> dict[str, Any]:
         doc["adjustments"] = game.adjustment_input
     if game.ended:
         doc["ended"] = True
+    return doc
+
+
+def to_input(game: GameFile) -> dict[str, Any]:
+    """The input part of the game file: what is stored, and what everything is recomputed from."""
+    doc = _head(game)
     deals = []
     for result in game.game.deals:
         deal: dict[str, Any] = {"cards": result.deal.cards, "bids": list(result.bids)}
@@ -254,16 +260,7 @@ def number(value: Points) -> int | float:
 def export(game: GameFile, links: Mapping[str, str] | None = None) -> dict[str, Any]:
     """The export document: the input repeated, and everything the rules compute from it."""
     state, names = game.game, game.players
-    doc: dict[str, Any] = {"format": FORMAT}
-    if game.title:
-        doc["title"] = game.title
-    doc.update(players=list(names), first_dealer=game.first_dealer, rules=game.rules_input)
-    if game.stakes_input is not None:
-        doc["stakes"] = game.stakes_input
-    if game.adjustment_input:
-        doc["adjustments"] = game.adjustment_input
-    if game.ended:
-        doc["ended"] = True
+    doc = _head(game)
     deals = []
     for result in state.deals:
         deal = result.deal
