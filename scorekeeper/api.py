@@ -10,7 +10,7 @@ from werkzeug.exceptions import HTTPException
 from .models import Game, db, find_game
 from .rules.errors import RulesError
 from .rules.gamefile import export, parse
-from .web import csrf, game_links
+from .web import csrf, game_links, read_json
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 csrf.exempt(bp)  # JSON only: a cross-site form can't send application/json without CORS
@@ -36,9 +36,10 @@ def create_game() -> tuple[Response, int]:
     """Store a game file: 201 with the export, or 422 naming what is wrong; nothing stored then."""
     if not request.is_json:
         return _error("send the game file as JSON (Content-Type: application/json)", 415)
-    data = request.get_json(silent=True)
-    if data is None:
-        return _error("the body is not valid JSON", 400)
+    try:
+        data = read_json(request.get_data())
+    except ValueError as exc:
+        return _error(f"the body is not valid JSON: {exc}", 400)
     try:
         checked = parse(data)
     except RulesError as exc:

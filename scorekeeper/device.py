@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from flask import session
 
+from .models import Game, db
+
 #: The most recent games kept per kind; a cookie holds about 4 kB.
 KEEP = 25
 KINDS = ("edit", "view")
@@ -40,3 +42,10 @@ def remembered(kind: str) -> list[str]:
     """This device's tokens of one kind, most recent first."""
     tokens = session.get(kind, [])
     return [t for t in tokens if isinstance(t, str)] if isinstance(tokens, list) else []
+
+
+def games() -> list[Game]:
+    """The games this device holds (to edit or to follow), the most recently played first."""
+    edit, view = remembered("edit"), remembered("view")
+    query = db.select(Game).where(Game.token.in_(edit) | Game.view_token.in_(view))
+    return list(db.session.execute(query.order_by(Game.updated_at.desc())).scalars())

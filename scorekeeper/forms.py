@@ -7,7 +7,6 @@ replaying the changed game file with ``parse()`` in the view.
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Sequence
 from typing import Any
@@ -34,6 +33,7 @@ from .rules.presets import DECK_SIZES, PRESETS, TIES
 from .rules.schedule import PATTERNS, TRUMP_RULES, TRUMPS
 from .rules.scoring import SYSTEMS, WINS
 from .rules.stakes import SETTLEMENTS
+from .web import read_json
 
 
 class WholeNumberField(IntegerField):
@@ -282,9 +282,9 @@ class NewGameForm(FlaskForm):
 
 
 class ImportForm(FlaskForm):
-    """A game file to restore: uploaded, or pasted."""
+    """A game file or a backup to restore: uploaded, or pasted."""
 
-    file = FileField("Game file (.json)")
+    file = FileField("Game file or backup (.json)")
     text = TextAreaField("…or paste it here", validators=[Length(max=1_000_000)])
 
     def document(self) -> object:
@@ -301,6 +301,6 @@ class ImportForm(FlaskForm):
         if not text:
             raise ValidationError("Choose a game file, or paste one.")
         try:
-            return json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise ValidationError(f"This is not a JSON game file: {exc.msg} (line {exc.lineno}).") from None
+            return read_json(text)
+        except ValueError as exc:
+            raise ValidationError(f"This is not a JSON game file: {exc}.") from None

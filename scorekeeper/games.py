@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets
+from collections import Counter
 from typing import Any
 
 from flask import (
@@ -18,7 +19,7 @@ from flask import (
 from werkzeug.wrappers import Response as BaseResponse
 from wtforms.validators import ValidationError
 
-from . import board, device
+from . import backup, board, device
 from .forms import HouseRulesForm, ImportForm, NewGameForm, problems
 from .models import Game, db
 from .rules.errors import RulesError
@@ -36,9 +37,7 @@ EXAMPLES = ((0, 0), (1, 1), (3, 3), (0, 1), (2, 1), (1, 3))
 @bp.get("/")
 def index() -> str:
     """The games this device has opened, the most recently played first."""
-    edit, view = device.remembered("edit"), device.remembered("view")
-    query = db.select(Game).where(Game.token.in_(edit) | Game.view_token.in_(view))
-    games = db.session.execute(query.order_by(Game.updated_at.desc())).scalars().all()
+    edit, games = device.remembered("edit"), device.games()
     device.keep_only({g.token for g in games} | {g.view_token for g in games})
     entries = []
     for game in games:
@@ -145,15 +144,35 @@ def example() -> Response:
                    doubled=rules.spades_double, description=PRESETS[rules.preset].description)
 
 
+@bp.get("/backup.json")
+def backup_file() -> Response:
+    """Every game this device holds, in one file to download (a backup)."""
+    document = backup.backup()
+    response = jsonify(document)
+    response.headers["Content-Disposition"] = f'attachment; filename="oh-hell-backup-{document["exported"][:10]}.json"'
+    response.headers["Cache-Control"] = "no-store"  # it holds the games' edit links
+    return response
+
+
+def _restored(results: list[backup.Restored]) -> tuple[str, int]:
+    """The page that says what became of each game of a restored backup."""
+    counts = Counter(r.outcome for r in results)
+    status = 422 if counts["refused"] and not counts["imported"] + counts["here"] else 200
+    return render_template("games/restored.html", results=results, counts=counts), status
+
+
 @bp.route("/import", methods=("GET", "POST"))
 def import_game() -> str | BaseResponse | tuple[str, int]:
-    """Restore a game from an exported game file, uploaded or pasted."""
+    """Restore a game file, or every game of a backup, uploaded or pasted."""
     form = ImportForm()
     error = ""
     if form.validate_on_submit():
         try:
-            return _create(parse(form.document()))
-        except ValidationError as exc:
+            document = form.document()
+            if backup.is_backup(document):
+                return _restored(backup.restore(document))
+            return _create(parse(document))
+        except (ValidationError, backup.BackupError) as exc:
             error = str(exc)
         except RulesError as exc:
             error = f"This game file can't be used: {exc}"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import secrets
+import string
 from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
@@ -64,6 +65,10 @@ def new_token() -> str:
     return secrets.token_urlsafe(32)
 
 
+#: The characters of a token (URL-safe base64); anything else is no token, and never reaches SQL.
+TOKEN_CHARS = frozenset(string.ascii_letters + string.digits + "-_")
+
+
 def _now() -> datetime:
     return datetime.now(UTC)
 
@@ -98,7 +103,7 @@ class Game(db.Model):  # type: ignore[name-defined]
     def store(self, game: GameFile) -> None:
         """Keep a checked game file's input part."""
         self.data = json.dumps(to_input(game), separators=(",", ":"), ensure_ascii=False)
-        self.title = game.title
+        self.title = game.title.replace("\x00", "")  # PostgreSQL text can't hold NUL; data has it as \u0000
 
 
 #: Built once: every page looks a game up by its token.
@@ -107,7 +112,7 @@ _BY_TOKEN = db.select(Game).where(or_(Game.token == bindparam("t"), Game.view_to
 
 def find_game(token: str) -> tuple[Game | None, bool]:
     """The game whose edit or read-only token this is, and whether the token may edit."""
-    if not token or len(token) > 64:
+    if not token or len(token) > 64 or not TOKEN_CHARS.issuperset(token):
         return None, False
     game = db.session.execute(_BY_TOKEN, {"t": token}).scalar_one_or_none()
     return game, game is not None and secrets.compare_digest(game.token, token)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from flask import Flask, Response, abort, current_app, jsonify, render_template, request, url_for
 from flask_wtf.csrf import CSRFError, CSRFProtect
 from werkzeug.exceptions import HTTPException
@@ -44,6 +46,48 @@ def game_or_404(token: str, *, edit: bool) -> Game:
     if edit and not editable:
         abort(403, "This is the read-only link of a game: it can show the game but not change it.")
     return game
+
+
+#: Deeper than any game file or backup: deeper JSON is refused before anything recurses through it.
+MAX_DEPTH = 20
+
+
+def _depth(value: object, limit: int) -> bool:
+    """Whether decoded JSON is nested no deeper than ``limit`` levels."""
+    children = value.values() if isinstance(value, dict) else value if isinstance(value, list) else None
+    if children is None:
+        return True
+    return limit > 0 and all(_depth(child, limit - 1) for child in children)
+
+
+def read_json(raw: str | bytes) -> object:
+    """Decoded JSON; a ValueError says why it isn't usable (not JSON, nested too deep, not text).
+
+    >>> read_json('{"a": [1]}')
+    {'a': [1]}
+    >>> read_json('["\\ud800"]')
+    Traceback (most recent call last):
+    ...
+    ValueError: it holds an unpaired surrogate such as \\ud800, which is not text
+    """
+    too_deep = f"it is nested more than {MAX_DEPTH} levels deep"
+    try:
+        data = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{exc.msg} (line {exc.lineno})") from None
+    except UnicodeDecodeError:
+        raise ValueError("it is not UTF-8 text") from None
+    except ValueError:  # Python reads no whole number of more than 4300 digits
+        raise ValueError("it holds a number of more than 4300 digits") from None
+    except RecursionError:
+        raise ValueError(too_deep) from None
+    if not _depth(data, MAX_DEPTH):
+        raise ValueError(too_deep)
+    try:
+        json.dumps(data, ensure_ascii=False).encode()
+    except UnicodeEncodeError:
+        raise ValueError("it holds an unpaired surrogate such as \\ud800, which is not text") from None
+    return data
 
 
 def endpoint_url(endpoint: str, **values: str) -> str | None:

@@ -85,7 +85,8 @@ def test_api_needs_json(client: FlaskClient) -> None:
 def test_broken_json_is_a_clear_400(client: FlaskClient) -> None:
     response = client.post("/api/games", data="{not json", content_type="application/json")
     assert response.status_code == 400
-    assert response.get_json() == {"error": "the body is not valid JSON"}
+    assert response.get_json() == {
+        "error": "the body is not valid JSON: Expecting property name enclosed in double quotes (line 1)"}
 
 
 def test_unknown_token_is_404_json(client: FlaskClient) -> None:

@@ -16,6 +16,9 @@ Start = Callable[..., Scorer]
     ("get", "/g/not-a-game", 404, "No game has this link"),
     ("get", "/v/not-a-game", 404, "No game has this link"),
     ("get", "/g/" + "x" * 300, 404, "No game has this link"),
+    ("get", "/g/%00", 404, "No game has this link"),  # PostgreSQL text can't hold NUL: never sent to it
+    ("get", "/v/ab%00cd/state", 404, "No game has this link"),
+    ("get", "/g/%F0%9F%82%A1/sheet.pdf", 404, "No game has this link"),
     ("put", "/new", 405, "Not like that"),
     ("get", "/g/not-a-game/bid", 405, "Not like that"),
 ])

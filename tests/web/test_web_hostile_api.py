@@ -5,9 +5,11 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+import pytest
 from flask import Flask
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from webhelpers import json_values
 
 from scorekeeper.models import Game, db
 
@@ -21,13 +23,6 @@ VALID: dict[str, Any] = {
     "adjustments": [{"deal": 1, "player": 2, "points": -10, "reason": "revoke"}],
     "deals": [{"trump": "S", "bids": [1, 0, 1, 0], "tricks": [1, 1, 1, 0]}, {"bids": [None, None, None, 1]}],
 }
-
-json_values = st.recursive(
-    st.none() | st.booleans() | st.integers(-10**12, 10**12) | st.floats(allow_nan=False)
-    | st.text(max_size=30) | st.sampled_from(["<script>alert(1)</script>", "5+n", "NT", "S", "__import__('os')"]),
-    lambda children: st.lists(children, max_size=5) | st.dictionaries(st.text(max_size=10), children, max_size=5),
-    max_leaves=12,
-)
 
 
 def _paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
@@ -96,3 +91,29 @@ def test_a_hostile_name_is_kept_as_text_in_the_export(app: Flask) -> None:
     body = client.post("/api/games", json=doc).get_json()
     assert body["players"][0] == "<script>alert(1)</script>"
     assert client.get(body["links"]["api"]).get_json()["standings"]
+
+
+@pytest.mark.parametrize(("body", "error"), [
+    (b'{"players": ["\\ud800", "Bob"]}', "it holds an unpaired surrogate such as \\ud800, which is not text"),
+    (b'{"players": ["\xed\xa0\x80", "Bob"]}', "it holds an unpaired surrogate such as \\ud800, which is not text"),
+    (b'{"players": ["\xff", "Bob"]}', "it is not UTF-8 text"),
+    (b"[" * 5000 + b"]" * 5000, "it is nested more than 20 levels deep"),
+    (b'{"rules": ' + b'{"a": ' * 30 + b"1" + b"}" * 31, "it is nested more than 20 levels deep"),
+    (b'{"first_dealer": ' + b"1" * 5000 + b"}", "it holds a number of more than 4300 digits"),
+])
+def test_json_that_no_page_or_database_could_keep_is_refused_with_a_message(app: Flask, body: bytes,
+                                                                           error: str) -> None:
+    response = app.test_client().post("/api/games", data=body, content_type="application/json")
+    assert response.status_code == 400
+    assert response.get_json()["error"] == f"the body is not valid JSON: {error}"
+    assert _count(app) == 0
+
+
+def test_a_nul_in_a_title_or_a_name_is_kept_and_every_page_still_shows(app: Flask) -> None:
+    client = app.test_client()
+    body = client.post("/api/games", json={**VALID, "title": "Fri\x00day", "players": ["A\x00n", "Bob"],
+                                           "adjustments": [], "deals": []}).get_json()
+    assert body["title"] == "Fri\x00day" and body["players"][0] == "A\x00n"
+    for link in ("edit", "view", "api"):
+        assert client.get(body["links"][link]).status_code == 200
+    assert "Fri" in client.get("/").get_data(as_text=True)

@@ -94,6 +94,7 @@ BAD_SETUPS = [
                  id="scoring with cooperative"),
     pytest.param({"stakes": "per_point", "amount": "lots"}, "per_point must be a decimal", id="bad stake"),
     pytest.param({"rules-target": "many"}, "a number is needed, not 'many'", id="bad target"),
+    pytest.param({"preset": "no-such-preset"}, "Rules: Not a valid choice.", id="unknown preset"),
 ]
 
 

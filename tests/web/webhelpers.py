@@ -6,13 +6,27 @@ import html
 import re
 from typing import Any
 
+from flask import Flask
 from flask.testing import FlaskClient
+from hypothesis import strategies as st
+from werkzeug.routing import Rule
 from werkzeug.test import TestResponse
+
+from scorekeeper import create_app
+from scorekeeper.models import Game, db
 
 TOKEN = re.compile(r'name="csrf_token"[^>]*value="([^"]+)"')
 VERSION = re.compile(r'name="version"[^>]*value="(\d+)"')
 
 FOUR = ["Ann", "Bob", "Cy", "Dee"]
+
+#: Any JSON value, hostile strings included.
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-10**12, 10**12) | st.floats(allow_nan=False)
+    | st.text(max_size=30) | st.sampled_from(["<script>alert(1)</script>", "5+n", "NT", "S", "__import__('os')"]),
+    lambda children: st.lists(children, max_size=5) | st.dictionaries(st.text(max_size=10), children, max_size=5),
+    max_leaves=12,
+)
 
 
 def text(page: str) -> str:
@@ -69,3 +83,34 @@ class Scorer:
     def export(self) -> dict[str, Any]:
         data: dict[str, Any] = self.client.get(f"/api/games/{self.token}").get_json()
         return data
+
+
+def snapshot(app: Flask) -> list[tuple[str, str, int]]:
+    """Every stored game as (token, data, version): what a refused request must leave as it was."""
+    with app.app_context():
+        rows = db.session.execute(db.select(Game.token, Game.data, Game.version).order_by(Game.id)).all()
+    return [(token, data, version) for token, data, version in rows]
+
+
+def message(response: TestResponse) -> str:
+    """The message a refusal shows: the page's alert, or the JSON error."""
+    if response.is_json:
+        return str(response.get_json()["error"])
+    found = re.search(r'role="alert"[^>]*>(.*?)</p>', response.get_data(as_text=True), re.DOTALL)
+    return text(found.group(1)) if found else ""
+
+
+#: The app's URL map, read once from an app that never opens its database.
+URL_MAP = create_app({"TESTING": True, "SECRET_KEY": "x", "SQLALCHEMY_DATABASE_URI": "sqlite://"}).url_map
+PLACEHOLDER = re.compile(r"<(?:\w+:)?(\w+)>")
+
+
+def url_rules(method: str = "") -> list[Rule]:
+    """Every route of the app (that answers ``method``), in URL order."""
+    return sorted((r for r in URL_MAP.iter_rules() if not method or method in (r.methods or ())),
+                  key=lambda r: r.rule)
+
+
+def fill(rule: Rule, **values: object) -> str:
+    """A route's URL with its placeholders (<token>, <int:number>, …) filled in."""
+    return PLACEHOLDER.sub(lambda match: str(values[match.group(1)]), rule.rule)

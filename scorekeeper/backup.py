@@ -1,0 +1,145 @@
+"""Backups: every game this device holds in one file, and restoring such a file on any server.
+
+A backup is ``{"format": "oh-hell-scorekeeper/backup-1", "exported": ..., "games": [export, ...]}``.
+Restoring it imports each game on its own: a game whose link still works on this server is only
+remembered on this device, a game this device already holds (same input) is skipped, and a game
+the rules refuse is named with the reason while the others are imported all the same.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any, TypeGuard
+
+from . import device
+from .forms import sentence
+from .models import Game, db, find_game
+from .rules.errors import RulesError
+from .rules.gamefile import GameFile, export, parse, to_input
+from .web import game_links
+
+FORMAT = "oh-hell-scorekeeper/backup-1"
+#: A device remembers KEEP games of each kind, so its backup never holds more than this.
+MAX_GAMES = 2 * device.KEEP
+
+
+class BackupError(ValueError):
+    """A backup refused as a whole: it has no list of games, or too many."""
+
+
+@dataclass
+class Restored:
+    """One game of a restored backup: its place in the file, its name, and what became of it."""
+
+    number: int
+    name: str
+    outcome: str  # "imported", "here" or "refused"
+    reason: str = ""
+    game: Game | None = None
+    editable: bool = True
+
+
+def is_backup(data: object) -> TypeGuard[dict[str, Any]]:
+    """Whether a decoded file is (or means to be) a backup rather than one game file."""
+    if not isinstance(data, dict):
+        return False
+    kind = data.get("format")
+    return "games" in data if kind is None else isinstance(kind, str) and kind.startswith(FORMAT[:-2])
+
+
+def backup() -> dict[str, Any]:
+    """The backup of this device's games: each game's export with the links this device has."""
+    edit = set(device.remembered("edit"))
+    games = []
+    for game in device.games():
+        links = game_links(game, editable=game.token in edit)
+        try:
+            games.append(export(game.load(), links))
+        except RulesError:  # a game the rules no longer replay is kept exactly as stored
+            games.append({**game.document, "links": links})
+    return {"format": FORMAT, "exported": datetime.now(UTC).isoformat(timespec="seconds"), "games": games}
+
+
+def _canonical(game: GameFile) -> str:
+    """A game's input as one string: two games with the same input have the same string."""
+    return json.dumps(to_input(game), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def _name(doc: object) -> str:
+    """The title, or else the players, of a game in a backup (whatever the file holds)."""
+    if not isinstance(doc, dict):
+        return ""
+    title, players = doc.get("title"), doc.get("players")
+    if isinstance(title, str) and title.strip():
+        return " ".join(title.split())[:60]
+    if isinstance(players, list) and all(isinstance(p, str) for p in players):
+        return ", ".join(" ".join(p.split()) for p in players)[:60]
+    return ""
+
+
+def _on_server(doc: object) -> tuple[Game | None, bool]:
+    """The game on this server that a backed-up game's links (edit, api, view) point at."""
+    links = doc.get("links") if isinstance(doc, dict) else None
+    for kind in ("edit", "api", "view"):
+        url = links.get(kind) if isinstance(links, dict) else None
+        if isinstance(url, str):
+            game, editable = find_game(url.rstrip("/").rsplit("/", 1)[-1])
+            if game is not None:
+                return game, editable
+    return None, False
+
+
+def _held() -> dict[str, tuple[Game, bool]]:
+    """The games this device holds, by their canonical input."""
+    edit = set(device.remembered("edit"))
+    held = {}
+    for game in device.games():
+        try:
+            held[_canonical(game.load())] = (game, game.token in edit)
+        except RulesError:
+            continue
+    return held
+
+
+def _restore(number: int, doc: object, held: dict[str, tuple[Game, bool]]) -> Restored:
+    """Restore one game of a backup (added to the session, not yet committed)."""
+    name = _name(doc)
+    found, editable = _on_server(doc)
+    if found is not None:
+        return Restored(number, name, "here", game=found, editable=editable)
+    try:
+        checked = parse(doc)
+    except RulesError as exc:
+        return Restored(number, name, "refused", sentence(str(exc)))
+    key = _canonical(checked)
+    if key in held:
+        return Restored(number, name, "here", game=held[key][0], editable=held[key][1])
+    game = Game()
+    game.store(checked)
+    db.session.add(game)
+    held[key] = (game, True)
+    return Restored(number, name, "imported", game=game)
+
+
+def restore(data: dict[str, Any]) -> list[Restored]:
+    """Import every game of a backup and remember them all on this device; BackupError if it has no games."""
+    games = data.get("games")
+    if data.get("format", FORMAT) != FORMAT:
+        raise BackupError(f"This backup's format {data['format'][:40]!r} is not known here: backups "
+                          f"{FORMAT!r} can be restored; nothing was imported.")
+    if not isinstance(games, list):
+        raise BackupError('This backup has no list of games ("games": [...]); nothing was imported.')
+    if len(games) > MAX_GAMES:
+        raise BackupError(f"This backup holds {len(games)} games; at most {MAX_GAMES} can be restored "
+                          "at once, so nothing was imported.")
+    held = _held()
+    results = [_restore(number, doc, held) for number, doc in enumerate(games, 1)]
+    db.session.commit()
+    for result in reversed(results):  # the backup's first game ends at the top of the list
+        if result.game is not None and result.editable:
+            device.remember(result.game.token)
+        elif result.game is not None:
+            device.remember(result.game.view_token, "view")
+    return results
