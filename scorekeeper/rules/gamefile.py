@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -72,7 +73,18 @@ def clean_name(value: object, what: str = "a player's name") -> str:
     name = " ".join(value.split())
     if len(name) > MAX_NAME:
         raise GameFileError(f"players: the name {name[:20]!r}… is longer than {MAX_NAME} characters")
+    if _has_control(name):
+        raise GameFileError(f"players: the name {name!r} contains a control character")
     return name
+
+
+def _has_control(text: str) -> bool:
+    """Whether a text holds control characters (NUL, escape, …), which no name or title needs.
+
+    >>> _has_control("Ann"), _has_control("A" + chr(0))
+    (False, True)
+    """
+    return any(unicodedata.category(c) == "Cc" for c in text)
 
 
 def check_players(values: object) -> tuple[str, ...]:
@@ -179,8 +191,8 @@ def parse(data: object) -> GameFile:
         raise GameFileError(f"format must be {FORMAT!r}, not {data.get('format')!r}")
     players = check_players(data.get("players"))
     title = data.get("title") or ""
-    if not isinstance(title, str) or len(title) > MAX_TITLE:
-        raise GameFileError(f"title must be a text of at most {MAX_TITLE} characters")
+    if not isinstance(title, str) or len(title) > MAX_TITLE or _has_control(title):
+        raise GameFileError(f"title must be a text of at most {MAX_TITLE} characters, without control characters")
     first_dealer = _whole(data.get("first_dealer", 0), "first_dealer", 0, len(players) - 1)
     rules_input = data.get("rules", {})
     if not isinstance(rules_input, Mapping):
