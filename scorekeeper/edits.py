@@ -125,3 +125,11 @@ def remove_adjustment(doc: Document, index: int) -> None:
 def set_ended(doc: Document, ended: bool) -> None:
     """End the game now (the totals so far decide), or take that back."""
     doc["ended"] = ended
+
+
+def set_stakes(doc: Document, stakes: dict[str, Any] | None) -> None:
+    """Change what the game is played for (None: no stakes); the settlement follows."""
+    if stakes is None:
+        doc.pop("stakes", None)
+    else:
+        doc["stakes"] = stakes

@@ -228,7 +228,42 @@ STAKE_KINDS = [SelectChoice("", "no stakes"), SelectChoice("per_point", "per poi
                SelectChoice("ante", "ante (a pool)")]
 
 
-class NewGameForm(FlaskForm):
+class StakesFields:
+    """What the table plays for, as form fields; the rules core checks the amounts."""
+
+    stakes = SelectField("Stakes", choices=STAKE_KINDS, default="")
+    amount = StringField("Amount", validators=[Length(max=20)])
+    currency = StringField("Currency", validators=[Length(max=12)])
+    settlement = SelectField("Settlement", choices=list(SETTLEMENTS), default="pairwise")
+    hard_score_bonus = StringField("Hard-score bonus", validators=[Length(max=20)])
+
+    def stakes_input(self) -> dict[str, str] | None:
+        """The game file's ``stakes`` object, or None for a game without stakes."""
+        if not self.stakes.data:
+            return None
+        stakes = {self.stakes.data: (self.amount.data or "").strip() or "0", "settlement": self.settlement.data}
+        if self.currency.data and self.currency.data.strip():
+            stakes["currency"] = self.currency.data.strip()
+        if self.hard_score_bonus.data and self.hard_score_bonus.data.strip():
+            stakes["hard_score_bonus"] = self.hard_score_bonus.data.strip()
+        return stakes
+
+    def show(self, stakes: dict[str, Any] | None) -> None:
+        """Fill the fields from a game's stakes, to change them."""
+        stakes = stakes or {}
+        kind = "ante" if stakes.get("ante") is not None else ("per_point" if stakes else "")
+        self.stakes.data, self.amount.data = kind, str(stakes.get(kind, "")) if kind else ""
+        self.currency.data = stakes.get("currency", "")
+        self.settlement.data = stakes.get("settlement", "pairwise")
+        bonus = stakes.get("hard_score_bonus")
+        self.hard_score_bonus.data = "" if bonus is None else str(bonus)
+
+
+class StakesForm(VersionForm, StakesFields):
+    """A change to what a game is played for, until it is settled."""
+
+
+class NewGameForm(FlaskForm, StakesFields):
     """A new game: players in seating order, who deals first, a preset, house rules, stakes."""
 
     title = StringField("Title (optional)", validators=[Length(max=100)])
@@ -236,11 +271,6 @@ class NewGameForm(FlaskForm):
     first_dealer = StringField("Deals first", default="0")
     preset = SelectField("Rules", choices=list(PRESETS), default="oh-hell")
     rules = FormField(HouseRulesForm)
-    stakes = SelectField("Stakes", choices=STAKE_KINDS, default="")
-    amount = StringField("Amount", validators=[Length(max=20)])
-    currency = StringField("Currency", validators=[Length(max=12)])
-    settlement = SelectField("Settlement", choices=list(SETTLEMENTS), default="pairwise")
-    hard_score_bonus = StringField("Hard-score bonus", validators=[Length(max=20)])
 
     def names(self) -> list[str]:
         """The names typed, blanks left out."""
@@ -270,13 +300,8 @@ class NewGameForm(FlaskForm):
         }
         if self.title.data and self.title.data.strip():
             doc["title"] = self.title.data.strip()
-        if self.stakes.data:
-            stakes = {self.stakes.data: (self.amount.data or "").strip() or "0",
-                      "settlement": self.settlement.data}
-            if self.currency.data and self.currency.data.strip():
-                stakes["currency"] = self.currency.data.strip()
-            if self.hard_score_bonus.data and self.hard_score_bonus.data.strip():
-                stakes["hard_score_bonus"] = self.hard_score_bonus.data.strip()
+        stakes = self.stakes_input()
+        if stakes is not None:
             doc["stakes"] = stakes
         return doc
 

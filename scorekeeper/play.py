@@ -23,6 +23,7 @@ from .forms import (
     BidForm,
     CardsForm,
     SeatsForm,
+    StakesForm,
     TrumpForm,
     VersionForm,
     problems,
@@ -215,6 +216,14 @@ def adjust(token: str) -> Response:
     return _save(found, form, lambda doc: edits.add_adjustment(
         doc, form.deal.data or 0, form.player.data or 0, form.value(), (form.reason.data or "").strip()),
         lambda g, error, status: _page(g, error, status, adjust=form))
+
+
+@bp.post("/g/<token>/stakes")
+def stakes(token: str) -> Response:
+    """Change the stakes (they can change until the game is settled)."""
+    found, form = game_or_404(token, edit=True), StakesForm()
+    return _save(found, form, lambda doc: edits.set_stakes(doc, form.stakes_input()),
+                 lambda g, error, status: _page(g, error, status, stakes=form))
 
 
 @bp.post("/g/<token>/adjust/<int:index>/remove")

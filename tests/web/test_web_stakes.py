@@ -1,0 +1,72 @@
+"""Stakes can change until the game is settled (RULES.md §6); the settlement follows them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from scorekeeper.models import Game, db
+
+FINISHED: dict[str, Any] = {
+    "players": ["Ann", "Bob", "Cy"], "rules": {"max_cards": 1, "deal": "down"},
+    "deals": [{"bids": [1, 0, 1], "tricks": [1, 0, 0]}],
+}
+
+
+def _created(client: FlaskClient, doc: dict[str, Any]) -> tuple[str, str]:
+    body = client.post("/api/games", json=doc).get_json()
+    token = body["links"]["api"].rsplit("/", 1)[1]
+    page = client.get(f"/g/{token}").get_data(as_text=True)
+    csrf = page.split('name="csrf_token" value="', 1)[1].split('"', 1)[0]
+    return token, csrf
+
+
+def _stored(app: Flask, token: str) -> tuple[dict[str, Any], int]:
+    with app.app_context():
+        game = db.session.execute(db.select(Game).where(Game.token == token)).scalar_one()
+        return game.document, game.version
+
+
+def test_stakes_added_after_the_end_settle_the_game(app: Flask, client: FlaskClient) -> None:
+    token, csrf = _created(client, FINISHED)
+    response = client.post(f"/g/{token}/stakes", data={
+        "csrf_token": csrf, "version": 1, "stakes": "per_point", "amount": "0.10", "currency": "€",
+        "settlement": "pairwise"})
+    assert response.status_code == 302
+    body = client.get(f"/api/games/{token}").get_json()
+    # common scoring: Ann 11, Bob 10, Cy 0 (missed, no tricks); pairwise nets r·Σ_j (s_i − s_j)
+    assert body["settlement"]["net"] == {"Ann": "1.20", "Bob": "0.90", "Cy": "-2.10"}
+    assert "pays" in client.get(f"/g/{token}").get_data(as_text=True)
+
+
+def test_stakes_can_be_removed(app: Flask, client: FlaskClient) -> None:
+    token, csrf = _created(client, {**FINISHED, "stakes": {"ante": "2"}})
+    client.post(f"/g/{token}/stakes", data={"csrf_token": csrf, "version": 1, "stakes": "",
+                                            "settlement": "pairwise"})
+    assert "stakes" not in _stored(app, token)[0]
+    assert client.get(f"/api/games/{token}").get_json()["settlement"] is None
+
+
+@pytest.mark.parametrize(("fields", "message"), [
+    ({"stakes": "per_point", "amount": "lots"}, "per_point must be a decimal"),
+    ({"stakes": "per_point", "amount": "-1"}, "from 0 to 1000000"),
+    ({"stakes": "ante", "amount": "2", "hard_score_bonus": "10"}, "hard_score_bonus goes with per_point"),
+])
+def test_bad_stakes_get_a_message_and_change_nothing(app: Flask, client: FlaskClient,
+                                                     fields: dict[str, str], message: str) -> None:
+    token, csrf = _created(client, {**FINISHED, "stakes": {"per_point": "0.05"}})
+    response = client.post(f"/g/{token}/stakes", data={"csrf_token": csrf, "version": 1,
+                                                       "settlement": "pairwise", **fields})
+    assert response.status_code == 422
+    assert message in response.get_data(as_text=True)
+    document, version = _stored(app, token)
+    assert (document["stakes"], version) == ({"per_point": "0.05"}, 1)
+    assert 'value="' + fields["amount"] + '"' in response.get_data(as_text=True)  # what was typed is kept
+
+
+def test_cooperative_games_offer_no_stakes(client: FlaskClient) -> None:
+    token, _ = _created(client, {"players": ["Ann", "Bob"], "rules": {"preset": "cooperative", "max_cards": 1}})
+    assert 'id="stakes"' not in client.get(f"/g/{token}").get_data(as_text=True)
