@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from spec import PATTERN_LENGTHS
 
 from scorekeeper.rules.bidding import Bidding, allowed_bids
 from scorekeeper.rules.errors import RulesConfigError
@@ -25,14 +26,7 @@ from scorekeeper.rules.stakes import Stakes, settle
 
 FAST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ida", "Jo"]
-LENGTH = {  # RULES.md §1 "deals" column
-    "down-up": lambda m: 2 * m - 1,
-    "up-down": lambda m: 2 * m - 1,
-    "down-up-twice-one": lambda m: 2 * m,
-    "up-nt-down": lambda m: 2 * m + 2,
-    "down": lambda m: m,
-    "up": lambda m: m,
-}
+LENGTH = PATTERN_LENGTHS
 
 
 # ---- RULES.md §1: schedule lengths ------------------------------------------------------------

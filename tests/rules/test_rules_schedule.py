@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import pytest
 
+from spec import PATTERN_LENGTHS
+
 from scorekeeper.rules.errors import RulesConfigError, RulesError, UnknownVariantError
 from scorekeeper.rules.game import DealInput, DealRefused, GameState, replay
 from scorekeeper.rules.presets import Rules, make_rules
@@ -31,14 +33,6 @@ def expected_sizes(pattern: str, m: int) -> list[tuple[int, bool]]:
     return [(n, False) for n in plain[pattern]]
 
 
-PATTERN_LENGTHS = {  # RULES.md §1 "deals" column
-    "down-up": lambda m: 2 * m - 1,
-    "up-down": lambda m: 2 * m - 1,
-    "down-up-twice-one": lambda m: 2 * m,
-    "up-nt-down": lambda m: 2 * m + 2,
-    "down": lambda m: m,
-    "up": lambda m: m,
-}
 
 
 def sizes_of(rules: Rules) -> list[tuple[int, bool]]:
