@@ -58,7 +58,7 @@ serve: deps-run .venv
 test: deps-test .venv
 	$(VENV)/bin/python -m pytest
 	$(VENV)/bin/mypy scorekeeper/rules
-	scripts/with-postgres $(VENV)/bin/python -m pytest -q tests/web
+	scripts/with-postgres $(VENV)/bin/python -m pytest tests/web
 
 lint: .venv
 	$(VENV)/bin/ruff check .
