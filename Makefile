@@ -58,6 +58,7 @@ serve: deps-run .venv
 test: deps-test .venv
 	$(VENV)/bin/python -m pytest
 	$(VENV)/bin/mypy scorekeeper/rules
+	$(VENV)/bin/ruff check .
 	scripts/with-postgres $(VENV)/bin/python -m pytest tests/web
 
 lint: .venv

@@ -37,8 +37,9 @@ from urllib.parse import urlencode
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from harness import BIN, ROOT, free_port, wait_for_port  # noqa: E402
-from scorekeeper.rules.bidding import Bidding, allowed_bids  # noqa: E402
+from harness import BIN, ROOT, free_port, wait_for_port
+
+from scorekeeper.rules.bidding import Bidding, allowed_bids
 
 PLAYERS = ["Ann", "Bob", "Cy", "Dee"]
 HOOK = Bidding("hook")

@@ -15,12 +15,9 @@ import json
 import os
 import random
 import re
-import statistics
 import subprocess
 import sys
 import tempfile
-import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
@@ -28,9 +25,9 @@ from urllib.parse import urlencode
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(1, str(Path(__file__).resolve().parent.parent))
 
-from harness import BIN, ROOT, Request, Result, gunicorn, load  # noqa: E402
+from harness import BIN, ROOT, Request, Result, gunicorn, load
 
-from scorekeeper.rules.bidding import Bidding, allowed_bids  # noqa: E402
+from scorekeeper.rules.bidding import Bidding, allowed_bids
 
 CSRF = re.compile(r'name="csrf_token" type="hidden" value="([^"]+)"|name="csrf_token" value="([^"]+)"')
 ROWS: list[tuple[str, str, str, str, bool]] = []
@@ -224,7 +221,7 @@ def resident_memory(port: int, export: dict[str, Any], pids: list[int]) -> None:
 
 def workers_of(port: int) -> list[int]:
     """The pids of the gunicorn workers listening on ``port``."""
-    out = subprocess.run(["ps", "-eo", "pid,ppid,args"], capture_output=True, text=True).stdout
+    out = subprocess.run(["ps", "-eo", "pid,ppid,args"], capture_output=True, text=True, check=True).stdout
     masters = [line.split()[0] for line in out.splitlines() if f"127.0.0.1:{port}" in line]
     return [int(line.split()[0]) for line in out.splitlines() if line.split()[1] in masters]
 

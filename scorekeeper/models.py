@@ -88,7 +88,7 @@ class Game(db.Model):  # type: ignore[name-defined]
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now, onupdate=_now)
 
     # Every UPDATE checks the version it was read at: a stale write fails instead of winning.
-    __mapper_args__ = {"version_id_col": version}
+    __mapper_args__ = {"version_id_col": version}  # noqa: RUF012 - SQLAlchemy reads it once
 
     @property
     def document(self) -> dict[str, Any]:

@@ -16,7 +16,6 @@ from .cache import LRU
 from .models import Game
 from .rules.gamefile import GameFile
 
-
 _pages: LRU[str] = LRU(256)
 
 

@@ -113,8 +113,7 @@ def _whole(value: object, what: str, low: int, high: int) -> int:
 
 
 def _number(value: object, what: str) -> Points:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or abs(value) > 1e9 \
-            or value != value:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not abs(value) <= 1e9:
         raise GameFileError(f"{what} must be a number of points, not {value!r}")
     return whole(Fraction(value).limit_denominator(1000))
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -144,7 +145,7 @@ def _to_fraction(value: object, formula: str) -> Fraction:
     elif isinstance(value, int):
         result = Fraction(value)
     elif isinstance(value, float):
-        if value != value or value in (float("inf"), float("-inf")):
+        if not math.isfinite(value):
             raise RulesConfigError(f"The formula {formula!r} does not give a finite number.")
         result = Fraction(value).limit_denominator(1000)
     else:
@@ -201,7 +202,7 @@ def compile_formula(text: str, label: str) -> Formula:
             raise RulesConfigError(
                 f"The {label} formula {text!r} divides by zero for bid {b}, tricks {t}, cards {n}."
             ) from None
-        except Exception as exc:  # simpleeval raises many kinds; each means "not allowed here"
+        except Exception as exc:  # noqa: BLE001 - simpleeval raises many kinds; each means "not allowed"
             raise RulesConfigError(f"The {label} formula {text!r} can't be used: {exc}.") from None
 
     for n in (1, 2, 3):
@@ -221,7 +222,7 @@ def custom_system(made: str, missed: str, wins: str = "highest") -> System:
     )
 
 
-def zero_bid_value(value: str | int | float, cards: int) -> Points:
+def zero_bid_value(value: str | float, cards: int) -> Points:
     """What a made zero bid scores under the ``zero_bid`` modifier: a number or ``5+n``.
 
     >>> zero_bid_value("5+n", 7), zero_bid_value(5, 7)
@@ -237,14 +238,13 @@ def zero_bid_value(value: str | int | float, cards: int) -> Points:
 
 def check_zero_bid(value: object) -> None:
     """Refuse a zero_bid that is neither a number nor ``<number>+n``."""
+    refused = RulesConfigError(f"zero_bid must be a number such as 5 or 10, or 5+n; {value!r} is neither.")
+    if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+        raise refused
     try:
-        if isinstance(value, bool) or not isinstance(value, (str, int, float)):
-            raise ValueError
         zero_bid_value(value, 1)
     except (ValueError, ZeroDivisionError, OverflowError):
-        raise RulesConfigError(
-            f"zero_bid must be a number such as 5 or 10, or 5+n; {value!r} is neither."
-        ) from None
+        raise refused from None
 
 
 def deal_points(
@@ -253,7 +253,7 @@ def deal_points(
     tricks: Sequence[int],
     cards: int,
     *,
-    zero_bid: str | int | float | None = None,
+    zero_bid: str | float | None = None,
     doubled: bool = False,
 ) -> list[Points]:
     """Points of every player for one finished deal (all zeros when nothing is scored).

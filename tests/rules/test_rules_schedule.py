@@ -6,7 +6,6 @@ Hand sizes are written out from the RULES.md §1 pattern table, never asked of t
 from __future__ import annotations
 
 import pytest
-
 from spec import PATTERN_LENGTHS
 
 from scorekeeper.rules.errors import RulesConfigError, RulesError, UnknownVariantError
