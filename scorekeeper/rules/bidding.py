@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .errors import BidError, RulesConfigError, TricksError, UnknownVariantError
 
@@ -57,11 +58,17 @@ class BidCheck:
 
 
 def _check(bidding: Bidding, cards: int, earlier: Sequence[int], dealer: bool, name: str) -> BidCheck:
+    return _check_after(bidding, cards, sum(earlier), dealer, name)
+
+
+@lru_cache(maxsize=4096)
+def _check_after(bidding: Bidding, cards: int, so_far: int, dealer: bool, name: str) -> BidCheck:
+    """The check of a bid after earlier bids adding up to ``so_far``: it depends on nothing else,
+    so a replay asks for the same few again and again."""
     everything = tuple(range(cards + 1))
     if bidding.simultaneous:
         return BidCheck(everything, "")
     rule = bidding.rule_for(cards)
-    so_far = sum(earlier)
     who = f"{name} deals and" if dealer else name
     if rule == "must-equal":
         if dealer:

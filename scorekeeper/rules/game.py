@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from operator import eq
+from typing import NamedTuple, cast
 
 from .bidding import BidCheck, announce, bid_check, verify_bid, verify_tricks
 from .errors import GameError, RulesError
@@ -80,6 +82,16 @@ class Standing:
     rank: int
 
 
+class Checkpoint(NamedTuple):
+    """Where the replay stood after one deal: enough to go on from there without replaying it."""
+
+    position: int
+    totals: tuple[Points, ...]
+    made_bids: tuple[int, ...]
+    tiebreak: bool
+    finished: bool
+
+
 @dataclass
 class GameState:
     """The whole game after replaying every deal."""
@@ -97,6 +109,8 @@ class GameState:
     standings: list[Standing] = field(default_factory=list)
     winners: list[int] = field(default_factory=list)
     tiebreak: bool = False
+    #: After each deal, where the replay stood (see ``replay``'s ``resume``); not part of the game.
+    checkpoints: list[Checkpoint] = field(default_factory=list, repr=False, compare=False)
 
     @property
     def current(self) -> DealResult | None:
@@ -249,7 +263,8 @@ class _Replay:
                             deck=rules.deck_size, players=players)
         return Deal(index + 1, cards, dealer, (dealer + 1) % players, trump)
 
-    def play(self, index: int, entry: DealInput, adjustments: Sequence[Adjustment]) -> None:
+    def play(self, index: int, entry: DealInput, adjustments: Sequence[Adjustment] = ()) -> None:
+        """Play the deal at 0-based ``index``; ``adjustments`` are those named at this deal."""
         rules, state = self.rules, self.state
         deal = self.deal_at(index)
         if deal is None or state.finished:
@@ -264,34 +279,51 @@ class _Replay:
             raise RulesError(f"the schedule deals {deal.cards} cards here, not {entry.cards}")
         trump = _check_trump(rules, deal, entry.trump)
         _check_bids(rules, deal, entry.bids, self.names)
-        if entry.tricks is None:
+        tricks = entry.tricks
+        if tricks is None:
             state.deals.append(DealResult(deal, trump, entry.bids, None, None, None, tuple(state.totals),
                                           tiebreak=state.tiebreak))
             return
-        if any(b is None for b in entry.bids):
+        if None in entry.bids:
             raise RulesError("tricks can be entered only once every player has bid")
-        if len(entry.tricks) != len(self.names):
+        bids = cast(tuple[int, ...], entry.bids)
+        if len(tricks) != len(self.names):
             raise RulesError(f"there must be {len(self.names)} trick counts, one per player")
         cards = deal.cards or 0
-        verify_tricks(entry.tricks, cards, self.names)
+        verify_tricks(tricks, cards, self.names)
         if rules.spades_double and trump is None:
             raise RulesError("spades double is played, so the trump of a finished deal must be recorded")
-        bids = tuple(b or 0 for b in entry.bids)
-        made = tuple(b == t for b, t in zip(bids, entry.tricks))
-        points = deal_points(rules.scoring, bids, entry.tricks, cards, zero_bid=rules.zero_bid,
+        made = tuple(map(eq, bids, tricks))
+        points = deal_points(rules.scoring, bids, tricks, cards, zero_bid=rules.zero_bid,
                              doubled=rules.spades_double and trump == "S")
+        totals, made_bids = state.totals, state.made_bids
         for seat, p in enumerate(points):
-            state.totals[seat] += p
-            state.made_bids[seat] += bids[seat] if made[seat] else 0
+            totals[seat] += p
+            if made[seat]:
+                made_bids[seat] += bids[seat]
         for adj in adjustments:
-            if adj.deal == index + 1:
-                state.totals[adj.player] += adj.points
-        redeal = rules.cooperative and not all(made)
-        state.deals.append(DealResult(deal, trump, entry.bids, entry.tricks, made, tuple(points),
-                                      tuple(state.totals), redeal=redeal, tiebreak=state.tiebreak))
+            totals[adj.player] += adj.points
+        redeal = rules.cooperative and False in made
+        state.deals.append(DealResult(deal, trump, bids, tricks, made, tuple(points),
+                                      tuple(totals), redeal=redeal, tiebreak=state.tiebreak))
         if not redeal and not state.tiebreak:
             self.position += 1
         self._after_deal(index + 1)
+
+    def checkpoint(self) -> Checkpoint:
+        """Where the replay stands now, after the last deal played."""
+        state = self.state
+        return Checkpoint(self.position, tuple(state.totals), tuple(state.made_bids), state.tiebreak,
+                          state.finished)
+
+    def resume(self, earlier: GameState, played: int) -> None:
+        """Stand where ``earlier`` stood after its first ``played`` deals (same rules, players,
+        first dealer and adjustments), as if they had been replayed again."""
+        mark, state = earlier.checkpoints[played - 1], self.state
+        self.position = mark.position
+        state.deals, state.checkpoints = earlier.deals[:played], earlier.checkpoints[:played]
+        state.totals, state.made_bids = list(mark.totals), list(mark.made_bids)
+        state.tiebreak, state.finished = mark.tiebreak, mark.finished
 
     def _check_manual(self, cards: int) -> None:
         rules = self.rules
@@ -331,8 +363,13 @@ def replay(
     first_dealer: int = 0,
     adjustments: Sequence[Adjustment] = (),
     ended: bool = False,
+    resume: tuple[GameState, int] | None = None,
 ) -> GameState:
     """Play every deal in order and return the game; a refused deal raises DealRefused.
+
+    ``resume=(earlier, k)`` goes on from where ``earlier`` stood after its first k deals instead of
+    replaying them: the caller vouches that ``earlier`` was replayed with the same rules, players,
+    first dealer and adjustments, and from the same first k deals.
 
     >>> from .presets import make_rules
     >>> game = replay(make_rules({"max_cards": 2}, 3), ["Ann", "Bob", "Cy"],
@@ -347,13 +384,21 @@ def replay(
             raise DealRefused(adj.deal, f"an adjustment names deal {adj.deal}, which is not in the game")
         if not 0 <= adj.player < len(players):
             raise DealRefused(adj.deal, f"an adjustment names player {adj.player}, who is not in the game")
-    for index, entry in enumerate(deals):
+    named: dict[int, list[Adjustment]] = {}
+    for adj in adjustments:
+        named.setdefault(adj.deal - 1, []).append(adj)
+    start = 0
+    if resume is not None and resume[1] > 0:
+        replayer.resume(*resume)
+        start = resume[1]
+    for index in range(start, len(deals)):
         if index and not state.deals[-1].finished:
             raise DealRefused(index, "only the last deal may be unfinished")
         try:
-            replayer.play(index, entry, adjustments)
+            replayer.play(index, deals[index], named.get(index, ()))
         except RulesError as exc:
             raise DealRefused(index + 1, str(exc)) from None
+        state.checkpoints.append(replayer.checkpoint())
     if ended and not state.finished:
         if not deals:
             raise GameError("a game can be ended only after a finished deal, and none has been played")

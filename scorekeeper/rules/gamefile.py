@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
@@ -118,26 +118,31 @@ def _number(value: object, what: str) -> Points:
     return whole(Fraction(value).limit_denominator(1000))
 
 
+_DEAL_KEYS = frozenset(DEAL_FIELDS) | frozenset(COMPUTED_DEAL_FIELDS)
+_BID_TYPES = frozenset({int, type(None)})  # exactly: a bool is no bid
+_COUNT_TYPES = frozenset({int})
+
+
 def _deal(index: int, data: object, names: Sequence[str]) -> DealInput:
     where = f"deal {index + 1}"
     if not isinstance(data, Mapping):
         raise GameFileError(f"{where}: a deal must be an object with bids (and tricks)")
-    unknown = sorted(set(data) - set(DEAL_FIELDS) - set(COMPUTED_DEAL_FIELDS))
-    if unknown:
+    if not _DEAL_KEYS.issuperset(data):
+        unknown = sorted(set(data) - _DEAL_KEYS)
         raise GameFileError(f"{where}: unknown field {unknown[0]!r}; known: {', '.join(DEAL_FIELDS)}")
     bids = data.get("bids", [None] * len(names))
     if not isinstance(bids, list) or len(bids) != len(names):
         raise GameFileError(f"{where}: bids must be a list of {len(names)} entries, one per player")
-    for seat, bid in enumerate(bids):
-        if bid is not None and type(bid) is not int:  # not a bool either
-            raise GameFileError(f"{where}: {names[seat]}'s bid must be a whole number or null, not {bid!r}")
+    if not _BID_TYPES.issuperset(map(type, bids)):
+        seat, bid = next((seat, bid) for seat, bid in enumerate(bids) if type(bid) not in _BID_TYPES)
+        raise GameFileError(f"{where}: {names[seat]}'s bid must be a whole number or null, not {bid!r}")
     tricks = data.get("tricks")
     if tricks is not None:
         if not isinstance(tricks, list) or len(tricks) != len(names):
             raise GameFileError(f"{where}: tricks must be a list of {len(names)} numbers, one per player")
-        for seat, count in enumerate(tricks):
-            if type(count) is not int:
-                raise GameFileError(f"{where}: {names[seat]}'s tricks must be a whole number, not {count!r}")
+        if not _COUNT_TYPES.issuperset(map(type, tricks)):
+            seat, count = next((seat, count) for seat, count in enumerate(tricks) if type(count) is not int)
+            raise GameFileError(f"{where}: {names[seat]}'s tricks must be a whole number, not {count!r}")
     trump = data.get("trump")
     if trump is not None and not isinstance(trump, str):
         raise GameFileError(f"{where}: trump must be S, H, D, C or NT, not {trump!r}")
@@ -168,8 +173,12 @@ def _adjustments(values: object, names: Sequence[str]) -> tuple[list[Adjustment]
     return result, kept
 
 
-def parse(data: object) -> GameFile:
+def parse(data: object, previous: GameFile | None = None) -> GameFile:
     """Check a whole game file and replay it; a GameFileError names what is wrong.
+
+    ``previous``, a game file checked earlier (such as this game before a change), only saves work:
+    when it has the same players, rules, first dealer and adjustments, the deals both begin with
+    are not replayed again. The result is the same with or without it.
 
     >>> game = parse({"players": ["Ann", "Bob", "Cy"], "rules": {"max_cards": 3},
     ...               "deals": [{"bids": [1, 1, 0], "tricks": [1, 2, 0]}]})
@@ -196,10 +205,13 @@ def parse(data: object) -> GameFile:
     rules_input = data.get("rules", {})
     if not isinstance(rules_input, Mapping):
         raise GameFileError("rules must be an object such as {\"preset\": \"oh-hell\"}")
-    try:
-        rules = make_rules(rules_input, len(players))
-    except RulesError as exc:
-        raise GameFileError(f"rules: {exc}") from None
+    if previous is not None and len(previous.players) == len(players) and previous.rules_input == rules_input:
+        rules = previous.rules  # made from these very rules for as many players
+    else:
+        try:
+            rules = make_rules(rules_input, len(players))
+        except RulesError as exc:
+            raise GameFileError(f"rules: {exc}") from None
     stakes_input = data.get("stakes")
     stakes = None
     if stakes_input is not None:
@@ -219,12 +231,44 @@ def parse(data: object) -> GameFile:
         raise GameFileError("ended must be true or false")
     try:
         state = replay(rules, players, deals, first_dealer=first_dealer, adjustments=adjustments,
-                       ended=ended)
+                       ended=ended, resume=_shared(previous, rules, players, first_dealer, adjustments, deals))
     except RulesError as exc:
         raise GameFileError(str(exc)) from None
     return GameFile(players, dict(rules_input), rules, title.strip(), first_dealer,
                     None if stakes_input is None else dict(stakes_input), stakes, adjustments,
                     adjustment_input, deals, ended, state)
+
+
+def _shared(previous: GameFile | None, rules: Rules, players: tuple[str, ...], first_dealer: int,
+            adjustments: list[Adjustment], deals: list[DealInput]) -> tuple[GameState, int] | None:
+    """The earlier replay to go on from, and how many deals it shares with these; None if none."""
+    if (previous is None or previous.state is None or previous.rules is not rules
+            or previous.players != players or previous.first_dealer != first_dealer
+            or previous.adjustments != adjustments):
+        return None
+    shared = 0
+    for now, before in zip(deals, previous.deals):
+        if now != before:
+            break
+        shared += 1
+    return previous.state, shared
+
+
+def normalized(game: GameFile) -> GameFile:
+    """The game as ``parse(to_input(game))`` gives it back, without replaying it again: each deal's
+    input as it is stored (its number of cards, and the trump the rules fixed, written out).
+
+    >>> game = parse({"players": ["Ann", "Bob"], "rules": {"max_cards": 2},
+    ...               "deals": [{"bids": [1, 0], "tricks": [1, 1]}]})
+    >>> game.deals[0].cards, normalized(game).deals[0].cards
+    (None, 2)
+    >>> normalized(game) == parse(to_input(game))
+    True
+    """
+    deals = [entry if entry.cards == result.deal.cards and entry.trump == result.trump
+             else DealInput(result.bids, result.tricks, result.trump, result.deal.cards)
+             for entry, result in zip(game.deals, game.game.deals)]
+    return replace(game, deals=deals)
 
 
 def _head(game: GameFile) -> dict[str, Any]:
@@ -268,6 +312,11 @@ def number(value: Points) -> int | float:
     return int(value) if value.denominator == 1 else float(value)
 
 
+def _numbers(values: Sequence[Points]) -> list[int | float]:
+    """Points as JSON numbers (most are ints already)."""
+    return [value if type(value) is int else number(value) for value in values]
+
+
 def export(game: GameFile, links: Mapping[str, str] | None = None) -> dict[str, Any]:
     """The export document: the input repeated, and everything the rules compute from it."""
     state, names = game.game, game.players
@@ -281,8 +330,8 @@ def export(game: GameFile, links: Mapping[str, str] | None = None) -> dict[str, 
             entry["tricks"] = list(result.tricks or ())
         entry.update(bid_total=result.bid_total, announce=result.announce)
         if result.finished:
-            entry.update(made=list(result.made or ()), points=[number(p) for p in result.points or ()],
-                         totals=[number(t) for t in result.totals])
+            entry.update(made=list(result.made or ()), points=_numbers(result.points or ()),
+                         totals=_numbers(result.totals))
         deals.append(entry)
     doc["deals"] = deals
     doc["schedule"] = [

@@ -304,3 +304,24 @@ def test_tie_break_deals_of_a_manual_game_are_one_card_deals() -> None:
     for cards in (1, None):
         state = replay(rules, TWO, [tie, DealInput((0, 0), (1, 0), None, cards)])
         assert state.finished and state.winners == [BOB]
+
+
+def test_replaying_from_a_checkpoint_goes_on_through_tie_break_deals_exactly_as_a_full_replay() -> None:
+    """RULES.md §5 one-card-hand: a replay that goes on from an earlier one (``resume``) stands
+    where the full replay stands after every deal, the tie-break deals and the end included."""
+    rules = make_rules({"deal": "custom", "sequence": "1", "tie": "one-card-hand",
+                        "bidding": "free", "scoring": "exact"}, 2)
+    both_miss, decider = DealInput((0, 1), (1, 0)), DealInput((0, 0), (1, 0))
+    deals = [both_miss, both_miss, both_miss, decider]
+    step = replay(rules, TWO, [])
+    for count in range(1, len(deals) + 1):
+        full = replay(rules, TWO, deals[:count])
+        for shared in range(count):
+            earlier = replay(rules, TWO, deals[:shared]) if shared else step
+            again = replay(rules, TWO, deals[:count], resume=(earlier, shared))
+            assert again == full and again.checkpoints == full.checkpoints
+        step = replay(rules, TWO, deals[:count], resume=(step, count - 1))
+        assert step == full and step.checkpoints == full.checkpoints
+        assert all(c.tiebreak for c in full.checkpoints)  # one deal of the sequence, and a tie
+        assert [c.finished for c in full.checkpoints] == [False] * (count - 1) + [count == 4]
+    assert step.finished and step.winners == [BOB]

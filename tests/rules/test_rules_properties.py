@@ -7,6 +7,7 @@ RULES.md §1 (schedule lengths), §2 (the dealer always has a legal bid), §5 (t
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
@@ -19,7 +20,7 @@ from spec import PATTERN_LENGTHS
 from scorekeeper.rules.bidding import Bidding, allowed_bids
 from scorekeeper.rules.errors import RulesConfigError
 from scorekeeper.rules.game import Adjustment, DealInput, replay
-from scorekeeper.rules.gamefile import export, parse
+from scorekeeper.rules.gamefile import GameFile, GameFileError, export, normalized, parse, to_input
 from scorekeeper.rules.presets import PRESETS, make_rules
 from scorekeeper.rules.scoring import SYSTEMS
 from scorekeeper.rules.stakes import Stakes, settle
@@ -328,6 +329,63 @@ def test_a_finished_game_with_stakes_settles_to_zero_in_at_most_p_minus_1_paymen
         flow[pay["from"]] -= Decimal(pay["amount"])
         flow[pay["to"]] += Decimal(pay["amount"])
     assert flow == net
+
+
+def _same_replay(got: GameFile, want: GameFile) -> None:
+    """The same game file, replay and checkpoints (a house formula is compiled once per parse, so
+    two parses of the same rules hold formulas that differ only in identity)."""
+    assert replace(got.rules, scoring=want.rules.scoring) == want.rules
+    assert getattr(got.rules.scoring, "words", None) == getattr(want.rules.scoring, "words", None)
+    assert replace(got, rules=want.rules, state=replace(got.game, rules=want.rules)) == want
+    assert got.game.checkpoints == want.game.checkpoints
+    assert export(got) == export(want)
+
+
+@GAMES
+@given(game_files(), st.data())
+def test_replaying_from_an_earlier_replay_gives_exactly_the_full_replay(
+        data: dict[str, Any], draw: st.DataObject) -> None:
+    """parse(doc, previous) is parse(doc), whatever ``previous`` is: the same game with fewer deals
+    (a bid or tricks added), with more (a bid taken back), with other adjustments or another
+    title, or the game replayed deal by deal, each step from the one before."""
+    full = parse(data)
+    deals = data["deals"]
+    cut = draw.draw(st.integers(0, len(deals)), "cut")
+    shorter = {**data, "deals": deals[:cut], "ended": False}
+    if cut < len(deals):
+        shorter.pop("adjustments", None)  # they may name a deal that is cut off
+        if draw.draw(st.booleans(), "same adjustments") and all(
+                a["deal"] <= cut for a in data.get("adjustments", [])):
+            shorter["adjustments"] = data.get("adjustments", [])
+    _same_replay(parse(data, previous=parse(shorter)), full)
+    _same_replay(parse(shorter, previous=full), parse(shorter))
+    _same_replay(parse({**data, "title": "Another"}, previous=full), parse({**data, "title": "Another"}))
+    step = parse({**data, "deals": [], "ended": False, "adjustments": []})
+    for count in range(1, len(deals) + 1):
+        adjustments = [a for a in data.get("adjustments", []) if a["deal"] <= count]
+        step = parse({**data, "deals": deals[:count], "ended": False, "adjustments": adjustments},
+                     previous=step)
+    _same_replay(parse(data, previous=step), full)
+    finished = [i for i, deal in enumerate(deals) if "tricks" in deal]
+    if finished:  # a correction: one deal's tricks moved round the table, the deals after it the same
+        i = draw.draw(st.sampled_from(finished), "corrected")
+        tricks = deals[i]["tricks"]
+        corrected = {**data, "deals": [*deals[:i], {**deals[i], "tricks": tricks[1:] + tricks[:1]},
+                                       *deals[i + 1:]]}
+        try:
+            other = parse(corrected)
+        except GameFileError:
+            return  # the corrected scores end the game before its last deals
+        _same_replay(parse(data, previous=other), full)
+        _same_replay(parse(corrected, previous=full), other)
+
+
+@GAMES
+@given(game_files())
+def test_normalized_is_the_game_as_it_is_stored_and_read_back(data: dict[str, Any]) -> None:
+    """normalized(game) is what replaying the stored input part gives, without replaying it."""
+    game = parse(data)
+    _same_replay(normalized(game), parse(to_input(game)))
 
 
 # ---- RULES.md §6: settlement --------------------------------------------------------------------
