@@ -74,7 +74,15 @@ def problems(form: Form) -> list[str]:
     return [sentence(message) for message in found]
 
 
-class VersionForm(FlaskForm):
+class PostedForm(FlaskForm):
+    """A form posted to the app. Its CSRF token is checked once, for every POST, by CSRFProtect
+    (``web.csrf``) before any view runs, so the form neither signs nor checks a second one."""
+
+    class Meta:
+        csrf = False
+
+
+class VersionForm(PostedForm):
     """A write to a game; it carries the version of the game the page was drawn from."""
 
     version = IntegerField(widget=HiddenInput(), validators=[InputRequired()])
@@ -263,7 +271,7 @@ class StakesForm(VersionForm, StakesFields):
     """A change to what a game is played for, until it is settled."""
 
 
-class NewGameForm(FlaskForm, StakesFields):
+class NewGameForm(PostedForm, StakesFields):
     """A new game: players in seating order, who deals first, a preset, house rules, stakes."""
 
     title = StringField("Title (optional)", validators=[Length(max=100)])
@@ -306,7 +314,7 @@ class NewGameForm(FlaskForm, StakesFields):
         return doc
 
 
-class ImportForm(FlaskForm):
+class ImportForm(PostedForm):
     """A game file or a backup to restore: uploaded, or pasted."""
 
     file = FileField("Game file or backup (.json)")
