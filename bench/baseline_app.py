@@ -33,7 +33,7 @@ def _pragmas(connection: Any, _record: Any) -> None:
     cursor = connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA busy_timeout=10000")
-    cursor.execute(f"PRAGMA synchronous={os.environ.get('SQLITE_SYNCHRONOUS', 'FULL')}")
+    cursor.execute(f"PRAGMA synchronous={os.environ.get('SQLITE_SYNCHRONOUS', 'NORMAL')}")
     cursor.close()
 
 

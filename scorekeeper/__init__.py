@@ -49,7 +49,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
             os.environ.get("DATABASE_URL", f"sqlite:///{instance / 'scorekeeper.sqlite'}")
         ),
         WTF_CSRF_TIME_LIMIT=None,
-        SQLITE_SYNCHRONOUS=os.environ.get("SQLITE_SYNCHRONOUS", "FULL"),
+        SQLITE_SYNCHRONOUS=os.environ.get("SQLITE_SYNCHRONOUS", "NORMAL"),
         MAX_CONTENT_LENGTH=1024 * 1024,
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_HTTPONLY=True,
@@ -61,7 +61,6 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config.from_pyfile("config.py", silent=True)
     else:
         app.config.from_mapping(test_config)
-    app.json.sort_keys = False  # type: ignore[attr-defined]  # keys in the game file's own order
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(instance)
 

@@ -44,12 +44,11 @@ def create_game() -> tuple[Response, int]:
         checked = parse(data)
     except RulesError as exc:
         return _error(str(exc), 422)
-    game = Game()
-    game.store(checked)
-    db.session.add(game)
+    game = Game.create(checked)
     db.session.commit()
-    response = jsonify(export(checked, game_links(game)))
-    response.headers["Location"] = game_links(game)["api"]
+    links = game_links(game)
+    response = jsonify(export(checked, links))
+    response.headers["Location"] = links["api"]
     return response, 201
 
 

@@ -116,9 +116,7 @@ def _restore(number: int, doc: object, held: dict[str, tuple[Game, bool]]) -> Re
     key = _canonical(checked)
     if key in held:
         return Restored(number, name, "here", game=held[key][0], editable=held[key][1])
-    game = Game()
-    game.store(checked)
-    db.session.add(game)
+    game = Game.create(checked)
     held[key] = (game, True)
     return Restored(number, name, "imported", game=game)
 

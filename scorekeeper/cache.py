@@ -18,6 +18,22 @@ class LRU(Generic[V]):
         self._items: OrderedDict[Hashable, V] = OrderedDict()
         self._lock = Lock()
 
+    def find(self, key: Hashable) -> V | None:
+        """The value kept for ``key``, or None."""
+        with self._lock:
+            if key in self._items:
+                self._items.move_to_end(key)
+                return self._items[key]
+        return None
+
+    def put(self, key: Hashable, value: V) -> None:
+        """Keep ``value`` for ``key``."""
+        with self._lock:
+            self._items[key] = value
+            self._items.move_to_end(key)
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+
     def get(self, key: Hashable, make: Callable[[], V]) -> V:
         """The value kept for ``key``, made (outside the lock) and kept when missing."""
         with self._lock:
@@ -25,8 +41,5 @@ class LRU(Generic[V]):
                 self._items.move_to_end(key)
                 return self._items[key]
         value = make()
-        with self._lock:
-            self._items[key] = value
-            while len(self._items) > self.size:
-                self._items.popitem(last=False)
+        self.put(key, value)
         return value

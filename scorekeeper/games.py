@@ -51,9 +51,7 @@ def index() -> str:
 
 
 def _create(checked: GameFile) -> BaseResponse:
-    game = Game()
-    game.store(checked)
-    db.session.add(game)
+    game = Game.create(checked)
     db.session.commit()
     device.remember(game.token)
     return redirect(url_for("play.game", token=game.token))

@@ -2,24 +2,28 @@
 
 from __future__ import annotations
 
-import json
 import secrets
 import string
 from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
+import orjson
 from flask import Flask
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
-from sqlalchemy import DateTime, Integer, String, Text, bindparam, event, or_
+from sqlalchemy import DateTime, Integer, String, Text, bindparam, event, insert, or_, update
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.orm.attributes import set_committed_value
 
 from .cache import LRU
-from .rules.gamefile import GameFile, parse, to_input
+from .rules.gamefile import GameFile, normalized, parse, to_input
 
 #: Replayed games by (token, version); callers treat a GameFile as read-only.
 _replayed: LRU[GameFile] = LRU(128)
+#: The newest replay of each game in this worker, by token: the next version goes on from it
+#: (``parse(..., previous=)``) instead of replaying every deal again.
+_newest: LRU[GameFile] = LRU(128)
 
 
 class Base(DeclarativeBase):
@@ -34,8 +38,10 @@ migrate = Migrate()
 def sqlite_pragmas(synchronous: str) -> Callable[[Any, Any], None]:
     """What every new SQLite connection is told: WAL, wait for a lock, foreign keys, durability.
 
-    ``synchronous=FULL`` (the default) makes an acknowledged entry survive a power cut, not only
-    a crash of the app; ``NORMAL`` keeps it through any crash of the app and commits faster.
+    ``synchronous=NORMAL`` (the default; SQLite's advice for WAL) keeps every acknowledged entry
+    through any crash or kill of the app, and costs no disk flush per commit; only an operating
+    system crash or a power cut can take back the last entries before the next checkpoint.
+    ``FULL`` flushes the log at every commit, so an entry survives a power cut too.
     """
 
     def on_connect(connection: Any, _record: Any) -> None:
@@ -93,17 +99,70 @@ class Game(db.Model):  # type: ignore[name-defined]
     @property
     def document(self) -> dict[str, Any]:
         """The stored input part of the game file."""
-        value: dict[str, Any] = json.loads(self.data)
+        value: dict[str, Any] = orjson.loads(self.data)
         return value
+
+    def replay(self, document: dict[str, Any]) -> GameFile:
+        """Check and replay a game file of this game (GameFileError when refused), going on from the
+        newest replay of it this worker holds: the deals they share are not replayed again."""
+        game = parse(document, previous=_newest.find(self.token))
+        _newest.put(self.token, game)
+        return game
 
     def load(self) -> GameFile:
         """Replay the stored game file (once per version in each worker: a version never changes)."""
-        return _replayed.get((self.token, self.version), lambda: parse(self.document))
+        return _replayed.get((self.token, self.version), lambda: self.replay(self.document))
 
-    def store(self, game: GameFile) -> None:
-        """Keep a checked game file's input part."""
-        self.data = json.dumps(to_input(game), separators=(",", ":"), ensure_ascii=False)
-        self.title = game.title.replace("\x00", "")  # PostgreSQL text can't hold NUL; data has it as \u0000
+    @classmethod
+    def create(cls, game: GameFile) -> Game:
+        """A new game holding a checked game file: one INSERT in the session's transaction, which
+        the caller commits. The Game returned is the row as stored (the session does not track it)."""
+        data, title = _columns(game)
+        now = _now()
+        new = cls(token=new_token(), view_token=new_token(), title=title, data=data, version=1,
+                  created_at=now, updated_at=now)
+        inserted = db.session.connection().execute(_CREATE, {name: getattr(new, name) for name in _CREATED})
+        new.id = inserted.inserted_primary_key[0]
+        game = normalized(game)
+        _replayed.put((new.token, new.version), game)
+        _newest.put(new.token, game)
+        return new
+
+    def save(self, game: GameFile) -> bool:
+        """Store a checked game file as this game's next version and commit, in one UPDATE that
+        only matches the version this game was read at. False, with nothing stored and the
+        transaction rolled back, when another write came first (another phone, a resent form)."""
+        data, title = _columns(game)
+        now, version = _now(), self.version + 1
+        stored = db.session.execute(_SAVE, {"game_id": self.id, "read_at": self.version, "data": data,
+                                             "title": title, "version": version, "now": now})
+        if stored.rowcount != 1:
+            db.session.rollback()
+            return False
+        db.session.commit()
+        for name, value in (("data", data), ("title", title), ("version", version), ("updated_at", now)):
+            set_committed_value(self, name, value)
+        game = normalized(game)  # as replaying the stored data would give it
+        _replayed.put((self.token, version), game)
+        _newest.put(self.token, game)
+        return True
+
+
+def _columns(game: GameFile) -> tuple[str, str]:
+    """The ``data`` and ``title`` columns of a checked game file."""
+    data = orjson.dumps(to_input(game)).decode()
+    return data, game.title.replace("\x00", "")  # PostgreSQL text can't hold NUL; data has it as \u0000
+
+
+_games = Game.__table__
+_CREATED = ("token", "view_token", "title", "data", "version", "created_at", "updated_at")
+#: A new game, with every column given.
+_CREATE = insert(_games).values({column: bindparam(column) for column in _CREATED})
+#: A change to a game: written only over the version it was made from.
+_SAVE = (update(_games)
+         .where(_games.c.id == bindparam("game_id"), _games.c.version == bindparam("read_at"))
+         .values(data=bindparam("data"), title=bindparam("title"), version=bindparam("version"),
+                 updated_at=bindparam("now")))
 
 
 #: Built once: every page looks a game up by its token.

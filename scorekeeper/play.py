@@ -13,7 +13,6 @@ from typing import Any
 import segno
 from flask import Blueprint, jsonify, make_response, redirect, render_template, request, url_for
 from markupsafe import Markup
-from sqlalchemy.orm.exc import StaleDataError
 from werkzeug.utils import secure_filename
 from werkzeug.wrappers import Response
 
@@ -30,7 +29,7 @@ from .forms import (
     seats_form,
     sentence,
 )
-from .models import Game, db, find_game
+from .models import Game, find_game
 from .rules.errors import RulesError
 from .rules.game import trump_choices
 from .rules.gamefile import GameFile, export, parse
@@ -82,14 +81,10 @@ def _save(game: Game, form: VersionForm, change: Callable[[edits.Document], None
     document = game.document
     try:
         change(document)
-        checked = parse(document)
+        checked = game.replay(document)
     except (RulesError, edits.EditError) as exc:
         return fail(game, sentence(str(exc)), 422)
-    game.store(checked)
-    try:
-        db.session.commit()
-    except StaleDataError:
-        db.session.rollback()
+    if not game.save(checked):
         return _page(game_or_404(game.token, edit=True), STALE, 409)
     return redirect(url_for("play.game", token=game.token))
 

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
+import orjson
 from flask import Flask, Response, abort, current_app, jsonify, render_template, request, url_for
+from flask.json.provider import DefaultJSONProvider
 from flask_wtf.csrf import CSRFError, CSRFProtect
 from werkzeug.exceptions import HTTPException
 
@@ -53,11 +56,21 @@ MAX_DEPTH = 20
 
 
 def _depth(value: object, limit: int) -> bool:
-    """Whether decoded JSON is nested no deeper than ``limit`` levels."""
-    children = value.values() if isinstance(value, dict) else value if isinstance(value, list) else None
-    if children is None:
-        return True
-    return limit > 0 and all(_depth(child, limit - 1) for child in children)
+    """Whether decoded JSON is nested no deeper than ``limit`` levels (level by level, no recursion).
+
+    >>> _depth([1, {"a": [2]}], 3), _depth([1, {"a": [2]}], 2), _depth(7, 0)
+    (True, False, True)
+    """
+    level = [value] if isinstance(value, (dict, list)) else []
+    for _ in range(limit):
+        if not level:
+            return True
+        inner: list[object] = []
+        for item in level:
+            children = item.values() if isinstance(item, dict) else item
+            inner += [child for child in children if isinstance(child, (dict, list))]
+        level = inner
+    return not level
 
 
 def read_json(raw: str | bytes) -> object:
@@ -71,6 +84,14 @@ def read_json(raw: str | bytes) -> object:
     ValueError: it holds an unpaired surrogate such as \\ud800, which is not text
     """
     too_deep = f"it is nested more than {MAX_DEPTH} levels deep"
+    try:  # orjson refuses all the below (and NaN, which json takes); json then says which it is
+        data = orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        pass
+    else:
+        if not _depth(data, MAX_DEPTH):
+            raise ValueError(too_deep)
+        return data
     try:
         data = json.loads(raw)
     except json.JSONDecodeError as exc:
@@ -113,6 +134,25 @@ def _error_page(exc: HTTPException) -> tuple[str | Response, int]:
     return render_template("error.html", code=code, title=title, message=message), code
 
 
+class JSONProvider(DefaultJSONProvider):
+    """Flask's JSON, with ``jsonify`` encoded by orjson: the same documents, several times faster.
+
+    Keys keep their order (the game file's own order); what orjson leaves alone (Decimal, dates,
+    dataclasses) goes through Flask's own ``default``, as before.
+    """
+
+    sort_keys = False
+    OPTIONS = orjson.OPT_NON_STR_KEYS | orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_DATACLASS
+
+    def response(self, *args: Any, **kwargs: Any) -> Response:
+        """A JSON response, as ``jsonify`` makes it (indented in debug mode)."""
+        options = self.OPTIONS | orjson.OPT_APPEND_NEWLINE
+        if self.compact is False or (self.compact is None and self._app.debug):
+            options |= orjson.OPT_INDENT_2
+        body = orjson.dumps(self._prepare_response_obj(args, kwargs), default=self.default, option=options)
+        return self._app.response_class(body, mimetype=self.mimetype)
+
+
 def _secure(response: Response) -> Response:
     for header, value in SECURITY_HEADERS.items():
         response.headers.setdefault(header, value)
@@ -120,7 +160,9 @@ def _secure(response: Response) -> Response:
 
 
 def init_app(app: Flask) -> None:
-    """Install CSRF protection, the security headers, the error pages and the template helpers."""
+    """Install CSRF protection, the security headers, the error pages, the template helpers and
+    the JSON provider."""
+    app.json = JSONProvider(app)
     csrf.init_app(app)
     app.after_request(_secure)
     app.register_error_handler(HTTPException, _error_page)

@@ -49,11 +49,25 @@ def test_upgrade_from_the_first_migration_keeps_every_game(tmp_path: Path) -> No
         db.engine.dispose()
 
 
-def test_sqlite_connections_use_wal_a_busy_timeout_foreign_keys_and_full_sync(app: Flask) -> None:
+def _pragmas(app: Flask) -> dict[str, object] | None:
     with app.app_context():
         if db.engine.dialect.name != "sqlite":
-            return
+            return None
         with db.engine.connect() as connection:
-            pragma = {name: connection.exec_driver_sql(f"PRAGMA {name}").scalar()
-                      for name in ("journal_mode", "busy_timeout", "foreign_keys", "synchronous")}
-    assert pragma == {"journal_mode": "wal", "busy_timeout": 10000, "foreign_keys": 1, "synchronous": 2}
+            return {name: connection.exec_driver_sql(f"PRAGMA {name}").scalar()
+                    for name in ("journal_mode", "busy_timeout", "foreign_keys", "synchronous")}
+
+
+def test_sqlite_connections_use_wal_a_busy_timeout_foreign_keys_and_normal_sync(app: Flask) -> None:
+    """WAL with synchronous=NORMAL (1) by default: no disk flush per commit, nothing lost by a crash
+    of the app."""
+    pragma = _pragmas(app)
+    if pragma is not None:
+        assert pragma == {"journal_mode": "wal", "busy_timeout": 10000, "foreign_keys": 1, "synchronous": 1}
+
+
+def test_sqlite_synchronous_full_flushes_every_commit_when_asked(tmp_path: Path) -> None:
+    """SQLITE_SYNCHRONOUS=FULL (2): an acknowledged entry survives a power cut too."""
+    app = create_app({"TESTING": True, "SECRET_KEY": "t", "SQLITE_SYNCHRONOUS": "FULL",
+                      "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'full.sqlite'}"})
+    assert _pragmas(app) == {"journal_mode": "wal", "busy_timeout": 10000, "foreign_keys": 1, "synchronous": 2}

@@ -1,0 +1,139 @@
+"""The write path: one INSERT or one version-checked UPDATE per change, and the replays each worker
+keeps (so a tap doesn't replay the whole game) always equal to replaying what is stored."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from decimal import Decimal
+
+import pytest
+from flask import Flask, jsonify
+from flask.testing import FlaskClient
+from sqlalchemy import event
+from webhelpers import Scorer, snapshot
+
+from scorekeeper import models
+from scorekeeper.models import Game, db, find_game
+from scorekeeper.rules.gamefile import export, parse, to_input
+from scorekeeper.web import read_json
+
+
+def _stored(app: Flask, token: str) -> tuple[Game, dict[str, object]]:
+    """The game as stored, and its export from a replay of the stored data (no cache)."""
+    with app.app_context():
+        game, _ = find_game(token)
+        assert game is not None
+        db.session.expunge(game)
+    return game, export(parse(json.loads(game.data)))
+
+
+def _kept(token: str, version: int) -> dict[str, object] | None:
+    """The export of the replay this worker keeps for a version of a game, if it keeps one."""
+    kept = models._replayed.find((token, version))
+    return None if kept is None else export(kept)
+
+
+def test_a_bid_is_one_update_over_the_version_it_was_made_from(
+        app: Flask, start: Callable[..., Scorer]) -> None:
+    game = start(rules={"preset": "oh-hell", "max_cards": 3})
+    statements: list[str] = []
+    with app.app_context():
+        event.listen(db.engine, "before_cursor_execute", lambda *a: statements.append(a[2]))
+    game.post("/bid", seat=1, bid=1)
+    writes = [s for s in statements if not s.lstrip().upper().startswith("SELECT")]
+    assert len(writes) == 1 and writes[0].lstrip().upper().startswith("UPDATE")
+    assert "version" in writes[0].split("WHERE", 1)[1]
+
+
+def test_what_a_write_keeps_in_the_worker_is_the_replay_of_what_it_stored(
+        app: Flask, start: Callable[..., Scorer]) -> None:
+    game = start(rules={"preset": "oh-hell", "max_cards": 3})
+    stored, replayed = _stored(app, game.token)
+    assert stored.version == 1 and _kept(game.token, 1) == replayed  # kept by the import
+    game.bid(1, 0, 1, 0)
+    game.tricks(1, 0, 1, 1)
+    game.bid(0)
+    stored, replayed = _stored(app, game.token)
+    assert stored.version == 7  # six writes after the import
+    assert _kept(game.token, 7) == replayed
+    assert json.loads(stored.data) == to_input(parse(json.loads(stored.data)))  # stored as to_input
+
+
+def test_a_replay_from_an_older_version_of_the_game_gives_the_full_replay(
+        app: Flask, start: Callable[..., Scorer]) -> None:
+    """A worker goes on from the newest replay it holds, however old: another worker may have
+    taken the writes since."""
+    game = start(rules={"preset": "oh-hell", "max_cards": 3})
+    game.bid(1, 0, 1, 0)
+    with app.app_context():
+        old, _ = find_game(game.token)
+        assert old is not None
+        old_file = old.load()
+    game.tricks(1, 0, 1, 1)
+    game.bid(0, 1)
+    models._newest.put(game.token, old_file)  # as if this worker had seen only the first bids
+    models._replayed.put(("other", 0), old_file)
+    with app.app_context():
+        now, _ = find_game(game.token)
+        assert now is not None
+        models._replayed._items.pop((now.token, now.version), None)
+        assert export(now.load()) == export(parse(json.loads(now.data)))
+
+
+def test_a_save_over_a_version_another_write_replaced_stores_nothing(
+        app: Flask, start: Callable[..., Scorer]) -> None:
+    game = start(rules={"preset": "oh-hell", "max_cards": 3})
+    with app.app_context():
+        stale, _ = find_game(game.token)
+        assert stale is not None
+        document = stale.document
+        db.session.expunge(stale)
+    game.bid(1)  # another phone writes first
+    before = snapshot(app)
+    with app.app_context():
+        document["deals"] = [{"bids": [None, 0, None, None]}]
+        db.session.add(stale)
+        assert stale.save(stale.replay(document)) is False
+    assert snapshot(app) == before
+
+
+def test_a_new_game_is_one_insert(app: Flask, client: FlaskClient) -> None:
+    statements: list[str] = []
+    with app.app_context():
+        db.session.execute(db.text("SELECT 1"))  # the database's first connection says hello first
+        db.session.commit()
+        event.listen(db.engine, "before_cursor_execute", lambda *a: statements.append(a[2]))
+    response = client.post("/api/games", json={"players": ["Ann", "Bob"], "rules": {"max_cards": 2}})
+    assert response.status_code == 201
+    assert [s.split()[0].upper() for s in statements] == ["INSERT"]
+    assert response.headers["Location"] == response.get_json()["links"]["api"]
+
+
+def test_json_responses_keep_the_game_files_key_order_and_flasks_encodings(app: Flask) -> None:
+    with app.test_request_context():
+        body = jsonify({"z": 1, "a": "Zoë <b>", "n": Decimal("0.10"), 3: None}).get_data(as_text=True)
+    assert json.loads(body) == {"z": 1, "a": "Zoë <b>", "n": "0.10", "3": None}
+    assert list(json.loads(body)) == ["z", "a", "n", "3"]
+    assert body.endswith("\n")
+
+
+@pytest.mark.parametrize("raw", [
+    '{"players": ["Ann", "Bob"], "deals": [{"bids": [1, null], "trump": "S"}], "x": 1.5}',
+    '["\\u00e9", "\\ud83d\\ude00", -0, 1e3, 9007199254740993]',
+    '  {"a": {"b": [[[]]]}}  ',
+])
+def test_read_json_reads_what_json_reads(raw: str) -> None:
+    assert read_json(raw) == json.loads(raw) and read_json(raw.encode()) == json.loads(raw)
+
+
+@pytest.mark.parametrize(("raw", "why"), [
+    ('["\\ud800"]', "unpaired surrogate"),
+    ("[" * 21 + "]" * 21, "nested more than 20 levels"),
+    ("[" * 3000 + "]" * 3000, "nested more than 20 levels"),
+    ('{"a": 1,}', "line 1"),
+    (b'["\xff"]', "not UTF-8"),
+])
+def test_read_json_names_what_is_wrong(raw: str | bytes, why: str) -> None:
+    with pytest.raises(ValueError, match=why):
+        read_json(raw)
