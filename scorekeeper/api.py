@@ -7,7 +7,7 @@ from typing import Any
 from flask import Blueprint, Response, jsonify, request
 from werkzeug.exceptions import HTTPException
 
-from .models import Game, db, find_game
+from .models import Game, commit, find_game
 from .rules.errors import RulesError
 from .rules.gamefile import export, parse
 from .web import csrf, game_links, read_json
@@ -45,7 +45,7 @@ def create_game() -> tuple[Response, int]:
     except RulesError as exc:
         return _error(str(exc), 422)
     game = Game.create(checked)
-    db.session.commit()
+    commit()
     links = game_links(game)
     response = jsonify(export(checked, links))
     response.headers["Location"] = links["api"]

@@ -15,7 +15,7 @@ from typing import Any, TypeGuard
 
 from . import device
 from .forms import sentence
-from .models import Game, db, find_game
+from .models import Game, commit, find_game
 from .rules.errors import RulesError
 from .rules.gamefile import GameFile, export, parse, to_input
 from .web import game_links
@@ -134,7 +134,7 @@ def restore(data: dict[str, Any]) -> list[Restored]:
                           "at once, so nothing was imported.")
     held = _held()
     results = [_restore(number, doc, held) for number, doc in enumerate(games, 1)]
-    db.session.commit()
+    commit()
     for result in reversed(results):  # the backup's first game ends at the top of the list
         if result.game is not None and result.editable:
             device.remember(result.game.token)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from flask import session
 
-from .models import Game, db
+from .models import Game, games_of
 
 #: The most recent games kept per kind; a cookie holds about 4 kB.
 KEEP = 25
@@ -46,6 +46,4 @@ def remembered(kind: str) -> list[str]:
 
 def games() -> list[Game]:
     """The games this device holds (to edit or to follow), the most recently played first."""
-    edit, view = remembered("edit"), remembered("view")
-    query = db.select(Game).where(Game.token.in_(edit) | Game.view_token.in_(view))
-    return list(db.session.execute(query.order_by(Game.updated_at.desc())).scalars())
+    return games_of(remembered("edit"), remembered("view"))

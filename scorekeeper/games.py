@@ -21,7 +21,7 @@ from wtforms.validators import ValidationError
 
 from . import backup, board, device
 from .forms import HouseRulesForm, ImportForm, NewGameForm, problems
-from .models import Game, db
+from .models import Game, commit
 from .rules.errors import RulesError
 from .rules.gamefile import GameFile, parse
 from .rules.presets import PRESETS, Rules, make_rules
@@ -52,7 +52,7 @@ def index() -> str:
 
 def _create(checked: GameFile) -> BaseResponse:
     game = Game.create(checked)
-    db.session.commit()
+    commit()
     device.remember(game.token)
     return redirect(url_for("play.game", token=game.token))
 
@@ -188,7 +188,6 @@ def delete(token: str) -> str | BaseResponse:
         return render_template("games/delete.html", game=game, file=game.load())
     name = game.title or ", ".join(game.document["players"])
     device.forget(game.token, game.view_token)
-    db.session.delete(game)
-    db.session.commit()
+    game.delete()
     flash(f"The game “{name}” is deleted.", "done")
     return redirect(url_for("games.index"))

@@ -1,4 +1,10 @@
-"""The database: one row per game, holding the game file's input part; everything else is replayed."""
+"""The database: one row per game, holding the game file's input part; everything else is replayed.
+
+The app reads and writes games with one Core statement each, on one connection per request
+(``connection()``), not through the ORM session: a tap is a SELECT and an UPDATE, without the
+session's bookkeeping. The ``Game`` model describes the table (migrations, tests) and carries
+what a game can do; the games the app works with are built from the rows it selected.
+"""
 
 from __future__ import annotations
 
@@ -9,12 +15,24 @@ from datetime import UTC, datetime
 from typing import Any
 
 import orjson
-from flask import Flask
+from flask import Flask, g
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
-from sqlalchemy import DateTime, Integer, String, Text, bindparam, event, insert, or_, update
+from sqlalchemy import (
+    Connection,
+    DateTime,
+    Integer,
+    String,
+    Text,
+    bindparam,
+    delete,
+    event,
+    insert,
+    or_,
+    select,
+    update,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
-from sqlalchemy.orm.attributes import set_committed_value
 
 from .cache import LRU
 from .rules.gamefile import GameFile, normalized, parse, to_input
@@ -64,6 +82,27 @@ def init_db(app: Flask) -> None:
     with app.app_context():
         if db.engine.dialect.name == "sqlite":
             event.listen(db.engine, "connect", sqlite_pragmas(synchronous))
+    app.teardown_appcontext(_close_connection)
+
+
+def connection() -> Connection:
+    """This request's database connection, opened on first use and closed (what was not committed
+    rolled back) when the request ends."""
+    if "games_db" not in g:
+        g.games_db = db.engine.connect()
+    found: Connection = g.games_db
+    return found
+
+
+def commit() -> None:
+    """Commit what this request wrote."""
+    connection().commit()
+
+
+def _close_connection(_error: BaseException | None) -> None:
+    opened = g.pop("games_db", None)
+    if opened is not None:
+        opened.close()
 
 
 def new_token() -> str:
@@ -115,13 +154,12 @@ class Game(db.Model):  # type: ignore[name-defined]
 
     @classmethod
     def create(cls, game: GameFile) -> Game:
-        """A new game holding a checked game file: one INSERT in the session's transaction, which
-        the caller commits. The Game returned is the row as stored (the session does not track it)."""
+        """A new game holding a checked game file: one INSERT, which the caller commits (``commit``)."""
         data, title = _columns(game)
         now = _now()
         new = cls(token=new_token(), view_token=new_token(), title=title, data=data, version=1,
                   created_at=now, updated_at=now)
-        inserted = db.session.connection().execute(_CREATE, {name: getattr(new, name) for name in _CREATED})
+        inserted = connection().execute(_CREATE, {name: getattr(new, name) for name in _CREATED})
         new.id = inserted.inserted_primary_key[0]
         game = normalized(game)
         _replayed.put((new.token, new.version), game)
@@ -134,18 +172,22 @@ class Game(db.Model):  # type: ignore[name-defined]
         transaction rolled back, when another write came first (another phone, a resent form)."""
         data, title = _columns(game)
         now, version = _now(), self.version + 1
-        stored = db.session.execute(_SAVE, {"game_id": self.id, "read_at": self.version, "data": data,
-                                             "title": title, "version": version, "now": now})
+        stored = connection().execute(_SAVE, {"game_id": self.id, "read_at": self.version, "data": data,
+                                              "title": title, "version": version, "now": now})
         if stored.rowcount != 1:
-            db.session.rollback()
+            connection().rollback()
             return False
-        db.session.commit()
-        for name, value in (("data", data), ("title", title), ("version", version), ("updated_at", now)):
-            set_committed_value(self, name, value)
+        commit()
+        self.data, self.title, self.version, self.updated_at = data, title, version, now
         game = normalized(game)  # as replaying the stored data would give it
         _replayed.put((self.token, version), game)
         _newest.put(self.token, game)
         return True
+
+    def delete(self) -> None:
+        """Delete the game for good, and commit."""
+        connection().execute(_DELETE, {"game_id": self.id})
+        commit()
 
 
 def _columns(game: GameFile) -> tuple[str, str]:
@@ -165,13 +207,23 @@ _SAVE = (update(_games)
                  updated_at=bindparam("now")))
 
 
+_DELETE = delete(_games).where(_games.c.id == bindparam("game_id"))
 #: Built once: every page looks a game up by its token.
-_BY_TOKEN = db.select(Game).where(or_(Game.token == bindparam("t"), Game.view_token == bindparam("t")))
+_BY_TOKEN = select(_games).where(or_(_games.c.token == bindparam("t"), _games.c.view_token == bindparam("t")))
 
 
 def find_game(token: str) -> tuple[Game | None, bool]:
     """The game whose edit or read-only token this is, and whether the token may edit."""
     if not token or len(token) > 64 or not TOKEN_CHARS.issuperset(token):
         return None, False
-    game = db.session.execute(_BY_TOKEN, {"t": token}).scalar_one_or_none()
-    return game, game is not None and secrets.compare_digest(game.token, token)
+    row = connection().execute(_BY_TOKEN, {"t": token}).one_or_none()
+    if row is None:
+        return None, False
+    return Game(**row._mapping), secrets.compare_digest(row.token, token)
+
+
+def games_of(edit: list[str], view: list[str]) -> list[Game]:
+    """The games with these edit or read-only tokens, the most recently played first."""
+    query = (select(_games).where(_games.c.token.in_(edit) | _games.c.view_token.in_(view))
+             .order_by(_games.c.updated_at.desc()))
+    return [Game(**row._mapping) for row in connection().execute(query)]

@@ -24,7 +24,6 @@ def _stored(app: Flask, token: str) -> tuple[Game, dict[str, object]]:
     with app.app_context():
         game, _ = find_game(token)
         assert game is not None
-        db.session.expunge(game)
     return game, export(parse(json.loads(game.data)))
 
 
@@ -88,12 +87,10 @@ def test_a_save_over_a_version_another_write_replaced_stores_nothing(
         stale, _ = find_game(game.token)
         assert stale is not None
         document = stale.document
-        db.session.expunge(stale)
     game.bid(1)  # another phone writes first
     before = snapshot(app)
     with app.app_context():
         document["deals"] = [{"bids": [None, 0, None, None]}]
-        db.session.add(stale)
         assert stale.save(stale.replay(document)) is False
     assert snapshot(app) == before
 
