@@ -411,17 +411,22 @@ def replay(
         state.winners = state.leaders()
     else:
         state.next_deal = None if state.current else replayer.deal_at(len(deals))
-    state.schedule = _schedule(replayer, len(deals))
+    state.schedule = _schedule(replayer, len(deals), None if resume is None else resume[0])
     return state
 
 
-def _schedule(replayer: _Replay, played: int) -> list[Deal]:
-    """The deals played, then those still to come as far as they are known in advance."""
+def _schedule(replayer: _Replay, played: int, earlier: GameState | None = None) -> list[Deal]:
+    """The deals played, then those still to come as far as they are known in advance (as in
+    ``earlier``, a replay of the same game, when it stood at the same place)."""
     state, rules = replayer.state, replayer.rules
     known = [result.deal for result in state.deals]
     if state.finished:
         return known
     busy = state.current is not None
+    if (earlier is not None and earlier.checkpoints and len(earlier.deals) == played
+            and not earlier.finished and (earlier.current is not None) == busy
+            and earlier.tiebreak == state.tiebreak and earlier.checkpoints[-1].position == replayer.position):
+        return known + earlier.schedule[played:]
     position = replayer.position + (1 if busy else 0)
     if state.tiebreak or (rules.sizes is None and rules.deals is None):
         upcoming = 0 if busy else 1

@@ -6,7 +6,7 @@ import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import Any
+from typing import Any, NoReturn
 
 from .errors import GameError, RulesError
 from .game import Adjustment, DealInput, GameState, replay
@@ -121,36 +121,42 @@ def _number(value: object, what: str) -> Points:
 _DEAL_KEYS = frozenset(DEAL_FIELDS) | frozenset(COMPUTED_DEAL_FIELDS)
 _BID_TYPES = frozenset({int, type(None)})  # exactly: a bool is no bid
 _COUNT_TYPES = frozenset({int})
+_NO_BIDS: list[None] = []  # the deal has no "bids" (none entered yet)
 
 
 def _deal(index: int, data: object, names: Sequence[str]) -> DealInput:
-    where = f"deal {index + 1}"
-    if not isinstance(data, Mapping):
-        raise GameFileError(f"{where}: a deal must be an object with bids (and tricks)")
+    if type(data) is not dict and not isinstance(data, Mapping):
+        raise GameFileError(f"deal {index + 1}: a deal must be an object with bids (and tricks)")
     if not _DEAL_KEYS.issuperset(data):
         unknown = sorted(set(data) - _DEAL_KEYS)
-        raise GameFileError(f"{where}: unknown field {unknown[0]!r}; known: {', '.join(DEAL_FIELDS)}")
-    bids = data.get("bids", [None] * len(names))
-    if not isinstance(bids, list) or len(bids) != len(names):
-        raise GameFileError(f"{where}: bids must be a list of {len(names)} entries, one per player")
-    if not _BID_TYPES.issuperset(map(type, bids)):
-        seat, bid = next((seat, bid) for seat, bid in enumerate(bids) if type(bid) not in _BID_TYPES)
-        raise GameFileError(f"{where}: {names[seat]}'s bid must be a whole number or null, not {bid!r}")
-    tricks = data.get("tricks")
-    if tricks is not None:
-        if not isinstance(tricks, list) or len(tricks) != len(names):
-            raise GameFileError(f"{where}: tricks must be a list of {len(names)} numbers, one per player")
-        if not _COUNT_TYPES.issuperset(map(type, tricks)):
-            seat, count = next((seat, count) for seat, count in enumerate(tricks) if type(count) is not int)
-            raise GameFileError(f"{where}: {names[seat]}'s tricks must be a whole number, not {count!r}")
-    trump = data.get("trump")
-    if trump is not None and not isinstance(trump, str):
-        raise GameFileError(f"{where}: trump must be S, H, D, C or NT, not {trump!r}")
-    cards = data.get("cards")
-    if cards is not None and (isinstance(cards, bool) or not isinstance(cards, int)):
-        raise GameFileError(f"{where}: cards must be a whole number, not {cards!r}")
+        raise GameFileError(f"deal {index + 1}: unknown field {unknown[0]!r}; known: {', '.join(DEAL_FIELDS)}")
+    bids, tricks = data.get("bids", _NO_BIDS), data.get("tricks")
+    if bids is _NO_BIDS:
+        bids = [None] * len(names)
+    elif type(bids) is not list or len(bids) != len(names) or not _BID_TYPES.issuperset(map(type, bids)):
+        _refuse_seats(index, bids, names, "bids", "bid", "a whole number or null", _BID_TYPES)
+    if tricks is not None and (type(tricks) is not list or len(tricks) != len(names)
+                               or not _COUNT_TYPES.issuperset(map(type, tricks))):
+        _refuse_seats(index, tricks, names, "tricks", "tricks", "a whole number", _COUNT_TYPES)
+    trump, cards = data.get("trump"), data.get("cards")
+    if trump is not None and type(trump) is not str:
+        raise GameFileError(f"deal {index + 1}: trump must be S, H, D, C or NT, not {trump!r}")
+    if cards is not None and type(cards) is not int:  # a bool is no number of cards
+        raise GameFileError(f"deal {index + 1}: cards must be a whole number, not {cards!r}")
     return DealInput(tuple(bids), None if tricks is None else tuple(tricks),
                      None if trump is None else trump.upper(), cards)
+
+
+def _refuse_seats(index: int, values: object, names: Sequence[str], field: str, each: str, kind: str,
+                  types: frozenset[type]) -> NoReturn:
+    """Say what is wrong with a deal's bids or tricks: not a list of one entry per player, or which
+    player's entry isn't a number."""
+    where = f"deal {index + 1}"
+    if not isinstance(values, list) or len(values) != len(names):
+        entries = "entries" if field == "bids" else "numbers"
+        raise GameFileError(f"{where}: {field} must be a list of {len(names)} {entries}, one per player")
+    seat, value = next((seat, value) for seat, value in enumerate(values) if type(value) not in types)
+    raise GameFileError(f"{where}: {names[seat]}'s {each} must be {kind}, not {value!r}")
 
 
 def _adjustments(values: object, names: Sequence[str]) -> tuple[list[Adjustment], list[dict[str, Any]]]:

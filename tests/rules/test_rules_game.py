@@ -325,3 +325,16 @@ def test_replaying_from_a_checkpoint_goes_on_through_tie_break_deals_exactly_as_
         assert all(c.tiebreak for c in full.checkpoints)  # one deal of the sequence, and a tie
         assert [c.finished for c in full.checkpoints] == [False] * (count - 1) + [count == 4]
     assert step.finished and step.winners == [BOB]
+
+
+def test_a_replay_from_a_game_where_a_deal_was_made_gives_the_re_deal_when_it_is_missed() -> None:
+    """RULES.md §2 must-equal (cooperative): a missed deal is re-dealt, so the schedule still to come
+    is not the one of the game where the same deal was made."""
+    rules = make_rules({"preset": "cooperative", "max_cards": 3}, 2)
+    made = [DealInput((2, 1), (2, 1)), DealInput((None, None))]
+    missed = [DealInput((2, 1), (1, 2)), DealInput((None, None))]
+    earlier = replay(rules, TWO, made)
+    again = replay(rules, TWO, missed, resume=(earlier, 0))  # they share no deal
+    full = replay(rules, TWO, missed)
+    assert again == full and again.checkpoints == full.checkpoints
+    assert [d.cards for d in full.schedule] != [d.cards for d in earlier.schedule]
