@@ -51,9 +51,9 @@ def create_app() -> Flask:
     def commit() -> str:
         row = db.session.get(Counter, 1)
         assert row is not None
-        row.value += 1
+        row.value = value = row.value + 1
         db.session.commit()
-        return str(row.value)
+        return str(value)  # not row.value: the commit expired it, and reading it would SELECT again
 
     return app
 
