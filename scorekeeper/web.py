@@ -153,9 +153,13 @@ class JSONProvider(DefaultJSONProvider):
         return self._app.response_class(body, mimetype=self.mimetype)
 
 
+_SECURITY = [(name, value, name.lower()) for name, value in SECURITY_HEADERS.items()]
+
+
 def _secure(response: Response) -> Response:
-    for header, value in SECURITY_HEADERS.items():
-        response.headers.setdefault(header, value)
+    """Every response carries the security headers (those a view set itself are left as set)."""
+    present = {name.lower() for name, _ in response.headers}
+    response.headers.extend([(name, value) for name, value, low in _SECURITY if low not in present])
     return response
 
 

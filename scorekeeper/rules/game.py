@@ -23,7 +23,7 @@ class DealRefused(GameError):
         self.reason = reason
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class DealInput:
     """What the scorer entered for one deal; bids and tricks are in seating order."""
 
@@ -33,7 +33,7 @@ class DealInput:
     cards: int | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Adjustment:
     """One-off points for a player, counted in the totals from the named deal's result on."""
 
@@ -43,7 +43,7 @@ class Adjustment:
     reason: str = ""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class DealResult:
     """One deal as played: the inputs, and what the rules make of them."""
 
@@ -73,7 +73,7 @@ class DealResult:
         return announce([b for b in self.bids if b is not None], self.deal.cards or 0)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Standing:
     """A player's place: ``rank`` is shared by tied players (1, 1, 3)."""
 

@@ -137,7 +137,7 @@ def hand_sizes(
     return sizes
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Deal:
     """One deal of a game as known before it is played.
 

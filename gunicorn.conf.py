@@ -1,0 +1,14 @@
+"""gunicorn's settings for scorekeeper, read from the project folder (``make serve``, the benchmarks).
+
+Workers, address and logs are given on the command line; this file holds what a worker does.
+"""
+
+import gc
+from typing import Any
+
+
+def post_worker_init(worker: Any) -> None:
+    """The app, its templates and the libraries a worker loads at start live as long as the worker:
+    frozen, the garbage collector stops walking them again at every full collection (a pause of
+    some 50 ms on a tap otherwise)."""
+    gc.freeze()
