@@ -7,7 +7,7 @@ from typing import Any
 from flask import Blueprint, Response, jsonify, request
 from werkzeug.exceptions import HTTPException
 
-from .models import Game, commit, find_game
+from .models import StoredGame, commit, find_game
 from .rules.errors import RulesError
 from .rules.gamefile import export, parse
 from .web import csrf, game_links, read_json
@@ -26,7 +26,7 @@ def http_error(exc: HTTPException) -> tuple[Response, int]:
     return _error(exc.description or exc.name, exc.code or 500)
 
 
-def export_game(game: Game, editable: bool = True) -> dict[str, Any]:
+def export_game(game: StoredGame, editable: bool = True) -> dict[str, Any]:
     """The export document of a stored game, with the links its token may see."""
     return export(game.load(), game_links(game, editable))
 
@@ -44,7 +44,7 @@ def create_game() -> tuple[Response, int]:
         checked = parse(data)
     except RulesError as exc:
         return _error(str(exc), 422)
-    game = Game.create(checked)
+    game = StoredGame.create(checked)
     commit()
     links = game_links(game)
     response = jsonify(export(checked, links))

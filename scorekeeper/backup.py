@@ -15,7 +15,7 @@ from typing import Any, TypeGuard
 
 from . import device
 from .forms import sentence
-from .models import Game, commit, find_game
+from .models import StoredGame, commit, find_game
 from .rules.errors import RulesError
 from .rules.gamefile import GameFile, export, parse, to_input
 from .web import game_links
@@ -37,7 +37,7 @@ class Restored:
     name: str
     outcome: str  # "imported", "here" or "refused"
     reason: str = ""
-    game: Game | None = None
+    game: StoredGame | None = None
     editable: bool = True
 
 
@@ -79,7 +79,7 @@ def _name(doc: object) -> str:
     return ""
 
 
-def _on_server(doc: object) -> tuple[Game | None, bool]:
+def _on_server(doc: object) -> tuple[StoredGame | None, bool]:
     """The game on this server that a backed-up game's links (edit, api, view) point at."""
     links = doc.get("links") if isinstance(doc, dict) else None
     for kind in ("edit", "api", "view"):
@@ -91,7 +91,7 @@ def _on_server(doc: object) -> tuple[Game | None, bool]:
     return None, False
 
 
-def _held() -> dict[str, tuple[Game, bool]]:
+def _held() -> dict[str, tuple[StoredGame, bool]]:
     """The games this device holds, by their canonical input."""
     edit = set(device.remembered("edit"))
     held = {}
@@ -103,7 +103,7 @@ def _held() -> dict[str, tuple[Game, bool]]:
     return held
 
 
-def _restore(number: int, doc: object, held: dict[str, tuple[Game, bool]]) -> Restored:
+def _restore(number: int, doc: object, held: dict[str, tuple[StoredGame, bool]]) -> Restored:
     """Restore one game of a backup (added to the session, not yet committed)."""
     name = _name(doc)
     found, editable = _on_server(doc)
@@ -116,7 +116,7 @@ def _restore(number: int, doc: object, held: dict[str, tuple[Game, bool]]) -> Re
     key = _canonical(checked)
     if key in held:
         return Restored(number, name, "here", game=held[key][0], editable=held[key][1])
-    game = Game.create(checked)
+    game = StoredGame.create(checked)
     held[key] = (game, True)
     return Restored(number, name, "imported", game=game)
 

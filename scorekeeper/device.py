@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from flask import session
 
-from .models import Game, games_of
+from .models import StoredGame, games_of
 
 #: The most recent games kept per kind; a cookie holds about 4 kB.
 KEEP = 25
@@ -44,6 +44,6 @@ def remembered(kind: str) -> list[str]:
     return [t for t in tokens if isinstance(t, str)] if isinstance(tokens, list) else []
 
 
-def games() -> list[Game]:
+def games() -> list[StoredGame]:
     """The games this device holds (to edit or to follow), the most recently played first."""
     return games_of(remembered("edit"), remembered("view"))

@@ -21,7 +21,7 @@ from wtforms.validators import ValidationError
 
 from . import backup, board, device
 from .forms import HouseRulesForm, ImportForm, NewGameForm, problems
-from .models import Game, commit
+from .models import StoredGame, commit
 from .rules.errors import RulesError
 from .rules.gamefile import GameFile, parse
 from .rules.presets import PRESETS, Rules, make_rules
@@ -51,7 +51,7 @@ def index() -> str:
 
 
 def _create(checked: GameFile) -> BaseResponse:
-    game = Game.create(checked)
+    game = StoredGame.create(checked)
     commit()
     device.remember(game.token)
     return redirect(url_for("play.game", token=game.token))

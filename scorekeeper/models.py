@@ -11,6 +11,7 @@ from __future__ import annotations
 import secrets
 import string
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
@@ -119,7 +120,10 @@ def _now() -> datetime:
 
 
 class Game(db.Model):  # type: ignore[name-defined]
-    """A game: its edit and read-only tokens, and the game file input it replays from."""
+    """The games table: a game's edit and read-only tokens, and the game file input it replays from.
+
+    The app works with ``StoredGame``: a row as it selected it, and what can be done with it.
+    """
 
     __tablename__ = "games"
 
@@ -134,6 +138,22 @@ class Game(db.Model):  # type: ignore[name-defined]
 
     # Every UPDATE checks the version it was read at: a stale write fails instead of winning.
     __mapper_args__ = {"version_id_col": version}  # noqa: RUF012 - SQLAlchemy reads it once
+
+
+
+@dataclass(slots=True)
+class StoredGame:
+    """A game as stored (its row, as selected), and what can be done with it: replay it, store a
+    new version of it, delete it."""
+
+    id: int
+    token: str
+    view_token: str
+    title: str
+    data: str
+    version: int
+    created_at: datetime
+    updated_at: datetime
 
     @property
     def document(self) -> dict[str, Any]:
@@ -153,14 +173,13 @@ class Game(db.Model):  # type: ignore[name-defined]
         return _replayed.get((self.token, self.version), lambda: self.replay(self.document))
 
     @classmethod
-    def create(cls, game: GameFile) -> Game:
+    def create(cls, game: GameFile) -> StoredGame:
         """A new game holding a checked game file: one INSERT, which the caller commits (``commit``)."""
         data, title = _columns(game)
         now = _now()
-        new = cls(token=new_token(), view_token=new_token(), title=title, data=data, version=1,
-                  created_at=now, updated_at=now)
-        inserted = connection().execute(_CREATE, {name: getattr(new, name) for name in _CREATED})
-        new.id = inserted.inserted_primary_key[0]
+        row = {"token": new_token(), "view_token": new_token(), "title": title, "data": data,
+               "version": 1, "created_at": now, "updated_at": now}
+        new = cls(id=connection().execute(_CREATE, row).inserted_primary_key[0], **row)
         game = normalized(game)
         _replayed.put((new.token, new.version), game)
         _newest.put(new.token, game)
@@ -190,6 +209,7 @@ class Game(db.Model):  # type: ignore[name-defined]
         commit()
 
 
+
 def _columns(game: GameFile) -> tuple[str, str]:
     """The ``data`` and ``title`` columns of a checked game file."""
     data = orjson.dumps(to_input(game)).decode()
@@ -197,9 +217,8 @@ def _columns(game: GameFile) -> tuple[str, str]:
 
 
 _games = Game.__table__
-_CREATED = ("token", "view_token", "title", "data", "version", "created_at", "updated_at")
-#: A new game, with every column given.
-_CREATE = insert(_games).values({column: bindparam(column) for column in _CREATED})
+#: A new game, with every column but its id given.
+_CREATE = insert(_games).values({column.name: bindparam(column.name) for column in _games.c if column.name != "id"})
 #: A change to a game: written only over the version it was made from.
 _SAVE = (update(_games)
          .where(_games.c.id == bindparam("game_id"), _games.c.version == bindparam("read_at"))
@@ -212,18 +231,18 @@ _DELETE = delete(_games).where(_games.c.id == bindparam("game_id"))
 _BY_TOKEN = select(_games).where(or_(_games.c.token == bindparam("t"), _games.c.view_token == bindparam("t")))
 
 
-def find_game(token: str) -> tuple[Game | None, bool]:
+def find_game(token: str) -> tuple[StoredGame | None, bool]:
     """The game whose edit or read-only token this is, and whether the token may edit."""
     if not token or len(token) > 64 or not TOKEN_CHARS.issuperset(token):
         return None, False
     row = connection().execute(_BY_TOKEN, {"t": token}).one_or_none()
     if row is None:
         return None, False
-    return Game(**row._mapping), secrets.compare_digest(row.token, token)
+    return StoredGame(**row._mapping), secrets.compare_digest(row.token, token)
 
 
-def games_of(edit: list[str], view: list[str]) -> list[Game]:
+def games_of(edit: list[str], view: list[str]) -> list[StoredGame]:
     """The games with these edit or read-only tokens, the most recently played first."""
     query = (select(_games).where(_games.c.token.in_(edit) | _games.c.view_token.in_(view))
              .order_by(_games.c.updated_at.desc()))
-    return [Game(**row._mapping) for row in connection().execute(query)]
+    return [StoredGame(**row._mapping) for row in connection().execute(query)]

@@ -13,7 +13,7 @@ from markupsafe import Markup
 
 from . import board
 from .cache import LRU
-from .models import Game
+from .models import StoredGame
 from .rules.gamefile import GameFile
 
 _pages: LRU[str] = LRU(256)
@@ -26,7 +26,7 @@ def cached(key: Hashable, render: Callable[[], str]) -> str:
     return _pages.get(key, render)
 
 
-def board_html(game: Game, gamefile: GameFile, *, editable: bool) -> Markup:
+def board_html(game: StoredGame, gamefile: GameFile, *, editable: bool) -> Markup:
     """The scoreboard of a game as HTML (with correction links when ``editable``)."""
 
     def render() -> str:

@@ -29,7 +29,7 @@ from .forms import (
     seats_form,
     sentence,
 )
-from .models import Game, find_game
+from .models import StoredGame, find_game
 from .rules.errors import RulesError
 from .rules.game import trump_choices
 from .rules.gamefile import GameFile, export, parse
@@ -41,10 +41,10 @@ STALE = ("This screen was out of date: the game had changed since it was shown (
          "or before going back). Nothing was changed — this is the game as it is now.")
 
 #: Renders the page a refused write came from: (game, error message, HTTP status) → response.
-Failure = Callable[[Game, str, int], Response]
+Failure = Callable[[StoredGame, str, int], Response]
 
 
-def context(game: Game, gamefile: GameFile, *, editable: bool) -> dict[str, Any]:
+def context(game: StoredGame, gamefile: GameFile, *, editable: bool) -> dict[str, Any]:
     """Everything the game pages show, from the replayed game."""
     step = board.screen(gamefile)
     deal, result = step.deal, step.result
@@ -65,13 +65,13 @@ def _no_store(response: Response) -> Response:
     return response
 
 
-def _page(game: Game, error: str = "", status: int = 200, **kept: Any) -> Response:
+def _page(game: StoredGame, error: str = "", status: int = 200, **kept: Any) -> Response:
     page = render_template("play/game.html", error=error, kept=kept,
                            **context(game, game.load(), editable=True))
     return _no_store(make_response(page, status))
 
 
-def _save(game: Game, form: VersionForm, change: Callable[[edits.Document], None],
+def _save(game: StoredGame, form: VersionForm, change: Callable[[edits.Document], None],
           fail: Failure = _page) -> Response:
     """Apply one change if the form is current and the rules accept the result; else say why."""
     if form.version.data != game.version:
@@ -128,7 +128,7 @@ def bid(token: str) -> Response:
     return _save(found, form, lambda doc: edits.set_bid(doc, form.seat.data or 0, form.bid.data or 0))
 
 
-def _seats(game: Game, *, bids: bool) -> SeatsForm:
+def _seats(game: StoredGame, *, bids: bool) -> SeatsForm:
     """The form of every player's bid (or tricks) in the deal being played."""
     step = board.screen(game.load())
     cards = step.deal.cards or 0 if step.deal else 0
@@ -176,7 +176,7 @@ def tricks(token: str) -> Response:
                  lambda g, error, status: _page(g, error, status, tricks=form.tricks.data))
 
 
-def _correct_page(game: Game, number: int, form: SeatsForm, error: str = "", status: int = 200) -> Response:
+def _correct_page(game: StoredGame, number: int, form: SeatsForm, error: str = "", status: int = 200) -> Response:
     gamefile = game.load()
     result = gamefile.game.deals[number - 1]
     page = render_template("play/correct.html", game=game, file=gamefile, result=result, form=form,

@@ -12,7 +12,7 @@ from flask_wtf.csrf import CSRFError, CSRFProtect
 from werkzeug.exceptions import HTTPException
 
 from . import board
-from .models import Game, find_game
+from .models import StoredGame, find_game
 
 csrf = CSRFProtect()
 
@@ -30,7 +30,7 @@ SECURITY_HEADERS = {
 LINKS = {"api": "api.get_game", "edit": "play.game", "view": "play.view", "sheet": "sheets.filled"}
 
 
-def game_links(game: Game, editable: bool = True) -> dict[str, str]:
+def game_links(game: StoredGame, editable: bool = True) -> dict[str, str]:
     """Absolute links to a game's pages; without the edit token, only the read-only ones."""
     links = {}
     for name, endpoint in LINKS.items():
@@ -41,7 +41,7 @@ def game_links(game: Game, editable: bool = True) -> dict[str, str]:
     return links
 
 
-def game_or_404(token: str, *, edit: bool) -> Game:
+def game_or_404(token: str, *, edit: bool) -> StoredGame:
     """The game of a link; 404 when there is none, 403 when a read-only link is used to change it."""
     game, editable = find_game(token)
     if game is None:

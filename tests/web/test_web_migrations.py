@@ -10,7 +10,7 @@ from flask import Flask
 from flask_migrate import downgrade, upgrade
 
 from scorekeeper import create_app
-from scorekeeper.models import Game, db
+from scorekeeper.models import Game, db, find_game
 
 POSTGRES_URL = os.environ.get("TEST_DATABASE_URL", "")
 
@@ -40,8 +40,10 @@ def test_upgrade_from_the_first_migration_keeps_every_game(tmp_path: Path) -> No
             )
         db.session.commit()
         upgrade()
-        games = db.session.execute(db.select(Game).order_by(Game.token)).scalars().all()
-        assert [g.token for g in games] == ["edit0", "edit1"]
+        tokens = db.session.execute(db.select(Game.token).order_by(Game.token)).scalars().all()
+        assert tokens == ["edit0", "edit1"]
+        games = [find_game(token)[0] for token in tokens]
+        assert games[0] is not None and games[1] is not None
         assert [str(t) for t in games[0].load().game.totals] == ["11", "2", "10"]
         assert games[1].load().game.current is not None
         db.session.execute(db.text("DELETE FROM games"))

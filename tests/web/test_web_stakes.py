@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -27,7 +28,7 @@ def _created(client: FlaskClient, doc: dict[str, Any]) -> tuple[str, str]:
 def _stored(app: Flask, token: str) -> tuple[dict[str, Any], int]:
     with app.app_context():
         game = db.session.execute(db.select(Game).where(Game.token == token)).scalar_one()
-        return game.document, game.version
+        return json.loads(game.data), game.version
 
 
 def test_stakes_added_after_the_end_settle_the_game(app: Flask, client: FlaskClient) -> None:
