@@ -55,20 +55,24 @@ def game_or_404(token: str, *, edit: bool) -> StoredGame:
 MAX_DEPTH = 20
 
 
+_CONTAINERS = frozenset({dict, list})
+
+
 def _depth(value: object, limit: int) -> bool:
     """Whether decoded JSON is nested no deeper than ``limit`` levels (level by level, no recursion).
 
     >>> _depth([1, {"a": [2]}], 3), _depth([1, {"a": [2]}], 2), _depth(7, 0)
     (True, False, True)
     """
-    level = [value] if isinstance(value, (dict, list)) else []
+    level = [value] if type(value) in _CONTAINERS else []
     for _ in range(limit):
         if not level:
             return True
         inner: list[object] = []
         for item in level:
-            children = item.values() if isinstance(item, dict) else item
-            inner += [child for child in children if isinstance(child, (dict, list))]
+            for child in item.values() if type(item) is dict else item:
+                if type(child) in _CONTAINERS:
+                    inner.append(child)
         level = inner
     return not level
 

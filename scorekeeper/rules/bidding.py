@@ -102,6 +102,15 @@ def _check_after(bidding: Bidding, cards: int, so_far: int, dealer: bool, name: 
     )
 
 
+def check_after(bidding: Bidding, cards: int, so_far: int, *, dealer: bool, name: str) -> BidCheck:
+    """``bid_check`` for the player bidding after earlier bids that add up to ``so_far``.
+
+    >>> check_after(Bidding("hook"), 7, 4, dealer=True, name="Dee").allowed
+    (0, 1, 2, 4, 5, 6, 7)
+    """
+    return _check_after(bidding, cards, so_far, dealer, name)
+
+
 def bid_check(
     bidding: Bidding, cards: int, earlier: Sequence[int], *, dealer: bool, name: str = "The dealer"
 ) -> BidCheck:
@@ -180,6 +189,8 @@ def verify_tricks(tricks: Sequence[int], cards: int, names: Sequence[str]) -> No
     ...
     scorekeeper.rules.errors.TricksError: The tricks add up to 4, but 5 were played: check the counts.
     """
+    if all(type(count) is int for count in tricks) and sum(tricks) == cards and min(tricks, default=0) >= 0:
+        return  # whole numbers adding up to the cards: none negative, so none above the cards
     for count, name in zip(tricks, names):
         if type(count) is not int or not 0 <= count <= cards:  # a bool is not a count
             raise TricksError(f"{name} can't have taken {count} tricks: it must be 0 to {cards}.")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .errors import RulesConfigError, UnknownVariantError
 
@@ -137,8 +137,7 @@ def hand_sizes(
     return sizes
 
 
-@dataclass(frozen=True, slots=True)
-class Deal:
+class Deal(NamedTuple):
     """One deal of a game as known before it is played.
 
     ``trump`` is the trump the rules fix for the deal: ``"NT"`` for a no-trump deal, a suit

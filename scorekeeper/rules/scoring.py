@@ -266,6 +266,9 @@ def deal_points(
     if system is None:
         return [0] * len(bids)
     players = len(bids)
+    if zero_bid is None and not doubled:
+        made, missed = system.made, system.missed
+        return [made(b, t, cards, players) if b == t else missed(b, t, cards, players) for b, t in zip(bids, tricks)]
     points: list[Points] = []
     for b, t in zip(bids, tricks):
         if b == t and b == 0 and zero_bid is not None:
