@@ -32,7 +32,7 @@ from harness import BIN, ROOT, Request, Result, gunicorn, load
 from scorekeeper.rules.bidding import Bidding, allowed_bids
 
 #: Rounds of every side-by-side measurement; the result is the median round.
-ROUNDS = 5
+ROUNDS = 7
 CSRF = re.compile(r'name="csrf_token" type="hidden" value="([^"]+)"|name="csrf_token" value="([^"]+)"')
 ROWS: list[tuple[str, str, str, str, bool]] = []
 

@@ -181,6 +181,9 @@ def announce(bids: Sequence[int], cards: int) -> str:
     return "even"
 
 
+_WHOLE = frozenset({int})  # exactly: a bool is no count
+
+
 def verify_tricks(tricks: Sequence[int], cards: int, names: Sequence[str]) -> None:
     """Raise TricksError unless each count is 0..cards and they add up to exactly ``cards``.
 
@@ -189,7 +192,7 @@ def verify_tricks(tricks: Sequence[int], cards: int, names: Sequence[str]) -> No
     ...
     scorekeeper.rules.errors.TricksError: The tricks add up to 4, but 5 were played: check the counts.
     """
-    if all(type(count) is int for count in tricks) and sum(tricks) == cards and min(tricks, default=0) >= 0:
+    if _WHOLE.issuperset(map(type, tricks)) and sum(tricks) == cards and min(tricks, default=0) >= 0:
         return  # whole numbers adding up to the cards: none negative, so none above the cards
     for count, name in zip(tricks, names):
         if type(count) is not int or not 0 <= count <= cards:  # a bool is not a count

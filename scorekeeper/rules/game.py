@@ -208,6 +208,9 @@ def trump_choices(rules: Rules, deal: Deal) -> tuple[str, ...]:
     return tuple(choices)
 
 
+_WHOLE = frozenset({int})  # exactly: a bool is no bid
+
+
 def _check_bids(rules: Rules, deal: Deal, bids: Sequence[int | None], names: Sequence[str]) -> None:
     cards = deal.cards or 0
     players = len(names)
@@ -225,7 +228,7 @@ def _check_bids(rules: Rules, deal: Deal, bids: Sequence[int | None], names: Seq
     restricted = rules.bidding.rule == "must-equal"
     if not restricted and None not in bids:  # every bid in: only the dealer's can be refused
         entered = cast(Sequence[int], bids)
-        if all(type(bid) is int for bid in entered) and min(entered) >= 0 and max(entered) <= cards:
+        if _WHOLE.issuperset(map(type, entered)) and min(entered) >= 0 and max(entered) <= cards:
             bid = entered[deal.dealer]  # the dealer bids last, after all the others
             check = check_after(rules.bidding, cards, sum(entered) - bid, dealer=True, name=names[deal.dealer])
             if bid not in check.allowed:
