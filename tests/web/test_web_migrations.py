@@ -42,10 +42,12 @@ def test_upgrade_from_the_first_migration_keeps_every_game(tmp_path: Path) -> No
         upgrade()
         tokens = db.session.execute(db.select(Game.token).order_by(Game.token)).scalars().all()
         assert tokens == ["edit0", "edit1"]
+    with app.app_context():  # the app's own connection, closed at the end of this context
         games = [find_game(token)[0] for token in tokens]
         assert games[0] is not None and games[1] is not None
         assert [str(t) for t in games[0].load().game.totals] == ["11", "2", "10"]
         assert games[1].load().game.current is not None
+    with app.app_context():
         db.session.execute(db.text("DELETE FROM games"))
         db.session.commit()
         db.engine.dispose()
