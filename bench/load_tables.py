@@ -3,7 +3,7 @@
 Each phone has its own session and CSRF token, polls the game's version (``/v/<token>/state``),
 reads the game (``/api/games/<token>``) when it changed, and enters the bids of its own seat and,
 racing the other three phones, the tricks of every deal, at table speed. Sometimes a second phone
-enters the same bid at the same moment. Every 303 answer is an acknowledged entry; afterwards
+enters the same bid at the same moment. Every redirect (302) answer is an acknowledged entry; afterwards
 the database is read directly and every acknowledged entry must be there, with no deal
 scored twice and no deal lost. With ``--crash`` the server is killed with SIGKILL half way
 through and restarted on the same port.

@@ -162,6 +162,7 @@ def side_by_side(ours: Callable[[], Result], hello: Callable[[], Result],
     for _ in range(rounds):
         theirs = hello()
         pairs.append((ours().p50, theirs.p50))
+    print("    rounds:", " ".join(f"{o:.2f}/{h:.2f}" for o, h in pairs), flush=True)
     return medians(pairs)
 
 
