@@ -8,6 +8,7 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any, NoReturn
 
+from .bidding import announce
 from .errors import GameError, RulesError
 from .game import Adjustment, DealInput, GameState, replay
 from .presets import Rules, make_rules
@@ -328,21 +329,24 @@ def export(game: GameFile, links: Mapping[str, str] | None = None) -> dict[str, 
     state, names = game.game, game.players
     doc = _head(game)
     deals = []
-    for result in state.deals:
-        deal = result.deal
+    for deal, trump, bids, tricks, made, points, totals, _, _ in state.deals:
+        entered = [b for b in bids if b is not None]
         entry: dict[str, Any] = {"number": deal.number, "cards": deal.cards, "dealer": deal.dealer,
-                                 "eldest": deal.eldest, "trump": result.trump, "bids": list(result.bids)}
-        if result.finished:
-            entry["tricks"] = list(result.tricks or ())
-        entry.update(bid_total=result.bid_total, announce=result.announce)
-        if result.finished:
-            entry.update(made=list(result.made or ()), points=_numbers(result.points or ()),
-                         totals=_numbers(result.totals))
+                                 "eldest": deal.eldest, "trump": trump, "bids": list(bids)}
+        if tricks is not None:
+            entry["tricks"] = list(tricks)
+        entry["bid_total"] = sum(entered)
+        entry["announce"] = announce(entered, deal.cards or 0)
+        if tricks is not None:
+            entry["made"] = list(made or ())
+            entry["points"] = _numbers(points or ())
+            entry["totals"] = _numbers(totals)
         deals.append(entry)
     doc["deals"] = deals
     doc["schedule"] = [
-        {"number": d.number, "cards": d.cards, "dealer": d.dealer, "trump": d.has_trump,
-         **({"suit": d.trump} if d.trump not in (None, "NT") else {})}
+        {"number": d.number, "cards": d.cards, "dealer": d.dealer, "trump": d.trump != "NT", "suit": d.trump}
+        if d.trump is not None and d.trump != "NT" else
+        {"number": d.number, "cards": d.cards, "dealer": d.dealer, "trump": d.trump != "NT"}
         for d in state.schedule
     ]
     doc["finished"] = state.finished
