@@ -2,8 +2,8 @@
 
 The app reads and writes games with one Core statement each, on one connection per request
 (``connection()``), not through the ORM session: a tap is a SELECT and an UPDATE, without the
-session's bookkeeping. The ``Game`` model describes the table (migrations, tests) and carries
-what a game can do; the games the app works with are built from the rows it selected.
+session's bookkeeping. The ``Game`` model describes the table (migrations, tests); the games
+the app works with are ``StoredGame`` records of the rows it selected.
 """
 
 from __future__ import annotations
@@ -136,9 +136,8 @@ class Game(db.Model):  # type: ignore[name-defined]
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now, onupdate=_now)
 
-    # Every UPDATE checks the version it was read at: a stale write fails instead of winning.
+    # An ORM update (a test, the shell) checks the version it read too, as the app's UPDATE does.
     __mapper_args__ = {"version_id_col": version}  # noqa: RUF012 - SQLAlchemy reads it once
-
 
 
 @dataclass(slots=True)
