@@ -4,8 +4,10 @@
     .venv/bin/python bench/run.py 1 3        # only targets 1 and 3
 
 The app and the baselines (bench/baseline_app.py: a hello world, and one read + one commit of
-one row with Flask-SQLAlchemy) are served by gunicorn with 2 workers on 127.0.0.1, on SQLite in
-WAL mode. Every load is bounded in requests and time.
+one row with Flask-SQLAlchemy) are served by gunicorn with 2 workers on 127.0.0.1 (both with
+the project's gunicorn.conf.py), on SQLite in WAL mode. Targets 1, 2 and 5 alternate the
+baseline and the app in ROUNDS rounds, print every round, and take the median round: a busy
+moment of the machine spoils one round, not the result. Every load is bounded in requests and time.
 """
 
 from __future__ import annotations
