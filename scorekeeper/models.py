@@ -179,9 +179,7 @@ class StoredGame:
         row = {"token": new_token(), "view_token": new_token(), "title": title, "data": data,
                "version": 1, "created_at": now, "updated_at": now}
         new = cls(id=connection().execute(_CREATE, row).inserted_primary_key[0], **row)
-        game = normalized(game)
-        _replayed.put((new.token, new.version), game)
-        _newest.put(new.token, game)
+        _keep(new, game)
         return new
 
     def save(self, game: GameFile) -> bool:
@@ -197,9 +195,7 @@ class StoredGame:
             return False
         commit()
         self.data, self.title, self.version, self.updated_at = data, title, version, now
-        game = normalized(game)  # as replaying the stored data would give it
-        _replayed.put((self.token, version), game)
-        _newest.put(self.token, game)
+        _keep(self, game)
         return True
 
     def delete(self) -> None:
@@ -207,6 +203,13 @@ class StoredGame:
         connection().execute(_DELETE, {"game_id": self.id})
         commit()
 
+
+
+def _keep(stored: StoredGame, game: GameFile) -> None:
+    """Keep the replay of what was just stored, as replaying the stored data would give it."""
+    game = normalized(game)
+    _replayed.put((stored.token, stored.version), game)
+    _newest.put(stored.token, game)
 
 
 def _columns(game: GameFile) -> tuple[str, str]:

@@ -130,26 +130,34 @@ def bid(token: str) -> Response:
 
 def _seats(game: StoredGame, *, bids: bool) -> SeatsForm:
     """The form of every player's bid (or tricks) in the deal being played."""
-    step = board.screen(game.load())
+    gamefile = game.load()
+    step = board.screen(gamefile)
     cards = step.deal.cards or 0 if step.deal else 0
-    return seats_form(game.document["players"], cards, bids=bids, tricks=not bids)
+    return seats_form(gamefile.players, cards, bids=bids, tricks=not bids)
+
+
+def _save_seats(token: str, *, bids: bool) -> Response:
+    """Every player's bid (simultaneous bidding) or trick count at once; refused, the page keeps them."""
+    found = game_or_404(token, edit=True)
+    form = _seats(found, bids=bids)
+    field, change = (form.bids, edits.set_bids) if bids else (form.tricks, edits.set_tricks)
+    return _save(found, form, lambda doc: change(doc, field.data),
+                 lambda g, error, status: _page(g, error, status, **{field.name: field.data}))
 
 
 @bp.post("/g/<token>/bids")
 def bids(token: str) -> Response:
     """Every bid at once (simultaneous bidding)."""
-    found = game_or_404(token, edit=True)
-    form = _seats(found, bids=True)
-    return _save(found, form, lambda doc: edits.set_bids(doc, form.bids.data),
-                 lambda g, error, status: _page(g, error, status, bids=form.bids.data))
+    return _save_seats(token, bids=True)
 
 
 @bp.post("/g/<token>/undo")
 def undo(token: str) -> Response:
     """Take back the last bid of the deal being played."""
     found = game_or_404(token, edit=True)
-    step = board.screen(found.load())
-    order = step.deal.bidding_order(len(found.document["players"])) if step.deal else []
+    gamefile = found.load()
+    step = board.screen(gamefile)
+    order = step.deal.bidding_order(len(gamefile.players)) if step.deal else []
     return _save(found, VersionForm(), lambda doc: edits.undo_bid(doc, order))
 
 
@@ -170,10 +178,7 @@ def cards(token: str) -> Response:
 @bp.post("/g/<token>/tricks")
 def tricks(token: str) -> Response:
     """The tricks of the deal being played; the sum is checked before anything is saved."""
-    found = game_or_404(token, edit=True)
-    form = _seats(found, bids=False)
-    return _save(found, form, lambda doc: edits.set_tricks(doc, form.tricks.data),
-                 lambda g, error, status: _page(g, error, status, tricks=form.tricks.data))
+    return _save_seats(token, bids=False)
 
 
 def _correct_page(game: StoredGame, number: int, form: SeatsForm, error: str = "", status: int = 200) -> Response:
