@@ -126,7 +126,7 @@ def find_system(name: str) -> System:
     """
     try:
         return SYSTEMS[name]
-    except KeyError:
+    except (KeyError, TypeError):  # TypeError: a list or an object is no name
         known = ", ".join([*SYSTEMS, "custom"])
         raise UnknownVariantError(f"Unknown scoring system {name!r}; known: {known}.") from None
 

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from webhelpers import json_values
 
 from scorekeeper.models import Game, db
+from scorekeeper.rules.presets import RULE_FIELDS
 
 VALID: dict[str, Any] = {
     "format": "oh-hell-scorekeeper/1",
@@ -120,3 +121,13 @@ def test_control_characters_in_a_title_or_a_name_are_refused(app: Flask, field: 
     assert response.status_code == 422
     assert message in response.get_json()["error"]
     assert _count(app) == 0
+
+
+@pytest.mark.parametrize("field", RULE_FIELDS)
+def test_any_rule_given_an_odd_value_gets_a_message_not_a_500(app: Flask, field: str) -> None:
+    client = app.test_client()
+    for value in ([1], {}, {"a": 1}, True, -1, 10**15, 1.5, "", "x" * 200, "<b>"):
+        doc = {**VALID, "rules": {**VALID["rules"], field: value}}
+        response = client.post("/api/games", json=doc)
+        assert response.status_code in (201, 422), (field, value, response.status_code)
+        assert response.status_code == 201 or response.get_json()["error"], (field, value)
