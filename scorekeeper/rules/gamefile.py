@@ -11,7 +11,7 @@ from typing import Any, NoReturn
 from .bidding import announce
 from .errors import GameError, RulesError
 from .game import Adjustment, DealInput, GameState, replay
-from .presets import Rules, make_rules
+from .presets import Rules, rules_for
 from .scoring import Points, whole
 from .stakes import Settlement, Stakes, parse_stakes, settle
 
@@ -216,7 +216,7 @@ def parse(data: object, previous: GameFile | None = None) -> GameFile:
         rules = previous.rules  # made from these very rules for as many players
     else:
         try:
-            rules = make_rules(rules_input, len(players))
+            rules = rules_for(rules_input, len(players))
         except RulesError as exc:
             raise GameFileError(f"rules: {exc}") from None
     stakes_input = data.get("stakes")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 from .bidding import Bidding
@@ -287,6 +288,30 @@ def make_rules(overrides: Mapping[str, Any], players: int) -> Rules:
         trump_cycle=cycle, zero_bid=fields.get("zero_bid"), spades_double=spades,
         tie=_choice(fields, "tie", TIES, "share"), note=preset.note, sizes=sizes,
     )
+
+
+def rules_for(overrides: Mapping[str, Any], players: int) -> Rules:
+    """``make_rules``, remembered for the rule sets used most recently: a game's rules are made once,
+    not at every entry. The same overrides (the same values, of the same types) give the same Rules.
+
+    >>> rules_for({"preset": "blackout"}, 4) is rules_for({"preset": "blackout"}, 4)
+    True
+    >>> rules_for({"simultaneous": 1}, 4)
+    Traceback (most recent call last):
+    ...
+    scorekeeper.rules.errors.RulesConfigError: simultaneous must be true or false, not 1.
+    """
+    try:
+        key = tuple(sorted((name, type(value), value) for name, value in overrides.items()))
+        hash(key)
+    except TypeError:  # a list or an object among the values: made every time (and most are refused)
+        return make_rules(overrides, players)
+    return _remembered(key, players)
+
+
+@lru_cache(maxsize=64, typed=True)
+def _remembered(key: tuple[tuple[str, type, Any], ...], players: int) -> Rules:
+    return make_rules({name: value for name, _, value in key}, players)
 
 
 def _scoring(fields: Mapping[str, Any], given: Mapping[str, Any], bidding: Bidding) -> System | None:

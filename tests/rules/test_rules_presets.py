@@ -5,10 +5,12 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from scorekeeper.rules.errors import RulesConfigError, UnknownVariantError
+from scorekeeper.rules.errors import RulesConfigError, RulesError, UnknownVariantError
 from scorekeeper.rules.game import DealInput, replay
-from scorekeeper.rules.presets import PRESETS, make_rules
+from scorekeeper.rules.presets import PRESETS, RULE_FIELDS, Rules, make_rules, rules_for
 
 
 def default_m(n: int, p: int) -> int:
@@ -258,3 +260,32 @@ def test_unknown_preset_is_refused_naming_it() -> None:
     """GAME-FILE.md: an unknown preset is refused."""
     with pytest.raises(UnknownVariantError, match="whist-of-doom"):
         make_rules({"preset": "whist-of-doom"}, 4)
+
+
+_VALUES = st.sampled_from([None, True, False, 0, 1, 2, 1.0, 1.5, 7, 13, 52, 104, "hook", "free", "must-equal",
+                           "down-up", "custom", "fixed", "rotation", "5+n", "10 + bid * 2", "1-3-2", [1], {}])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(st.sampled_from(RULE_FIELDS + ("unknown",)), _VALUES, max_size=5),
+       st.sampled_from([2, 4, 7, True, 11]))
+def test_remembered_rules_are_the_rules_made_again(overrides: dict[str, object], players: int) -> None:
+    # rules_for remembers make_rules by value and type: 1, 1.0 and True are different inputs.
+    for _ in range(2):
+        try:
+            made: Rules | str = make_rules(overrides, players)
+        except RulesError as exc:
+            made = str(exc)
+        try:
+            remembered: Rules | str = rules_for(overrides, players)
+        except RulesError as exc:
+            remembered = str(exc)
+        assert made == remembered
+        assert not isinstance(made, Rules) or (made.sizes == remembered.sizes  # type: ignore[union-attr]
+                                               and made.target == remembered.target)  # type: ignore[union-attr]
+
+
+def test_remembered_rules_tell_true_from_one() -> None:
+    assert rules_for({"bidding": "free", "simultaneous": True}, 4).bidding.simultaneous
+    with pytest.raises(RulesConfigError, match="simultaneous must be true or false, not 1"):
+        rules_for({"bidding": "free", "simultaneous": 1}, 4)
