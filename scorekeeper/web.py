@@ -8,10 +8,13 @@ from typing import Any
 import orjson
 from flask import Flask, Response, abort, current_app, jsonify, render_template, request, url_for
 from flask.json.provider import DefaultJSONProvider
+from flask.sessions import SecureCookieSessionInterface
 from flask_wtf.csrf import CSRFError, CSRFProtect
+from itsdangerous import URLSafeTimedSerializer
 from werkzeug.exceptions import HTTPException
 
 from . import board
+from .cache import LRU
 from .models import StoredGame, find_game
 
 csrf = CSRFProtect()
@@ -28,16 +31,42 @@ SECURITY_HEADERS = {
 
 #: The pages of a game, by the name they have in the export's ``links``.
 LINKS = {"api": "api.get_game", "edit": "play.game", "view": "play.view", "sheet": "sheets.filled"}
+#: Stands for the token while a link is built once per address the app is reached at.
+_MARK = "0token0"
+#: The parts of a request an absolute link is built from: scheme, host and the app's own prefix.
+_ADDRESS = ("wsgi.url_scheme", "HTTP_HOST", "SERVER_NAME", "SERVER_PORT", "SCRIPT_NAME")
+
+
+def _parts() -> dict[str, tuple[str, str]]:
+    """Each game page's absolute link, before and after the token, as ``url_for`` builds it here."""
+
+    def build() -> dict[str, tuple[str, str]]:
+        parts = {}
+        for name, endpoint in LINKS.items():
+            if endpoint in current_app.view_functions:
+                before, _, after = url_for(endpoint, token=_MARK, _external=True).rpartition(_MARK)
+                parts[name] = (before, after)
+        return parts
+
+    # By the address the app is reached at: what of the request ``url_for`` builds a link from.
+    environ = request.environ
+    address = tuple(environ.get(name) for name in _ADDRESS)
+    kept: LRU[dict[str, tuple[str, str]]] = current_app.extensions.setdefault("scorekeeper.links", LRU(16))
+    return kept.get(address, build)
 
 
 def game_links(game: StoredGame, editable: bool = True) -> dict[str, str]:
-    """Absolute links to a game's pages; without the edit token, only the read-only ones."""
+    """Absolute links to a game's pages; without the edit token, only the read-only ones.
+
+    A token is URL-safe (``new_token``), so it goes into the link as it is: the links are the ones
+    ``url_for`` would build, without building each of them for every game.
+    """
     links = {}
-    for name, endpoint in LINKS.items():
-        if endpoint not in current_app.view_functions or (name == "edit" and not editable):
+    for name, (before, after) in _parts().items():
+        if name == "edit" and not editable:
             continue
         token = game.token if editable and name != "view" else game.view_token
-        links[name] = url_for(endpoint, token=token, _external=True)
+        links[name] = before + token + after
     return links
 
 
@@ -157,6 +186,22 @@ class JSONProvider(DefaultJSONProvider):
         return self._app.response_class(body, mimetype=self.mimetype)
 
 
+class SessionInterface(SecureCookieSessionInterface):
+    """Flask's signed session cookie, with its signer made once per secret key instead of twice a
+    request (the signer holds nothing but the keys and the salt)."""
+
+    def __init__(self) -> None:
+        self._signer: tuple[object, URLSafeTimedSerializer | None] | None = None
+
+    def get_signing_serializer(self, app: Flask) -> URLSafeTimedSerializer | None:
+        """The session's signer for the app's current secret key (and fallbacks)."""
+        keys = (app.secret_key, tuple(app.config["SECRET_KEY_FALLBACKS"] or ()))
+        made = self._signer
+        if made is None or made[0] != keys:
+            made = self._signer = (keys, super().get_signing_serializer(app))
+        return made[1]
+
+
 _SECURITY = [(name, value, name.lower()) for name, value in SECURITY_HEADERS.items()]
 
 
@@ -168,9 +213,10 @@ def _secure(response: Response) -> Response:
 
 
 def init_app(app: Flask) -> None:
-    """Install CSRF protection, the security headers, the error pages, the template helpers and
-    the JSON provider."""
+    """Install CSRF protection, the security headers, the error pages, the template helpers, the
+    JSON provider and the session cookie."""
     app.json = JSONProvider(app)
+    app.session_interface = SessionInterface()
     csrf.init_app(app)
     app.after_request(_secure)
     app.register_error_handler(HTTPException, _error_page)

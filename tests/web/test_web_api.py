@@ -56,6 +56,24 @@ def test_view_token_export_hides_the_edit_link(app: Flask, client: FlaskClient) 
     assert "edit" not in body["links"]
 
 
+ADDRESSES = ["http://localhost", "https://club.example:8443", "http://localhost/ohhell"]
+
+
+def test_links_are_the_pages_of_the_game_at_the_address_it_was_reached_at(app: Flask, client: FlaskClient) -> None:
+    # The links are built once per address and then reused: each address keeps its own.
+    for base in ADDRESSES + ADDRESSES:
+        response = client.post("/api/games", json=game_file(), base_url=base)
+        links = response.get_json()["links"]
+        token = links["edit"].rsplit("/", 1)[1]
+        with app.app_context():
+            view = db.session.execute(db.select(Game.view_token).where(Game.token == token)).scalar_one()
+        assert links == {"api": f"{base}/api/games/{token}", "edit": f"{base}/g/{token}",
+                         "view": f"{base}/v/{view}", "sheet": f"{base}/g/{token}/sheet.pdf"}
+        assert response.headers["Location"] == links["api"]
+        assert client.get(f"/api/games/{view}", base_url=base).get_json()["links"] == {
+            "api": f"{base}/api/games/{view}", "view": f"{base}/v/{view}", "sheet": f"{base}/g/{view}/sheet.pdf"}
+
+
 @pytest.mark.parametrize(
     ("doc", "status", "message"),
     [

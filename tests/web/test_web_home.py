@@ -74,3 +74,12 @@ def test_the_listed_games_are_loaded_in_one_query(start: Start, app: Flask, game
             event.remove(engine, "before_cursor_execute", count)
     assert page.count('class="game-card"') == games
     assert len(statements) == 1
+
+
+def test_a_new_secret_key_forgets_the_phones_list_unless_the_old_one_is_a_fallback(start: Start, app: Flask) -> None:
+    game = start(title="Friday")
+    assert "Friday" in game.client.get("/").get_data(as_text=True)
+    app.config.update(SECRET_KEY="rotated", SECRET_KEY_FALLBACKS=["test"])
+    assert "Friday" in game.client.get("/").get_data(as_text=True)  # signed with the old key, still read
+    app.config.update(SECRET_KEY_FALLBACKS=[])
+    assert "Friday" not in game.client.get("/").get_data(as_text=True)  # no key signs it now
