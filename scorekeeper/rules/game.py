@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from operator import eq
+from operator import add, eq
 from typing import NamedTuple, cast
 
 from .bidding import BidCheck, announce, bid_check, check_after, verify_bid, verify_tricks
@@ -256,6 +256,7 @@ class _Replay:
         self.names = tuple(players)
         self.first_dealer = first_dealer
         self.position = 0  # index into rules.sizes: re-deals stay, tie-break deals are extra
+        self.cooperative = rules.cooperative
         self.state = GameState(rules, self.names, first_dealer,
                                totals=[0] * len(players), made_bids=[0] * len(players))
 
@@ -290,43 +291,41 @@ class _Replay:
             assert deal is not None
         elif entry.cards is not None and entry.cards != deal.cards:
             raise RulesError(f"the schedule deals {deal.cards} cards here, not {entry.cards}")
-        trump = _check_trump(rules, deal, entry.trump)
-        _check_bids(rules, deal, entry.bids, self.names)
-        tricks = entry.tricks
+        trump = deal.trump if entry.trump is None else _check_trump(rules, deal, entry.trump)
+        bids, tricks, names = entry.bids, entry.tricks, self.names
+        _check_bids(rules, deal, bids, names)
         if tricks is None:
-            state.deals.append(DealResult(deal, trump, entry.bids, None, None, None, tuple(state.totals),
-                                          tiebreak=state.tiebreak))
+            state.deals.append(DealResult(deal, trump, bids, None, None, None, tuple(state.totals),
+                                          False, state.tiebreak))
             return
-        if None in entry.bids:
+        if None in bids:
             raise RulesError("tricks can be entered only once every player has bid")
-        bids = cast(tuple[int, ...], entry.bids)
-        if len(tricks) != len(self.names):
-            raise RulesError(f"there must be {len(self.names)} trick counts, one per player")
+        if len(tricks) != len(names):
+            raise RulesError(f"there must be {len(names)} trick counts, one per player")
         cards = deal.cards or 0
-        verify_tricks(tricks, cards, self.names)
+        verify_tricks(tricks, cards, names)
         if rules.spades_double and trump is None:
             raise RulesError("spades double is played, so the trump of a finished deal must be recorded")
-        made = tuple(map(eq, bids, tricks))
-        points = deal_points(rules.scoring, bids, tricks, cards, zero_bid=rules.zero_bid,
+        bid = cast(tuple[int, ...], bids)
+        made = tuple(map(eq, bid, tricks))
+        points = deal_points(rules.scoring, bid, tricks, cards, zero_bid=rules.zero_bid,
                              doubled=rules.spades_double and trump == "S")
-        totals, made_bids = state.totals, state.made_bids
-        for seat, p in enumerate(points):
-            totals[seat] += p
-            if made[seat]:
-                made_bids[seat] += bids[seat]
+        state.totals = totals = list(map(add, state.totals, points))
+        if True in made:
+            state.made_bids = [m + b if b == t else m for m, b, t in zip(state.made_bids, bid, tricks)]
         for adj in adjustments:
             totals[adj.player] += adj.points
-        redeal = rules.cooperative and False in made
-        state.deals.append(DealResult(deal, trump, bids, tricks, made, tuple(points),
-                                      tuple(totals), redeal=redeal, tiebreak=state.tiebreak))
+        redeal = self.cooperative and False in made
+        state.deals.append(DealResult(deal, trump, bids, tricks, made, tuple(points), tuple(totals),
+                                      redeal, state.tiebreak))
         if not redeal and not state.tiebreak:
             self.position += 1
         self._after_deal(index + 1)
 
     def checkpoint(self) -> Checkpoint:
         """Where the replay stands now, after the last deal played."""
-        state = self.state
-        return Checkpoint(self.position, tuple(state.totals), tuple(state.made_bids), state.tiebreak,
+        state = self.state  # the last deal's totals are the totals now
+        return Checkpoint(self.position, state.deals[-1].totals, tuple(state.made_bids), state.tiebreak,
                           state.finished)
 
     def resume(self, earlier: GameState, played: int) -> None:
@@ -405,7 +404,7 @@ def replay(
         replayer.resume(*resume)
         start = resume[1]
     for index in range(start, len(deals)):
-        if index and not state.deals[-1].finished:
+        if index and state.deals[-1].tricks is None:  # not finished
             raise DealRefused(index, "only the last deal may be unfinished")
         try:
             replayer.play(index, deals[index], named.get(index, ()))

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import unicodedata
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import Any, NoReturn
+from typing import Any, NoReturn, cast
 
 from .bidding import announce
 from .errors import GameError, RulesError
@@ -82,10 +82,14 @@ def clean_name(value: object, what: str = "a player's name") -> str:
 def _has_control(text: str) -> bool:
     """Whether a text holds control characters (NUL, escape, …), which no name or title needs.
 
-    >>> _has_control("Ann"), _has_control("A" + chr(0))
-    (False, True)
+    >>> _has_control("Ann"), _has_control("A" + chr(0)), _has_control("A" + chr(0x85))
+    (False, True, True)
     """
-    return any(unicodedata.category(c) == "Cc" for c in text)
+    return _CONTROL.search(text) is not None
+
+
+#: Unicode's control characters (category Cc), which are exactly these 65 and never change.
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
 
 
 def check_players(values: object) -> tuple[str, ...]:
@@ -319,8 +323,17 @@ def number(value: Points) -> int | float:
     return int(value) if value.denominator == 1 else float(value)
 
 
+_INTS = frozenset({int})
+
+
 def _numbers(values: Sequence[Points]) -> list[int | float]:
-    """Points as JSON numbers (most are ints already)."""
+    """Points as JSON numbers (most are ints already).
+
+    >>> _numbers([3, -1]), _numbers([Fraction(5, 2), Fraction(4, 2), 1])
+    ([3, -1], [2.5, 2, 1])
+    """
+    if _INTS.issuperset(map(type, values)):
+        return list(cast(Sequence[int], values))
     return [value if type(value) is int else number(value) for value in values]
 
 
@@ -330,14 +343,16 @@ def export(game: GameFile, links: Mapping[str, str] | None = None) -> dict[str, 
     doc = _head(game)
     deals = []
     for deal, trump, bids, tricks, made, points, totals, _, _ in state.deals:
-        entered = [b for b in bids if b is not None]
         entry: dict[str, Any] = {"number": deal.number, "cards": deal.cards, "dealer": deal.dealer,
                                  "eldest": deal.eldest, "trump": trump, "bids": list(bids)}
-        if tricks is not None:
+        if tricks is None:
+            entered = [b for b in bids if b is not None]
+            entry["bid_total"] = sum(entered)
+            entry["announce"] = announce(entered, deal.cards or 0)
+        else:  # every bid is in
             entry["tricks"] = list(tricks)
-        entry["bid_total"] = sum(entered)
-        entry["announce"] = announce(entered, deal.cards or 0)
-        if tricks is not None:
+            entry["bid_total"] = sum(cast(tuple[int, ...], bids))
+            entry["announce"] = announce(cast(tuple[int, ...], bids), deal.cards or 0)
             entry["made"] = list(made or ())
             entry["points"] = _numbers(points or ())
             entry["totals"] = _numbers(totals)

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import copy
 import json
+import unicodedata
 from typing import Any
 
 import pytest
 
-from scorekeeper.rules.gamefile import FORMAT, GameFileError, export, parse
+from scorekeeper.rules.gamefile import FORMAT, GameFileError, _has_control, export, parse
 
 EXAMPLE: dict[str, Any] = {
     "format": "oh-hell-scorekeeper/1",
@@ -274,3 +275,8 @@ def test_names_are_trimmed() -> None:
     """GAME-FILE.md players: non-empty names, trimmed, at most 40 characters."""
     doc = export(parse(game(players=["  Ann ", "Bob", "Cy", "D" * 40])))
     assert doc["players"] == ["Ann", "Bob", "Cy", "D" * 40]
+
+
+def test_control_characters_are_exactly_unicodes_category_cc() -> None:
+    control = {chr(c) for c in range(0x110000) if unicodedata.category(chr(c)) == "Cc"}
+    assert {chr(c) for c in range(0x110000) if _has_control("Ann" + chr(c))} == control
