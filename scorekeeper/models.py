@@ -173,14 +173,16 @@ class StoredGame:
 
     @classmethod
     def create(cls, game: GameFile) -> StoredGame:
-        """A new game holding a checked game file: one INSERT, which the caller commits (``commit``)."""
+        """A new game holding a checked game file: one INSERT, which the caller commits (``commit``).
+
+        Its replay is not kept: the worker's cache is for the games being played, and an import
+        (a backup restores dozens) would push them out. The game's first page replays it once.
+        """
         data, title = _columns(game)
         now = _now()
         row = {"token": new_token(), "view_token": new_token(), "title": title, "data": data,
                "version": 1, "created_at": now, "updated_at": now}
-        new = cls(id=connection().execute(_CREATE, row).inserted_primary_key[0], **row)
-        _keep(new, game)
-        return new
+        return cls(id=connection().execute(_CREATE, row).inserted_primary_key[0], **row)
 
     def save(self, game: GameFile) -> bool:
         """Store a checked game file as this game's next version and commit, in one UPDATE that
@@ -206,7 +208,7 @@ class StoredGame:
 
 
 def _keep(stored: StoredGame, game: GameFile) -> None:
-    """Keep the replay of what was just stored, as replaying the stored data would give it."""
+    """Keep the replay of what a change just stored, as replaying the stored data would give it."""
     game = normalized(game)
     _replayed.put((stored.token, stored.version), game)
     _newest.put(stored.token, game)

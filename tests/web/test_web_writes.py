@@ -49,7 +49,7 @@ def test_what_a_write_keeps_in_the_worker_is_the_replay_of_what_it_stored(
         app: Flask, start: Callable[..., Scorer]) -> None:
     game = start(rules={"preset": "oh-hell", "max_cards": 3})
     stored, replayed = _stored(app, game.token)
-    assert stored.version == 1 and _kept(game.token, 1) == replayed  # kept by the import
+    assert stored.version == 1 and _kept(game.token, 1) == replayed  # kept by its first page
     game.bid(1, 0, 1, 0)
     game.tricks(1, 0, 1, 1)
     game.bid(0)
@@ -93,6 +93,15 @@ def test_a_save_over_a_version_another_write_replaced_stores_nothing(
         document["deals"] = [{"bids": [None, 0, None, None]}]
         assert stale.save(stale.replay(document)) is False
     assert snapshot(app) == before
+
+
+def test_a_new_game_is_kept_once_its_first_page_replayed_it(app: Flask, client: FlaskClient) -> None:
+    links = client.post("/api/games", json={"players": ["Ann", "Bob"], "rules": {"max_cards": 2},
+                                            "deals": [{"bids": [1, 0], "tricks": [1, 1]}]}).get_json()["links"]
+    token = links["edit"].rsplit("/", 1)[1]
+    assert _kept(token, 1) is None  # an import pushes no game being played out of the cache
+    client.get(links["edit"])
+    assert _kept(token, 1) == _stored(app, token)[1]
 
 
 def test_a_new_game_is_one_insert(app: Flask, client: FlaskClient) -> None:
