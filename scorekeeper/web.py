@@ -8,16 +8,13 @@ from typing import Any
 import orjson
 from flask import Flask, Response, abort, current_app, jsonify, render_template, request, url_for
 from flask.json.provider import DefaultJSONProvider
-from flask.sessions import SecureCookieSessionInterface
-from flask_wtf.csrf import CSRFError, CSRFProtect
-from itsdangerous import URLSafeTimedSerializer
+from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
 from . import board
 from .cache import LRU
 from .models import StoredGame, find_game
-
-csrf = CSRFProtect()
+from .signed import SessionInterface, csrf
 
 SECURITY_HEADERS = {
     "Content-Security-Policy": (
@@ -184,22 +181,6 @@ class JSONProvider(DefaultJSONProvider):
             options |= orjson.OPT_INDENT_2
         body = orjson.dumps(self._prepare_response_obj(args, kwargs), default=self.default, option=options)
         return self._app.response_class(body, mimetype=self.mimetype)
-
-
-class SessionInterface(SecureCookieSessionInterface):
-    """Flask's signed session cookie, with its signer made once per secret key instead of twice a
-    request (the signer holds nothing but the keys and the salt)."""
-
-    def __init__(self) -> None:
-        self._signer: tuple[object, URLSafeTimedSerializer | None] | None = None
-
-    def get_signing_serializer(self, app: Flask) -> URLSafeTimedSerializer | None:
-        """The session's signer for the app's current secret key (and fallbacks)."""
-        keys = (app.secret_key, tuple(app.config["SECRET_KEY_FALLBACKS"] or ()))
-        made = self._signer
-        if made is None or made[0] != keys:
-            made = self._signer = (keys, super().get_signing_serializer(app))
-        return made[1]
 
 
 _SECURITY = [(name, value, name.lower()) for name, value in SECURITY_HEADERS.items()]
