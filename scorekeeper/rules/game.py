@@ -229,8 +229,11 @@ def _check_bids(rules: Rules, deal: Deal, bids: Sequence[int | None], names: Seq
     if not restricted and None not in bids:  # every bid in: only the dealer's can be refused
         entered = cast(Sequence[int], bids)
         if _WHOLE.issuperset(map(type, entered)) and min(entered) >= 0 and max(entered) <= cards:
+            total, rule = sum(entered), rules.bidding.rule_for(cards)
+            if rule == "free" or (rule == "hook" and total != cards):
+                return  # the hook refuses only a dealer's bid that makes the bids add up to the cards
             bid = entered[deal.dealer]  # the dealer bids last, after all the others
-            check = check_after(rules.bidding, cards, sum(entered) - bid, dealer=True, name=names[deal.dealer])
+            check = check_after(rules.bidding, cards, total - bid, dealer=True, name=names[deal.dealer])
             if bid not in check.allowed:
                 raise BidError(check.reason)
             return

@@ -17,8 +17,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from spec import PATTERN_LENGTHS
 
-from scorekeeper.rules.bidding import Bidding, allowed_bids
-from scorekeeper.rules.errors import RulesConfigError
+from scorekeeper.rules.bidding import Bidding, allowed_bids, verify_bid
+from scorekeeper.rules.errors import RulesConfigError, RulesError
 from scorekeeper.rules.game import Adjustment, DealInput, replay
 from scorekeeper.rules.gamefile import GameFile, GameFileError, export, normalized, parse, to_input
 from scorekeeper.rules.presets import PRESETS, make_rules
@@ -119,6 +119,34 @@ def test_must_equal_bidding_always_ends_with_exactly_one_bid_for_the_dealer(card
         assert allowed == list(range(cards - sum(earlier) + 1))
         earlier.append(data.draw(st.sampled_from(allowed)))
     assert allowed_bids(bidding, cards, earlier, dealer=True) == [cards - sum(earlier)]
+
+
+@FAST
+@given(st.sampled_from([Bidding("free"), Bidding("hook"), Bidding("hook", hook_from=3),
+                        Bidding("dealer-must-exceed"), Bidding("must-equal")]),
+       st.integers(2, 6), st.integers(1, 8), st.integers(0, 5), st.data())
+def test_a_deals_bids_checked_together_are_refused_as_when_entered_one_by_one(
+        bidding: Bidding, players: int, cards: int, first_dealer: int, data: st.DataObject) -> None:
+    """A deal's bids entered all at once are refused, with the same message, exactly when entering
+    them one at a time, eldest hand first, refuses one of them."""
+    names, dealer = NAMES[:players], first_dealer % players
+    bids = data.draw(st.lists(st.integers(-1, cards + 1), min_size=players, max_size=players))
+    rules = replace(make_rules({"max_cards": cards, "deal": "fixed"}, players), bidding=bidding)
+    expected = None
+    earlier: list[int] = []
+    for seat in [(dealer + 1 + i) % players for i in range(players)]:
+        try:
+            verify_bid(bidding, cards, earlier, bids[seat], dealer=seat == dealer, name=names[seat])
+        except RulesError as exc:
+            expected = f"deal 1: {exc}"
+            break
+        earlier.append(bids[seat])
+    try:
+        replay(rules, names, [DealInput(tuple(bids))], first_dealer=dealer)
+        refused = None
+    except RulesError as exc:
+        refused = str(exc)
+    assert refused == expected
 
 
 # ---- random valid games ------------------------------------------------------------------------
