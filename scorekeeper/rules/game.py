@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from operator import add, eq
-from typing import NamedTuple, cast
+from typing import NamedTuple
 
 from .bidding import BidCheck, announce, bid_check, check_after, verify_bid, verify_tricks
 from .errors import BidError, GameError, RulesError
@@ -227,7 +227,7 @@ def _check_bids(rules: Rules, deal: Deal, bids: Sequence[int | None], names: Seq
     # Only the dealer's bid is restricted, except under must-equal: the others need a range check.
     restricted = rules.bidding.rule == "must-equal"
     if not restricted and None not in bids:  # every bid in: only the dealer's can be refused
-        entered = cast(Sequence[int], bids)
+        entered: Sequence[int] = bids  # type: ignore[assignment]  # no None among them
         if _WHOLE.issuperset(map(type, entered)) and min(entered) >= 0 and max(entered) <= cards:
             total, rule = sum(entered), rules.bidding.rule_for(cards)
             if rule == "free" or (rule == "hook" and total != cards):
@@ -309,7 +309,7 @@ class _Replay:
         verify_tricks(tricks, cards, names)
         if rules.spades_double and trump is None:
             raise RulesError("spades double is played, so the trump of a finished deal must be recorded")
-        bid = cast(tuple[int, ...], bids)
+        bid: tuple[int, ...] = bids  # type: ignore[assignment]  # no None among them
         made = tuple(map(eq, bid, tricks))
         points = deal_points(rules.scoring, bid, tricks, cards, zero_bid=rules.zero_bid,
                              doubled=rules.spades_double and trump == "S")

@@ -345,14 +345,14 @@ def export(game: GameFile, links: Mapping[str, str] | None = None) -> dict[str, 
     for deal, trump, bids, tricks, made, points, totals, _, _ in state.deals:
         entry: dict[str, Any] = {"number": deal.number, "cards": deal.cards, "dealer": deal.dealer,
                                  "eldest": deal.eldest, "trump": trump, "bids": list(bids)}
+        entered: Sequence[int] = bids  # type: ignore[assignment]  # every bid is in once tricks are
         if tricks is None:
             entered = [b for b in bids if b is not None]
-            entry["bid_total"] = sum(entered)
-            entry["announce"] = announce(entered, deal.cards or 0)
-        else:  # every bid is in
+        else:
             entry["tricks"] = list(tricks)
-            entry["bid_total"] = sum(cast(tuple[int, ...], bids))
-            entry["announce"] = announce(cast(tuple[int, ...], bids), deal.cards or 0)
+        entry["bid_total"] = sum(entered)
+        entry["announce"] = announce(entered, deal.cards or 0)
+        if tricks is not None:
             entry["made"] = list(made or ())
             entry["points"] = _numbers(points or ())
             entry["totals"] = _numbers(totals)
