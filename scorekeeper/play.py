@@ -33,7 +33,7 @@ from .models import StoredGame, find_game
 from .rules.errors import RulesError
 from .rules.game import trump_choices
 from .rules.gamefile import GameFile, export, parse
-from .web import endpoint_url, game_links, game_or_404
+from .web import endpoint_url, game_links, game_or_404, no_game
 
 bp = Blueprint("play", __name__)
 
@@ -93,9 +93,10 @@ def _save(game: StoredGame, form: VersionForm, change: Callable[[edits.Document]
 def game(token: str) -> Response:
     """The game's edit page: the step being entered, then the board."""
     found, editable = find_game(token)
-    if found is not None and not editable:
+    if found is None:
+        no_game()
+    if not editable:
         return redirect(url_for("play.view", token=token))
-    found = game_or_404(token, edit=True)
     device.remember(found.token)
     return _page(found)
 

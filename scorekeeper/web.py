@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, NoReturn
 
 import orjson
 from flask import Flask, Response, abort, current_app, jsonify, render_template, request, url_for
@@ -71,10 +71,15 @@ def game_or_404(token: str, *, edit: bool) -> StoredGame:
     """The game of a link; 404 when there is none, 403 when a read-only link is used to change it."""
     game, editable = find_game(token)
     if game is None:
-        abort(404, "No game has this link: it may have been deleted, or the link is incomplete.")
+        no_game()
     if edit and not editable:
         abort(403, "This is the read-only link of a game: it can show the game but not change it.")
     return game
+
+
+def no_game() -> NoReturn:
+    """The 404 page of a link that leads to no game."""
+    abort(404, "No game has this link: it may have been deleted, or the link is incomplete.")
 
 
 #: Deeper than any game file or backup: deeper JSON is refused before anything recurses through it.

@@ -11,7 +11,7 @@ import pytest
 from flask import Flask, jsonify
 from flask.testing import FlaskClient
 from sqlalchemy import event
-from webhelpers import Scorer, snapshot
+from webhelpers import Scorer, csrf_from, snapshot
 
 from scorekeeper import models
 from scorekeeper.models import Game, db, find_game
@@ -143,3 +143,19 @@ def test_read_json_reads_what_json_reads(raw: str) -> None:
 def test_read_json_names_what_is_wrong(raw: str | bytes, why: str) -> None:
     with pytest.raises(ValueError, match=why):
         read_json(raw)
+
+
+@pytest.mark.parametrize("page", ["edit", "view", "tap"])
+def test_a_game_page_and_a_tap_read_the_game_once(app: Flask, start: Callable[..., Scorer], page: str) -> None:
+    game = start(rules={"preset": "oh-hell", "max_cards": 3})
+    game.bid(1)
+    statements: list[str] = []
+    with app.app_context():
+        event.listen(db.engine, "before_cursor_execute", lambda *a: statements.append(a[2]))
+    if page == "tap":
+        form = {"csrf_token": csrf_from(game.page()), "version": game.version(), "seat": 2, "bid": 0}
+        statements.clear()
+        assert game.client.post(f"{game.url}/bid", data=form).status_code == 302
+    else:
+        assert game.client.get(game.url if page == "edit" else f"/v/{game.view_token}").status_code == 200
+    assert [s.split()[0].upper() for s in statements] == ["SELECT"] + (["UPDATE"] if page == "tap" else [])
