@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 from flask_wtf import FlaskForm
@@ -154,17 +155,24 @@ class SeatsForm(VersionForm):
             raise ValidationError(str(exc)) from None
 
 
-def seats_form(names: Sequence[str], cards: int, *, bids: bool, tricks: bool, trump: bool = False,
-               data: dict[str, Any] | None = None) -> SeatsForm:
-    """A SeatsForm for these players: a bid and/or a trick count per player, labelled by name."""
+@lru_cache(maxsize=64)
+def _seats_class(players: int, *, bids: bool, tricks: bool, trump: bool) -> type[SeatsForm]:
+    """The form class of a bid and/or a trick count for each of ``players`` players (made once:
+    making a form class costs more than filling one in)."""
     fields: dict[str, Any] = {}
     if trump:
         fields["trump"] = SelectField("Trump", choices=["", *TRUMPS])
     for name, wanted in (("bids", bids), ("tricks", tricks)):
         if wanted:
             entry = WholeNumberField(validators=[InputRequired("missing")])
-            fields[name] = FieldList(entry, min_entries=len(names), max_entries=len(names))
-    form: SeatsForm = type("PlayersForm", (SeatsForm,), fields)(data=data)
+            fields[name] = FieldList(entry, min_entries=players, max_entries=players)
+    return type("PlayersForm", (SeatsForm,), fields)
+
+
+def seats_form(names: Sequence[str], cards: int, *, bids: bool, tricks: bool, trump: bool = False,
+               data: dict[str, Any] | None = None) -> SeatsForm:
+    """A SeatsForm for these players: a bid and/or a trick count per player, labelled by name."""
+    form = _seats_class(len(names), bids=bids, tricks=tricks, trump=trump)(data=data)
     form.names, form.cards = tuple(names), cards
     for name, what in (("bids", "bid"), ("tricks", "tricks")):
         for entry_field, player in zip(getattr(form, name, ()), names):

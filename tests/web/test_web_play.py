@@ -7,7 +7,10 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from flask import Flask
 from webhelpers import Scorer, text
+
+from scorekeeper.forms import problems, seats_form
 
 Start = Callable[..., Scorer]
 
@@ -208,3 +211,14 @@ def test_a_players_name_is_shown_as_text(start: Start) -> None:
     assert "<b>Ann</b>" not in page and "&lt;b&gt;Ann&lt;/b&gt;" in page
     assert "<script>x()</script>" not in page
     assert "<i>Friday</i>" not in page
+
+
+def test_trick_forms_of_the_same_shape_share_a_class_but_not_their_players_or_cards(app: Flask) -> None:
+    with app.test_request_context(method="POST", data={"version": 1, "tricks-0": 3, "tricks-1": 1}):
+        ours = seats_form(["Ann", "Bob"], 3, bids=False, tricks=True)
+        theirs = seats_form(["Cy", "Dee"], 4, bids=False, tricks=True)
+        assert type(ours) is type(theirs)
+        assert [f.label.text for f in ours.tricks] == ["Ann's tricks", "Bob's tricks"]
+        assert [f.label.text for f in theirs.tricks] == ["Cy's tricks", "Dee's tricks"]
+        assert not ours.validate() and "add up to 4, but 3 were played" in " ".join(problems(ours))
+        assert theirs.validate(), problems(theirs)
