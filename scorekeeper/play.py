@@ -18,14 +18,15 @@ from werkzeug.wrappers import Response
 
 from . import board, device, edits, pages
 from .forms import (
+    BID_TAP,
     AdjustForm,
-    BidForm,
     CardsForm,
     SeatsForm,
     StakesForm,
     TrumpForm,
     VersionForm,
     problems,
+    read_tap,
     seats_form,
     sentence,
 )
@@ -78,6 +79,11 @@ def _save(game: StoredGame, form: VersionForm, change: Callable[[edits.Document]
         return _page(game, STALE, 409)
     if not form.validate():
         return fail(game, " ".join(problems(form)), 422)
+    return _apply(game, change, fail)
+
+
+def _apply(game: StoredGame, change: Callable[[edits.Document], None], fail: Failure = _page) -> Response:
+    """Change the game file, replay it and store it; refused by the rules, nothing is stored."""
     document = game.document
     try:
         change(document)
@@ -125,8 +131,13 @@ def state(token: str) -> Response:
 @bp.post("/g/<token>/bid")
 def bid(token: str) -> Response:
     """One bid, from the bid buttons."""
-    found, form = game_or_404(token, edit=True), BidForm()
-    return _save(found, form, lambda doc: edits.set_bid(doc, form.seat.data or 0, form.bid.data or 0))
+    found, tap = game_or_404(token, edit=True), read_tap(request.form, BID_TAP)
+    if tap.numbers["version"] != found.version:
+        return _page(found, STALE, 409)
+    if tap.errors:
+        return _page(found, " ".join(tap.errors), 422)
+    seat, value = tap.numbers["seat"] or 0, tap.numbers["bid"] or 0
+    return _apply(found, lambda doc: edits.set_bid(doc, seat, value))
 
 
 def _seats(game: StoredGame, *, bids: bool) -> SeatsForm:

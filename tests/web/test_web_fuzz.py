@@ -16,7 +16,7 @@ from werkzeug.test import TestResponse
 from wtforms import FieldList, FormField
 from wtforms.fields.core import UnboundField
 
-from scorekeeper.forms import AdjustForm, BidForm, CardsForm, ImportForm, NewGameForm, TrumpForm
+from scorekeeper.forms import BID_TAP, AdjustForm, CardsForm, ImportForm, NewGameForm, TrumpForm
 from scorekeeper.rules.gamefile import parse
 from scorekeeper.rules.presets import RULE_FIELDS
 from scorekeeper.rules.stakes import STAKE_FIELDS
@@ -43,7 +43,7 @@ def field_names(form: type) -> list[str]:
 
 
 SEATS = [*(f"{kind}-{seat}" for kind in ("bids", "tricks") for seat in range(5)), "trump", "version"]
-FIELDS = {"play.bid": field_names(BidForm), "play.cards": field_names(CardsForm), "play.bids": SEATS,
+FIELDS = {"play.bid": list(BID_TAP), "play.cards": field_names(CardsForm), "play.bids": SEATS,
           "play.trump": field_names(TrumpForm), "play.adjust": field_names(AdjustForm), "play.tricks": SEATS,
           "play.correct": SEATS, "games.new": [*field_names(NewGameForm), "action"],
           "games.import_game": field_names(ImportForm)}
