@@ -123,19 +123,24 @@ def game_entries(token: str, cookie: str, csrf: str, sizes: list[int]) -> list[R
 def entry_throughput(port: int, base_port: int, clients: int, rounds: int = ROUNDS) -> None:
     """Target 1: a bid or tricks POST against one read + one commit of one row.
 
-    In each round every client is a phone playing a new 19-deal game (95 entries, built before
-    the clock starts, as the baseline's), right after the baseline took as many requests.
+    In each round every client is a phone playing two new 19-deal games, one after the other
+    (190 entries, built before the clock starts, as the baseline's), right after the baseline
+    took as many requests.
     """
     sizes = [10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
-    per_client = 5 * len(sizes)  # one whole game
+    games = 2
+    per_client = games * 5 * len(sizes)  # whole games
     commit: Request = ("POST", "/commit", b"", {})
     rates: list[tuple[float, float]] = []
     for _ in range(rounds):
         plans = []
         for _ in range(clients):
-            doc = {"players": ["Ann", "Bob", "Cy", "Dee"], "rules": {"preset": "oh-hell"}}
-            token = token_of(api(port, "POST", "/api/games", doc))
-            plans.append(game_entries(token, *session(port, token), sizes))
+            plan: list[Request] = []
+            for _ in range(games):
+                doc = {"players": ["Ann", "Bob", "Cy", "Dee"], "rules": {"preset": "oh-hell"}}
+                token = token_of(api(port, "POST", "/api/games", doc))
+                plan += game_entries(token, *session(port, token), sizes)
+            plans.append(plan)
         base = load(base_port, lambda c, i: commit, clients=clients, requests=per_client, seconds=120)
         ours = load(port, lambda c, i, plans=plans: plans[c][i], clients=clients, requests=per_client,
                     seconds=120, ok=(302, 303))
