@@ -75,8 +75,7 @@ class DealResult(NamedTuple):
         return announce([b for b in self.bids if b is not None], self.deal.cards or 0)
 
 
-@dataclass(frozen=True, slots=True)
-class Standing:
+class Standing(NamedTuple):
     """A player's place: ``rank`` is shared by tied players (1, 1, 3)."""
 
     player: int
