@@ -15,7 +15,7 @@ from typing import Any
 
 from flask import Flask, Request, current_app, g, request, session
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
-from flask_wtf.csrf import CSRFProtect, same_origin, validate_csrf
+from flask_wtf.csrf import CSRFProtect, logger, same_origin, validate_csrf
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 from wtforms import ValidationError
 
@@ -45,23 +45,27 @@ class SessionInterface(SecureCookieSessionInterface):
 
     def get_signing_serializer(self, app: Flask) -> URLSafeTimedSerializer | None:
         """The session's signer for the app's current secret key (and fallbacks)."""
+        return self._signer_for(app)[1]
+
+    def _signer_for(self, app: Flask) -> tuple[object, URLSafeTimedSerializer | None]:
+        """The app's current keys (the secret key and its fallbacks), and the signer made of them."""
         keys = (app.secret_key, tuple(app.config["SECRET_KEY_FALLBACKS"] or ()))
         made = self._signer
         if made is None or made[0] != keys:
             made = self._signer = (keys, super().get_signing_serializer(app))
-        return made[1]
+        return made
 
     def open_session(self, app: Flask, request: Request) -> SecureCookieSession | None:
         """The session the request's cookie holds: empty when it has none, or one that is forged,
         expired or signed with a key no longer in use (as Flask's own)."""
-        signer = self.get_signing_serializer(app)
+        keys, signer = self._signer_for(app)
         if signer is None:
             return None
         cookie = request.cookies.get(self.get_cookie_name(app))
         if not cookie:
             return self.session_class()
         max_age = int(app.permanent_session_lifetime.total_seconds())
-        key = (self._signer[0] if self._signer else None, cookie)
+        key = (keys, cookie)  # the keys it is verified with, even if another thread changes them
         known = self._opened.find(key)
         if known is None:
             try:
@@ -94,6 +98,7 @@ class CSRF(CSRFProtect):
         try:
             self._validate(self._get_csrf_token())
         except ValidationError as exc:
+            logger.info(exc.args[0])
             self._error_response(exc.args[0])
         if request.is_secure and current_app.config["WTF_CSRF_SSL_STRICT"]:
             if not request.referrer:

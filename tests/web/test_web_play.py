@@ -76,6 +76,7 @@ BAD_INPUT = [
     pytest.param("/bid", {"seat": 0, "bid": "two"}, "Bid: a whole number is needed, not 'two'.", 422,
                  id="text where a number belongs"),
     pytest.param("/bid", {"seat": 0}, "Bid: tap a number to bid.", 422, id="no bid"),
+    pytest.param("/bid", {"seat": 0, "bid": " "}, "Bid: tap a number to bid.", 422, id="a blank bid"),
     pytest.param("/bid", {"seat": "x", "bid": 1}, "Seat: a whole number is needed, not 'x'.", 422, id="no seat"),
     pytest.param("/bid", {"seat": 0, "bid": "−1"}, "Ann can't bid -1: a bid is a whole number from 0 to 3", 422,
                  id="a typographic minus"),
