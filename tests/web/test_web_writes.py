@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 
 import pytest
@@ -159,3 +160,25 @@ def test_a_game_page_and_a_tap_read_the_game_once(app: Flask, start: Callable[..
     else:
         assert game.client.get(game.url if page == "edit" else f"/v/{game.view_token}").status_code == 200
     assert [s.split()[0].upper() for s in statements] == ["SELECT"] + (["UPDATE"] if page == "tap" else [])
+
+
+def test_a_new_game_is_stored_as_the_orm_reads_it(app: Flask, client: FlaskClient) -> None:
+    tokens = [client.post("/api/games", json={"players": ["Ann", "Bob"], "title": f"Game {n}"}).get_json()
+              ["links"]["edit"].rsplit("/", 1)[1] for n in range(2)]
+    with app.app_context():
+        rows = [db.session.execute(db.select(Game).where(Game.token == t)).scalar_one() for t in tokens]
+        found = [find_game(t)[0] for t in tokens]
+    assert rows[0].id != rows[1].id and [g.id for g in found if g] == [r.id for r in rows]
+    for row, title in zip(rows, ("Game 0", "Game 1")):
+        assert row.title == title and row.version == 1 and json.loads(row.data)["title"] == title
+        made = row.created_at.replace(tzinfo=row.created_at.tzinfo or UTC)
+        assert row.created_at == row.updated_at and abs(datetime.now(UTC) - made) < timedelta(minutes=1)
+
+
+def test_a_tap_is_stored_as_the_orm_reads_it(app: Flask, start: Callable[..., Scorer]) -> None:
+    game = start(rules={"preset": "oh-hell", "max_cards": 3})
+    game.bid(1)
+    with app.app_context():
+        row = db.session.execute(db.select(Game).where(Game.token == game.token)).scalar_one()
+    assert row.version == 2 and json.loads(row.data)["deals"][0]["bids"] == [None, 1, None, None]
+    assert row.created_at <= row.updated_at and row.updated_at - row.created_at < timedelta(minutes=1)
