@@ -5,7 +5,8 @@
 
 The app and the baselines (bench/baseline_app.py: a hello world, and one read + one commit of
 one row with Flask-SQLAlchemy) are served by gunicorn with 2 workers on 127.0.0.1 (both with
-the project's gunicorn.conf.py), on SQLite in WAL mode. Targets 1, 2 and 5 alternate the
+the project's gunicorn.conf.py), on SQLite in WAL mode. Pages are asked for as a phone asks for
+them: with the session cookie it was given on its first visit. Targets 1, 2 and 5 alternate the
 baseline and the app in ROUNDS rounds, print every round, and take the median round: a busy
 moment of the machine spoils one round, not the result. Every load is bounded in requests and time.
 """
@@ -79,6 +80,17 @@ def api(port: int, method: str, path: str, doc: Any = None) -> Any:
 
 def token_of(export: dict[str, Any], link: str = "api") -> str:
     return str(export["links"][link].rstrip("/").split("/")[-1 if link != "sheet" else -2])
+
+
+def visit(port: int, path: str) -> str:
+    """The session cookie a phone keeps from its first visit to a page."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    connection.request("GET", path)
+    response = connection.getresponse()
+    response.read()
+    cookie = (response.getheader("Set-Cookie") or "").split(";", 1)[0]
+    assert cookie, f"{path} set no session cookie"
+    return cookie
 
 
 def session(port: int, token: str) -> tuple[str, str]:
@@ -280,9 +292,10 @@ def main() -> int:
         export = api(port, "POST", "/api/games", big_game())
         if "2" in wanted:
             view = token_of(export, "view")
+            phone = {"Cookie": visit(port, f"/v/{view}")}  # a phone that has opened the board before
             latency(base, "/hello", 2, 50)  # warm-up
-            latency(port, f"/v/{view}", 2, 20)
-            board, hello, ratio = side_by_side(lambda: latency(port, f"/v/{view}", 2, 100),
+            latency(port, f"/v/{view}", 2, 20, headers=phone)
+            board, hello, ratio = side_by_side(lambda: latency(port, f"/v/{view}", 2, 100, headers=phone),
                                                lambda: latency(base, "/hello", 2, 100))
             row("2. scoreboard page, 25 deals × 8 players: p50 ≤ 2× hello world",
                 f"{board:.2f} ms", f"{hello:.2f} ms", f"{ratio:.2f}×", ratio <= 2)
