@@ -27,6 +27,7 @@ from sqlalchemy import (
     Dialect,
     Executable,
     Integer,
+    Select,
     String,
     Text,
     bindparam,
@@ -242,11 +243,13 @@ _BY_TOKEN = select(_games).where(or_(_games.c.token == bindparam("t"), _games.c.
 
 class _Compiled(NamedTuple):
     """A statement as the database's driver takes it: its SQL, the order of its parameters (None:
-    by name) and the conversions SQLAlchemy makes of them (dates, on SQLite)."""
+    by name), and the conversions SQLAlchemy makes of them and of the columns a SELECT returns
+    (dates, on SQLite)."""
 
     sql: str
     order: tuple[str, ...] | None
     convert: dict[str, Callable[[Any], Any]]
+    columns: tuple[Callable[[Any], Any] | None, ...]
 
 
 @lru_cache(maxsize=16)
@@ -255,13 +258,17 @@ def _compiled(statement: Executable, dialect: Dialect) -> _Compiled:
     order = tuple(compiled.positiontup) if compiled.positional and compiled.positiontup else None
     convert = {name: process for name, bind in compiled.binds.items()
                if (process := bind.type.dialect_impl(dialect).bind_processor(dialect)) is not None}
-    return _Compiled(str(compiled), order, convert)
+    columns = tuple(column.type.dialect_impl(dialect).result_processor(dialect, None)
+                    for column in statement.selected_columns) if isinstance(statement, Select) else ()
+    return _Compiled(str(compiled), order, convert, columns)
 
 
 def _run(statement: Executable, values: dict[str, Any]) -> CursorResult[Any]:
     """Run a fixed statement on this request's connection as SQL already compiled for its database:
-    what SQLAlchemy would send, without compiling and processing it again at every write (a new
-    game, a tap). It runs as any other statement does, in the same transaction, with the same events."""
+    what SQLAlchemy would send, without compiling and processing it again at every request (a page's
+    SELECT, a tap's UPDATE, a new game's INSERT). It runs as any other statement does, in the same
+    transaction, with the same events; a SELECT's rows are as the driver gives them (``columns``
+    converts them)."""
     conn = connection()
     ready = _compiled(statement, conn.dialect)
     params = {name: ready.convert[name](value) if name in ready.convert else value
@@ -274,10 +281,12 @@ def find_game(token: str) -> tuple[StoredGame | None, bool]:
     """The game whose edit or read-only token this is, and whether the token may edit."""
     if not token or len(token) > 64 or not TOKEN_CHARS.issuperset(token):
         return None, False
-    row = connection().execute(_BY_TOKEN, {"t": token}).one_or_none()
+    row = _run(_BY_TOKEN, {"t": token}).fetchone()
     if row is None:
         return None, False
-    return StoredGame(**row._mapping), secrets.compare_digest(row.token, token)
+    columns = _compiled(_BY_TOKEN, connection().dialect).columns  # in StoredGame's order
+    game = StoredGame(*(value if convert is None else convert(value) for value, convert in zip(row, columns)))
+    return game, secrets.compare_digest(game.token, token)
 
 
 def games_of(edit: list[str], view: list[str]) -> list[StoredGame]:

@@ -3,6 +3,7 @@ keeps (so a tap doesn't replay the whole game) always equal to replaying what is
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
@@ -182,3 +183,9 @@ def test_a_tap_is_stored_as_the_orm_reads_it(app: Flask, start: Callable[..., Sc
         row = db.session.execute(db.select(Game).where(Game.token == game.token)).scalar_one()
     assert row.version == 2 and json.loads(row.data)["deals"][0]["bids"] == [None, 1, None, None]
     assert row.created_at <= row.updated_at and row.updated_at - row.created_at < timedelta(minutes=1)
+
+
+def test_a_games_row_is_read_in_the_order_of_its_record() -> None:
+    # find_game builds a StoredGame from the row's values in order: the two must not drift apart.
+    assert [column.name for column in models._BY_TOKEN.selected_columns] == \
+        [field.name for field in dataclasses.fields(models.StoredGame)]
