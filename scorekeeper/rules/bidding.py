@@ -102,13 +102,20 @@ def _check_after(bidding: Bidding, cards: int, so_far: int, dealer: bool, name: 
     )
 
 
-def check_after(bidding: Bidding, cards: int, so_far: int, *, dealer: bool, name: str) -> BidCheck:
-    """``bid_check`` for the player bidding after earlier bids that add up to ``so_far``.
+def dealer_refusal(bidding: Bidding, cards: int, total: int, bid: int, name: str) -> str | None:
+    """Why the dealer's ``bid`` is refused once every bid is in (adding up to ``total``), or None:
+    under free bidding nothing is, under the hook only a total equal to the cards.
 
-    >>> check_after(Bidding("hook"), 7, 4, dealer=True, name="Dee").allowed
-    (0, 1, 2, 4, 5, 6, 7)
+    >>> dealer_refusal(Bidding("hook"), 7, 7, 3, "Dee")
+    "Dee deals and can't bid 3: the bids would add up to the 7 tricks (hook)"
+    >>> dealer_refusal(Bidding("hook"), 7, 8, 4, "Dee") is None
+    True
     """
-    return _check_after(bidding, cards, so_far, dealer, name)
+    rule = bidding.rule_for(cards)
+    if rule == "free" or (rule == "hook" and total != cards):
+        return None
+    check = _check_after(bidding, cards, total - bid, True, name)
+    return None if bid in check.allowed else check.reason
 
 
 def bid_check(
@@ -181,7 +188,8 @@ def announce(bids: Sequence[int], cards: int) -> str:
     return "even"
 
 
-_WHOLE = frozenset({int})  # exactly: a bool is no count
+#: The type of a bid or a trick count, exactly: a bool is neither.
+WHOLE = frozenset({int})
 
 
 def verify_tricks(tricks: Sequence[int], cards: int, names: Sequence[str]) -> None:
@@ -192,7 +200,7 @@ def verify_tricks(tricks: Sequence[int], cards: int, names: Sequence[str]) -> No
     ...
     scorekeeper.rules.errors.TricksError: The tricks add up to 4, but 5 were played: check the counts.
     """
-    if _WHOLE.issuperset(map(type, tricks)) and sum(tricks) == cards and min(tricks, default=0) >= 0:
+    if WHOLE.issuperset(map(type, tricks)) and sum(tricks) == cards and min(tricks, default=0) >= 0:
         return  # whole numbers adding up to the cards: none negative, so none above the cards
     for count, name in zip(tricks, names):
         if type(count) is not int or not 0 <= count <= cards:  # a bool is not a count

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from operator import add, eq
 from typing import NamedTuple
 
-from .bidding import BidCheck, announce, bid_check, check_after, verify_bid, verify_tricks
+from .bidding import WHOLE, BidCheck, announce, bid_check, dealer_refusal, verify_bid, verify_tricks
 from .errors import BidError, GameError, RulesError
 from .presets import Rules
 from .schedule import SUIT_NAMES, TRUMPS, Deal, check_hand_fits, fixed_trump
@@ -65,14 +65,22 @@ class DealResult(NamedTuple):
         return self.tricks is not None
 
     @property
+    def entered(self) -> Sequence[int]:
+        """The bids made so far (every bid, once the tricks are in)."""
+        if self.tricks is not None:
+            every: tuple[int, ...] = self.bids  # type: ignore[assignment]  # no None among them
+            return every
+        return [b for b in self.bids if b is not None]
+
+    @property
     def bid_total(self) -> int:
         """The sum of the bids made so far."""
-        return sum(b for b in self.bids if b is not None)
+        return sum(self.entered)
 
     @property
     def announce(self) -> str:
         """The bids against the cards: over by k, under by k or even."""
-        return announce([b for b in self.bids if b is not None], self.deal.cards or 0)
+        return announce(self.entered, self.deal.cards or 0)
 
 
 class Standing(NamedTuple):
@@ -207,9 +215,6 @@ def trump_choices(rules: Rules, deal: Deal) -> tuple[str, ...]:
     return tuple(choices)
 
 
-_WHOLE = frozenset({int})  # exactly: a bool is no bid
-
-
 def _check_bids(rules: Rules, deal: Deal, bids: Sequence[int | None], names: Sequence[str]) -> None:
     cards = deal.cards or 0
     players = len(names)
@@ -227,14 +232,11 @@ def _check_bids(rules: Rules, deal: Deal, bids: Sequence[int | None], names: Seq
     restricted = rules.bidding.rule == "must-equal"
     if not restricted and None not in bids:  # every bid in: only the dealer's can be refused
         entered: Sequence[int] = bids  # type: ignore[assignment]  # no None among them
-        if _WHOLE.issuperset(map(type, entered)) and min(entered) >= 0 and max(entered) <= cards:
-            total, rule = sum(entered), rules.bidding.rule_for(cards)
-            if rule == "free" or (rule == "hook" and total != cards):
-                return  # the hook refuses only a dealer's bid that makes the bids add up to the cards
-            bid = entered[deal.dealer]  # the dealer bids last, after all the others
-            check = check_after(rules.bidding, cards, total - bid, dealer=True, name=names[deal.dealer])
-            if bid not in check.allowed:
-                raise BidError(check.reason)
+        if WHOLE.issuperset(map(type, entered)) and min(entered) >= 0 and max(entered) <= cards:
+            # the dealer bids last, after all the others
+            refusal = dealer_refusal(rules.bidding, cards, sum(entered), entered[deal.dealer], names[deal.dealer])
+            if refusal is not None:
+                raise BidError(refusal)
             return
     earlier: list[int] = []
     waiting: str | None = None
@@ -258,7 +260,6 @@ class _Replay:
         self.names = tuple(players)
         self.first_dealer = first_dealer
         self.position = 0  # index into rules.sizes: re-deals stay, tie-break deals are extra
-        self.cooperative = rules.cooperative
         self.state = GameState(rules, self.names, first_dealer,
                                totals=[0] * len(players), made_bids=[0] * len(players))
 
@@ -317,7 +318,7 @@ class _Replay:
             state.made_bids = [m + b if b == t else m for m, b, t in zip(state.made_bids, bid, tricks)]
         for adj in adjustments:
             totals[adj.player] += adj.points
-        redeal = self.cooperative and False in made
+        redeal = rules.cooperative and False in made
         state.deals.append(DealResult(deal, trump, bids, tricks, made, tuple(points), tuple(totals),
                                       redeal, state.tiebreak))
         if not redeal and not state.tiebreak:

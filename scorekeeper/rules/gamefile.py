@@ -8,7 +8,7 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any, NoReturn, cast
 
-from .bidding import announce
+from .bidding import WHOLE, announce
 from .errors import GameError, RulesError
 from .game import Adjustment, DealInput, GameState, replay
 from .presets import Rules, rules_for
@@ -124,8 +124,7 @@ def _number(value: object, what: str) -> Points:
 
 
 _DEAL_KEYS = frozenset(DEAL_FIELDS) | frozenset(COMPUTED_DEAL_FIELDS)
-_BID_TYPES = frozenset({int, type(None)})  # exactly: a bool is no bid
-_COUNT_TYPES = frozenset({int})
+_BID_TYPES = WHOLE | {type(None)}
 _NO_BIDS: list[None] = []  # the deal has no "bids" (none entered yet)
 
 
@@ -141,8 +140,8 @@ def _deal(index: int, data: object, names: Sequence[str]) -> DealInput:
     elif type(bids) is not list or len(bids) != len(names) or not _BID_TYPES.issuperset(map(type, bids)):
         _refuse_seats(index, bids, names, "bids", "bid", "a whole number or null", _BID_TYPES)
     if tricks is not None and (type(tricks) is not list or len(tricks) != len(names)
-                               or not _COUNT_TYPES.issuperset(map(type, tricks))):
-        _refuse_seats(index, tricks, names, "tricks", "tricks", "a whole number", _COUNT_TYPES)
+                               or not WHOLE.issuperset(map(type, tricks))):
+        _refuse_seats(index, tricks, names, "tricks", "tricks", "a whole number", WHOLE)
     trump, cards = data.get("trump"), data.get("cards")
     if trump is not None and type(trump) is not str:
         raise GameFileError(f"deal {index + 1}: trump must be S, H, D, C or NT, not {trump!r}")
@@ -323,16 +322,13 @@ def number(value: Points) -> int | float:
     return int(value) if value.denominator == 1 else float(value)
 
 
-_INTS = frozenset({int})
-
-
 def _numbers(values: Sequence[Points]) -> list[int | float]:
     """Points as JSON numbers (most are ints already).
 
     >>> _numbers([3, -1]), _numbers([Fraction(5, 2), Fraction(4, 2), 1])
     ([3, -1], [2.5, 2, 1])
     """
-    if _INTS.issuperset(map(type, values)):
+    if WHOLE.issuperset(map(type, values)):
         return list(cast(Sequence[int], values))
     return [value if type(value) is int else number(value) for value in values]
 
@@ -342,28 +338,27 @@ def export(game: GameFile, links: Mapping[str, str] | None = None) -> dict[str, 
     state, names = game.game, game.players
     doc = _head(game)
     deals = []
-    for deal, trump, bids, tricks, made, points, totals, _, _ in state.deals:
+    for result in state.deals:
+        deal, tricks, entered = result.deal, result.tricks, result.entered
         entry: dict[str, Any] = {"number": deal.number, "cards": deal.cards, "dealer": deal.dealer,
-                                 "eldest": deal.eldest, "trump": trump, "bids": list(bids)}
-        entered: Sequence[int] = bids  # type: ignore[assignment]  # every bid is in once tricks are
-        if tricks is None:
-            entered = [b for b in bids if b is not None]
-        else:
+                                 "eldest": deal.eldest, "trump": result.trump, "bids": list(result.bids)}
+        if tricks is not None:
             entry["tricks"] = list(tricks)
         entry["bid_total"] = sum(entered)
         entry["announce"] = announce(entered, deal.cards or 0)
         if tricks is not None:
-            entry["made"] = list(made or ())
-            entry["points"] = _numbers(points or ())
-            entry["totals"] = _numbers(totals)
+            entry["made"] = list(result.made or ())
+            entry["points"] = _numbers(result.points or ())
+            entry["totals"] = _numbers(result.totals)
         deals.append(entry)
     doc["deals"] = deals
-    doc["schedule"] = [
-        {"number": d.number, "cards": d.cards, "dealer": d.dealer, "trump": d.trump != "NT", "suit": d.trump}
-        if d.trump is not None and d.trump != "NT" else
-        {"number": d.number, "cards": d.cards, "dealer": d.dealer, "trump": d.trump != "NT"}
-        for d in state.schedule
-    ]
+    schedule = []
+    for d in state.schedule:
+        entry = {"number": d.number, "cards": d.cards, "dealer": d.dealer, "trump": d.has_trump}
+        if d.has_trump and d.trump is not None:
+            entry["suit"] = d.trump
+        schedule.append(entry)
+    doc["schedule"] = schedule
     doc["finished"] = state.finished
     doc["standings"] = [{"player": names[s.player], "total": number(s.total), "rank": s.rank}
                         for s in state.standings]
