@@ -88,12 +88,20 @@ class VersionForm(PostedForm):
 
     version = IntegerField(widget=HiddenInput(), validators=[InputRequired()])
 
+    def posted(self) -> tuple[int | None, list[str]]:
+        """The version the write follows, and a sentence for each refused field (none: all fine)."""
+        return self.version.data, [] if self.validate() else problems(self)
+
 
 class Tap(NamedTuple):
     """The whole numbers a tap's buttons post (hidden fields), and a sentence for each refused one."""
 
     numbers: dict[str, int | None]
     errors: list[str]
+
+    def posted(self) -> tuple[int | None, list[str]]:
+        """The version the tap follows, and a sentence for each refused number (as a form's)."""
+        return self.numbers["version"], self.errors
 
 
 #: A bid tap: the version it follows, the bidder's seat, the bid (name → label, what a missing one is told).

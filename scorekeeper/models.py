@@ -211,7 +211,6 @@ class StoredGame:
         commit()
 
 
-
 def _keep(stored: StoredGame, game: GameFile) -> None:
     """Keep the replay of what a change just stored, as replaying the stored data would give it."""
     game = normalized(game)
@@ -234,8 +233,7 @@ _SAVE = (update(_games)
          .where(_games.c.id == bindparam("game_id"), _games.c.version == bindparam("read_at"))
          .values(data=bindparam("data"), title=bindparam("title"), version=bindparam("version"),
                  updated_at=bindparam("now")))
-
-
+#: A deleted game.
 _DELETE = delete(_games).where(_games.c.id == bindparam("game_id"))
 #: Built once: every page looks a game up by its token.
 _BY_TOKEN = select(_games).where(or_(_games.c.token == bindparam("t"), _games.c.view_token == bindparam("t")))
@@ -263,29 +261,42 @@ def _compiled(statement: Executable, dialect: Dialect) -> _Compiled:
     return _Compiled(str(compiled), order, convert, columns)
 
 
-def _run(statement: Executable, values: dict[str, Any]) -> CursorResult[Any]:
-    """Run a fixed statement on this request's connection as SQL already compiled for its database:
-    what SQLAlchemy would send, without compiling and processing it again at every request (a page's
-    SELECT, a tap's UPDATE, a new game's INSERT). It runs as any other statement does, in the same
-    transaction, with the same events; a SELECT's rows are as the driver gives them (``columns``
-    converts them)."""
-    conn = connection()
-    ready = _compiled(statement, conn.dialect)
+def _params(ready: _Compiled, values: dict[str, Any]) -> tuple[Any, ...] | dict[str, Any]:
+    """A statement's parameters as its driver takes them: converted, in order or by name."""
     params = {name: ready.convert[name](value) if name in ready.convert else value
               for name, value in values.items()}
-    return conn.exec_driver_sql(ready.sql, tuple(params[name] for name in ready.order)
-                                if ready.order is not None else params)
+    return tuple(params[name] for name in ready.order) if ready.order is not None else params
+
+
+def _run(statement: Executable, values: dict[str, Any]) -> CursorResult[Any]:
+    """Run a fixed statement on this request's connection as SQL already compiled for its database:
+    what SQLAlchemy would send, without compiling and processing it again at every request (a tap's
+    UPDATE, a new game's INSERT). It runs as any other statement does, in the same transaction,
+    with the same events."""
+    conn = connection()
+    ready = _compiled(statement, conn.dialect)
+    return conn.exec_driver_sql(ready.sql, _params(ready, values))
+
+
+def _row(statement: Select[Any], values: dict[str, Any]) -> list[Any] | None:
+    """The first row of a fixed SELECT (run as ``_run`` runs a statement), its values converted as
+    SQLAlchemy converts them; None when there is none."""
+    conn = connection()
+    ready = _compiled(statement, conn.dialect)
+    row = conn.exec_driver_sql(ready.sql, _params(ready, values)).fetchone()
+    if row is None:
+        return None
+    return [value if convert is None else convert(value) for value, convert in zip(row, ready.columns)]
 
 
 def find_game(token: str) -> tuple[StoredGame | None, bool]:
     """The game whose edit or read-only token this is, and whether the token may edit."""
     if not token or len(token) > 64 or not TOKEN_CHARS.issuperset(token):
         return None, False
-    row = _run(_BY_TOKEN, {"t": token}).fetchone()
+    row = _row(_BY_TOKEN, {"t": token})  # its columns in StoredGame's order
     if row is None:
         return None, False
-    columns = _compiled(_BY_TOKEN, connection().dialect).columns  # in StoredGame's order
-    game = StoredGame(*(value if convert is None else convert(value) for value, convert in zip(row, columns)))
+    game = StoredGame(*row)
     return game, secrets.compare_digest(game.token, token)
 
 

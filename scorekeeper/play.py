@@ -23,9 +23,9 @@ from .forms import (
     CardsForm,
     SeatsForm,
     StakesForm,
+    Tap,
     TrumpForm,
     VersionForm,
-    problems,
     read_tap,
     seats_form,
     sentence,
@@ -72,18 +72,14 @@ def _page(game: StoredGame, error: str = "", status: int = 200, **kept: Any) -> 
     return _no_store(make_response(page, status))
 
 
-def _save(game: StoredGame, form: VersionForm, change: Callable[[edits.Document], None],
+def _save(game: StoredGame, form: VersionForm | Tap, change: Callable[[edits.Document], None],
           fail: Failure = _page) -> Response:
     """Apply one change if the form is current and the rules accept the result; else say why."""
-    if form.version.data != game.version:
+    version, refusals = form.posted()
+    if version != game.version:
         return _page(game, STALE, 409)
-    if not form.validate():
-        return fail(game, " ".join(problems(form)), 422)
-    return _apply(game, change, fail)
-
-
-def _apply(game: StoredGame, change: Callable[[edits.Document], None], fail: Failure = _page) -> Response:
-    """Change the game file, replay it and store it; refused by the rules, nothing is stored."""
+    if refusals:
+        return fail(game, " ".join(refusals), 422)
     document = game.document
     try:
         change(document)
@@ -132,12 +128,8 @@ def state(token: str) -> Response:
 def bid(token: str) -> Response:
     """One bid, from the bid buttons."""
     found, tap = game_or_404(token, edit=True), read_tap(request.form, BID_TAP)
-    if tap.numbers["version"] != found.version:
-        return _page(found, STALE, 409)
-    if tap.errors:
-        return _page(found, " ".join(tap.errors), 422)
     seat, value = tap.numbers["seat"] or 0, tap.numbers["bid"] or 0
-    return _apply(found, lambda doc: edits.set_bid(doc, seat, value))
+    return _save(found, tap, lambda doc: edits.set_bid(doc, seat, value))
 
 
 def _seats(game: StoredGame, *, bids: bool) -> SeatsForm:

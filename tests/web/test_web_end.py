@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 
 from webhelpers import Scorer, csrf_from, text
@@ -77,8 +78,11 @@ def test_end_the_game_now_asks_first_and_can_be_taken_back(start: Start) -> None
     assert "End the game now?" in confirm and "Bob and Cy the winners" in confirm
     assert "ended" not in game.export()
     assert game.post("/end").status_code == 302
-    page = text(game.page())
+    html = game.page()
+    page = text(html)
     assert "Game ended by the table" in page and "Bob and Cy share the win with 11" in page
+    resume = re.search(r'<form method="post" action="/g/[^"]+/resume">(.*?)</form>', html, re.DOTALL)
+    assert resume and 'name="csrf_token"' in resume.group(1) and 'name="version"' in resume.group(1)
     assert game.post("/resume").status_code == 302
     assert "Deal 2 of 5" in text(game.page())
 
