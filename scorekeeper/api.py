@@ -45,10 +45,10 @@ def create_game() -> tuple[Response, int]:
     except RulesError as exc:
         return _error(str(exc), 422)
     game = StoredGame.create(checked)
-    commit()
     links = game_links(game)
-    response = jsonify(export(checked, links))
+    response = jsonify(export(checked, links))  # made before the commit: a failure stores nothing
     response.headers["Location"] = links["api"]
+    commit()
     return response, 201
 
 

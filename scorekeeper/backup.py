@@ -15,14 +15,15 @@ from typing import Any, TypeGuard
 
 from . import device
 from .forms import sentence
-from .models import StoredGame, commit, find_game
+from .models import StoredGame, find_game
 from .rules.errors import RulesError
 from .rules.gamefile import GameFile, export, parse, to_input
 from .web import game_links
 
 FORMAT = "oh-hell-scorekeeper/backup-1"
-#: A device remembers KEEP games of each kind, so its backup never holds more than this.
-MAX_GAMES = 2 * device.KEEP
+#: The most games one backup restores: half of what a device remembers, so that every game a
+#: restore names stays in the device's list, with room for the games it held before.
+MAX_GAMES = device.KEEP // 2
 
 
 class BackupError(ValueError):
@@ -51,10 +52,9 @@ def is_backup(data: object) -> TypeGuard[dict[str, Any]]:
 
 def backup() -> dict[str, Any]:
     """The backup of this device's games: each game's export with the links this device has."""
-    edit = set(device.remembered("edit"))
     games = []
-    for game in device.games():
-        links = game_links(game, editable=game.token in edit)
+    for game, editable in device.games():
+        links = game_links(game, editable=editable)
         try:
             games.append(export(game.load(), links))
         except RulesError:  # a game the rules no longer replay is kept exactly as stored
@@ -93,11 +93,10 @@ def _on_server(doc: object) -> tuple[StoredGame | None, bool]:
 
 def _held() -> dict[str, tuple[StoredGame, bool]]:
     """The games this device holds, by their canonical input."""
-    edit = set(device.remembered("edit"))
     held = {}
-    for game in device.games():
+    for game, editable in device.games():
         try:
-            held[_canonical(game.load())] = (game, game.token in edit)
+            held[_canonical(game.load())] = (game, editable)
         except RulesError:
             continue
     return held
@@ -134,10 +133,7 @@ def restore(data: dict[str, Any]) -> list[Restored]:
                           "at once, so nothing was imported.")
     held = _held()
     results = [_restore(number, doc, held) for number, doc in enumerate(games, 1)]
-    commit()
     for result in reversed(results):  # the backup's first game ends at the top of the list
-        if result.game is not None and result.editable:
-            device.remember(result.game.token)
-        elif result.game is not None:
-            device.remember(result.game.view_token, "view")
+        if result.game is not None:
+            device.remember(result.game, result.editable)
     return results

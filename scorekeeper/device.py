@@ -1,49 +1,104 @@
 """This device's memory: the games it opened, kept in its own signed session cookie.
 
 There is no server-wide list of games: a phone sees the games it created, imported or opened.
+The cookie holds one short entry per game, most recent first: ``e`` (may edit) or ``v`` (read
+only), the game's row id, and the first characters of the token it was opened with, so that an
+entry can never lead to another game that later got the same id. Entries are short enough for
+a full backup's games and more to fit the cookie's 4 kB (KEEP).
 """
 
 from __future__ import annotations
 
+import re
+from typing import NamedTuple
+
 from flask import session
 
-from .models import StoredGame, games_of
+from .models import StoredGame, games_by_id, games_of
 
-#: The most recent games kept per kind; a cookie holds about 4 kB.
-KEEP = 25
-KINDS = ("edit", "view")
+#: The most games a device remembers (the oldest opened are forgotten first); a restored backup
+#: holds at most half of them (backup.MAX_GAMES), so a restore is never forgotten at once.
+KEEP = 100
+#: How many characters of a game's token an entry keeps, to tell the game from a later one.
+CHECK = 8
+_ENTRY = re.compile(rf"([ev])([0-9]{{1,12}})\.([A-Za-z0-9_-]{{{CHECK}}})")
 
 
-def remember(token: str, kind: str = "edit") -> None:
-    """Put a game's token at the top of this device's list (edit or read-only)."""
-    tokens = remembered(kind)
-    if tokens[:1] == [token] and session.permanent:
-        return  # already first: leave the cookie as it is
-    session[kind] = [token, *(t for t in tokens if t != token)][:KEEP]
+class Held(NamedTuple):
+    """A game this device holds, and whether it may edit it (it has the edit link)."""
+
+    game: StoredGame
+    editable: bool
+
+
+def _entry(game: StoredGame, editable: bool) -> str:
+    token = game.token if editable else game.view_token
+    return f"{'e' if editable else 'v'}{game.id}.{token[:CHECK]}"
+
+
+def _entries() -> list[str]:
+    """This device's entries, most recent first (a cookie of the earlier format is read once)."""
+    if "edit" in session or "view" in session:
+        _convert()
+    entries = session.get("games", [])
+    return [e for e in entries if isinstance(e, str)] if isinstance(entries, list) else []
+
+
+def _convert() -> None:
+    """Turn a cookie that lists whole tokens (the earlier format) into entries: nothing is forgotten."""
+    edit, view = (_tokens(session.pop(kind, [])) for kind in ("edit", "view"))
+    found = games_of(edit, view)
+    session["games"] = [_entry(game, game.token in edit) for game in found][:KEEP]
     session.permanent = True
 
 
-def forget(*tokens: str) -> None:
-    """Drop tokens (a deleted game's) from this device's lists."""
-    for kind in KINDS:
-        if kind in session:
-            session[kind] = [t for t in session[kind] if t not in tokens]
+def _tokens(value: object) -> list[str]:
+    return [t for t in value if isinstance(t, str)] if isinstance(value, list) else []
 
 
-def keep_only(tokens: set[str]) -> None:
-    """Drop the tokens of games that are gone (deleted on another phone)."""
-    for kind in KINDS:
-        kept = [t for t in remembered(kind) if t in tokens]
-        if kept != session.get(kind, []):
-            session[kind] = kept
+def remember(game: StoredGame, editable: bool = True) -> None:
+    """Put a game at the top of this device's list, to edit or to follow (a game it may edit stays
+    editable when it is followed by its read-only link too)."""
+    entries = _entries()
+    mine = [e for e in entries if _id(e) == game.id]
+    if mine and mine[0].startswith("e"):
+        editable = True
+    entry = _entry(game, editable)
+    if entries[:1] == [entry] and session.permanent:
+        return  # already first: leave the cookie as it is
+    session["games"] = [entry, *(e for e in entries if _id(e) != game.id)][:KEEP]
+    session.permanent = True
 
 
-def remembered(kind: str) -> list[str]:
-    """This device's tokens of one kind, most recent first."""
-    tokens = session.get(kind, [])
-    return [t for t in tokens if isinstance(t, str)] if isinstance(tokens, list) else []
+def _id(entry: str) -> int | None:
+    match = _ENTRY.fullmatch(entry)
+    return None if match is None else int(match.group(2))  # ASCII digits, checked by the pattern
 
 
-def games() -> list[StoredGame]:
-    """The games this device holds (to edit or to follow), the most recently played first."""
-    return games_of(remembered("edit"), remembered("view"))
+def forget(game: StoredGame) -> None:
+    """Drop a game (a deleted one) from this device's list."""
+    entries = _entries()
+    kept = [e for e in entries if _id(e) != game.id]
+    if kept != entries:
+        session["games"] = kept
+
+
+def games() -> list[Held]:
+    """The games this device holds (to edit or to follow), the most recently played first; entries
+    of games that are gone (deleted on another phone) are dropped from the list."""
+    entries = _entries()
+    wanted: dict[int, tuple[bool, str]] = {}
+    for entry in entries:
+        match = _ENTRY.fullmatch(entry)
+        if match is not None:
+            wanted[int(match.group(2))] = (match.group(1) == "e", match.group(3))
+    held = []
+    for game in games_by_id(list(wanted)):
+        editable, check = wanted[game.id]
+        if (game.token if editable else game.view_token).startswith(check):
+            held.append(Held(game, editable))
+    found = {h.game.id for h in held}
+    kept = [e for e in entries if _id(e) in found]
+    if kept != entries:
+        session["games"] = kept
+    return held

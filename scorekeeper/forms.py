@@ -1,53 +1,66 @@
-"""The web forms (WTForms via Flask-WTF).
+"""The web forms (WTForms via Flask-WTF), and the posts read without a form class.
 
 A form checks what each field can say alone — a whole number, a list of names, a trick count
-that adds up — with the rules core's own checks. Whether a change fits the game is decided by
-replaying the changed game file with ``parse()`` in the view.
+that adds up — with the rules core's own checks; every number and text is read by
+``rules.values`` (RULES.md §8), never by ``int()`` here. Whether a change fits the game is decided
+by replaying the changed game file with ``parse()`` in the view.
 """
 
 from __future__ import annotations
 
-import math
+import re
 from collections.abc import Mapping, Sequence
-from functools import lru_cache
 from typing import Any, NamedTuple
 
+from flask import request
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField
-from wtforms import (
-    FieldList,
-    Form,
-    FormField,
-    IntegerField,
-    SelectChoice,
-    SelectField,
-    StringField,
-    TextAreaField,
-)
-from wtforms.validators import InputRequired, Length, Optional, ValidationError
+from wtforms import Form, FormField, SelectChoice, SelectField, StringField, TextAreaField
+from wtforms.validators import InputRequired, Length, ValidationError
 from wtforms.widgets import HiddenInput
 
+from .rules import values
 from .rules.bidding import BIDDING_RULES, verify_tricks
 from .rules.errors import RulesError
-from .rules.gamefile import check_players
-from .rules.presets import DECK_SIZES, PRESETS, TIES
+from .rules.gamefile import MAX_ADJUSTMENT, MAX_HAND, MAX_PLAYERS, check_players
+from .rules.presets import DECK_SIZES, PRESETS, RULE_LABELS, TIES, rules_from_text
 from .rules.schedule import PATTERNS, TRUMP_RULES, TRUMPS
 from .rules.scoring import SYSTEMS, WINS
 from .rules.stakes import SETTLEMENTS
 from .web import read_json
 
+#: A game's version: every write names the one its page was drawn from.
+MAX_VERSION = 2**31 - 1
 
-class WholeNumberField(IntegerField):
-    """An integer field whose refusal says what was typed: "a whole number is needed, not 'two'"."""
+
+class TextField(StringField):
+    """A text field whose text, shown again after a refusal, leaves out invisible characters (the
+    refusal says which one): a page never carries a NUL or an escape someone typed."""
+
+    def _value(self) -> str:
+        return values.visible(super()._value())
+
+
+class WholeNumberField(TextField):
+    """A whole number from ``low`` to ``high``, read by ``values.whole``; its refusal names the field
+    and the bounds ("Points must be a whole number from -10000 to 10000, not '1e5'")."""
+
+    def __init__(self, label: str, low: int, high: int, **kwargs: Any) -> None:
+        super().__init__(label, **kwargs)
+        self.low, self.high = low, high
 
     def process_formdata(self, valuelist: list[Any]) -> None:
+        self.raw = str(valuelist[0]) if valuelist else ""
         self.data = None
-        text = str(valuelist[0]).strip().replace("−", "-") if valuelist else ""
-        if text:
+        if self.raw.strip():
             try:
-                self.data = int(text)
-            except ValueError:
-                raise ValueError(f"a whole number is needed, not {str(valuelist[0])[:20]!r}") from None
+                self.data = values.whole(self.raw, str(self.label.text), self.low, self.high)
+            except RulesError as exc:
+                raise ValueError(str(exc)) from None
+
+    def _value(self) -> str:
+        raw = getattr(self, "raw", None)
+        return values.visible(raw if raw is not None else ("" if self.data is None else str(self.data)))
 
 
 def sentence(text: str) -> str:
@@ -60,18 +73,19 @@ def sentence(text: str) -> str:
     return text[:1].upper() + text[1:] + ("" if text[-1:] in ".!?)" else ".")
 
 
+def _labelled(label: str, error: str) -> str:
+    """An error with its field's label in front, unless the error already names the field."""
+    return error if not label or error.lower().startswith(label.lower()) else f"{label}: {error}"
+
+
 def problems(form: Form) -> list[str]:
     """Every error of a form as a sentence naming the field (or the player) it belongs to."""
     found = []
     for field in form:
-        if field.type == "FieldList":
-            for entry in field.entries:
-                found += [f"{entry.label.text}: {error}" for error in entry.errors]
-            found += [e for e in field.errors if isinstance(e, str)]
-        elif field.type == "FormField":
+        if field.type == "FormField":
             found += problems(field.form)
         else:
-            found += [f"{field.label.text}: {e}" if field.label.text else e for e in field.errors]
+            found += [_labelled(str(field.label.text), e) for e in field.errors if isinstance(e, str)]
     return [sentence(message) for message in found]
 
 
@@ -86,7 +100,7 @@ class PostedForm(FlaskForm):
 class VersionForm(PostedForm):
     """A write to a game; it carries the version of the game the page was drawn from."""
 
-    version = IntegerField(widget=HiddenInput(), validators=[InputRequired()])
+    version = WholeNumberField("Version", 1, MAX_VERSION, widget=HiddenInput(), validators=[InputRequired()])
 
     def posted(self) -> tuple[int | None, list[str]]:
         """The version the write follows, and a sentence for each refused field (none: all fine)."""
@@ -104,42 +118,42 @@ class Tap(NamedTuple):
         return self.numbers["version"], self.errors
 
 
-#: A bid tap: the version it follows, the bidder's seat, the bid (name → label, what a missing one is told).
-BID_TAP = {"version": ("Version", "this field is required"), "seat": ("Seat", "this field is required"),
-           "bid": ("Bid", "tap a number to bid")}
+#: A bid tap's fields: name → (label, least, most, what a missing one is told).
+BID_TAP = {"version": ("Version", 1, MAX_VERSION, "this field is required"),
+           "seat": ("Seat", 0, MAX_PLAYERS - 1, "this field is required"),
+           "bid": ("Bid", 0, MAX_HAND, "tap a number to bid")}
 
 
-def read_tap(formdata: Mapping[str, str], fields: Mapping[str, tuple[str, str]]) -> Tap:
+def read_tap(formdata: Mapping[str, str], fields: Mapping[str, tuple[str, int, int, str]]) -> Tap:
     """A tap's numbers, read without a WTForms form: the bid buttons post three whole numbers, and
     binding a form's fields cost more than everything else a worker does with a tap but the SQL
     (bench/run.py, target 1). Refusals are worded as the forms word theirs.
 
-    >>> read_tap({"version": "3", "seat": " 1", "bid": "−2"}, BID_TAP).numbers
-    {'version': 3, 'seat': 1, 'bid': -2}
-    >>> read_tap({"version": "3", "seat": "1", "bid": "two"}, BID_TAP).errors
-    ["Bid: a whole number is needed, not 'two'."]
+    >>> read_tap({"version": "3", "seat": " 1", "bid": "−2"}, BID_TAP).errors
+    ["Bid must be a whole number from 0 to 52, not '−2'."]
+    >>> read_tap({"version": "3", "seat": "1", "bid": "²"}, BID_TAP).errors
+    ["Bid must be a whole number from 0 to 52, not '²'."]
     >>> read_tap({"version": "3"}, BID_TAP).errors
     ['Seat: this field is required.', 'Bid: tap a number to bid.']
     """
     numbers: dict[str, int | None] = {}
     errors = []
-    for name, (label, missing) in fields.items():
-        raw = formdata.get(name, "")
-        text, numbers[name] = raw.strip().replace("−", "-"), None
-        if not text:
+    for name, (label, low, high, missing) in fields.items():
+        raw, numbers[name] = formdata.get(name, ""), None
+        if not raw.strip():
             errors.append(sentence(f"{label}: {missing}"))
             continue
         try:
-            numbers[name] = int(text)
-        except ValueError:
-            errors.append(sentence(f"{label}: a whole number is needed, not {raw[:20]!r}"))
+            numbers[name] = values.whole(raw, label, low, high)
+        except RulesError as exc:
+            errors.append(sentence(str(exc)))
     return Tap(numbers, errors)
 
 
 class CardsForm(VersionForm):
     """The number of cards of a deal (manual pattern)."""
 
-    cards = WholeNumberField("Cards", validators=[InputRequired("tap the number of cards dealt")])
+    cards = WholeNumberField("Cards", 1, MAX_HAND, validators=[InputRequired("tap the number of cards dealt")])
 
 
 class TrumpForm(VersionForm):
@@ -151,73 +165,142 @@ class TrumpForm(VersionForm):
 class AdjustForm(VersionForm):
     """One-off points for a player at a deal, with a reason."""
 
-    player = WholeNumberField("Player", validators=[InputRequired()])
-    deal = WholeNumberField("Deal", validators=[InputRequired()])
-    points = StringField("Points", validators=[InputRequired("type the points, such as 10 or -5")])
-    reason = StringField("Reason", validators=[Length(max=100)])
+    player = WholeNumberField("Player", 0, MAX_PLAYERS - 1, validators=[InputRequired()])
+    deal = WholeNumberField("Deal", 1, 300, validators=[InputRequired()])
+    points = WholeNumberField("Points", -MAX_ADJUSTMENT, MAX_ADJUSTMENT,
+                              validators=[InputRequired("type the points, such as 10 or -5")])
+    reason = TextField("Reason")
 
-    def value(self) -> int | float:
-        """The points as a number (halves and the like allowed)."""
-        return number(self.points.data or "")
-
-    def validate_points(self, field: StringField) -> None:
-        self.value()
-
-
-def number(text: str) -> int | float:
-    """A typed number: an int when whole, else a float.
-
-    >>> number("−5"), number("2.5")
-    (-5, 2.5)
-    """
-    clean = text.strip().replace("−", "-").replace(",", ".")
-    try:
-        value = float(clean)
-    except ValueError:
-        raise ValidationError(f"a number is needed, not {text[:20]!r}") from None
-    if not math.isfinite(value) or abs(value) > 1e9:
-        raise ValidationError(f"a number is needed, not {text[:20]!r}")
-    return int(value) if value.is_integer() else value
-
-
-class SeatsForm(VersionForm):
-    """Numbers per player: bids (all at once, or corrected) and tricks."""
-
-    names: Sequence[str] = ()
-    cards = 0
-
-    def validate_tricks(self, field: FieldList) -> None:
-        if None in field.data:
-            return  # the entry says what is missing
+    def validate_reason(self, field: StringField) -> None:
         try:
-            verify_tricks(field.data, self.cards, self.names)
+            field.data = values.text(field.data, "The reason")
         except RulesError as exc:
             raise ValidationError(str(exc)) from None
 
 
-@lru_cache(maxsize=64)
-def _seats_class(players: int, *, bids: bool, tricks: bool, trump: bool) -> type[SeatsForm]:
-    """The form class of a bid and/or a trick count for each of ``players`` players (made once:
-    making a form class costs more than filling one in)."""
-    fields: dict[str, Any] = {}
-    if trump:
-        fields["trump"] = SelectField("Trump", choices=["", *TRUMPS])
-    for name, wanted in (("bids", bids), ("tricks", tricks)):
-        if wanted:
-            entry = WholeNumberField(validators=[InputRequired("missing")])
-            fields[name] = FieldList(entry, min_entries=players, max_entries=players)
-    return type("PlayersForm", (SeatsForm,), fields)
+#: The names of indexed fields: ``bids-0`` … (ASCII digits, no leading zero).
+_INDEXED = re.compile(r"(0|[1-9][0-9]?)")
 
 
-def seats_form(names: Sequence[str], cards: int, *, bids: bool, tricks: bool, trump: bool = False,
-               data: dict[str, Any] | None = None) -> SeatsForm:
-    """A SeatsForm for these players: a bid and/or a trick count per player, labelled by name."""
-    form = _seats_class(len(names), bids=bids, tricks=tricks, trump=trump)(data=data)
-    form.names, form.cards = tuple(names), cards
-    for name, what in (("bids", "bid"), ("tricks", "tricks")):
-        for entry_field, player in zip(getattr(form, name, ()), names):
-            entry_field.label.text = f"{player}'s {what}"
-    return form
+def _seat(index: str, count: int) -> int | None:
+    """The seat an indexed field's name gives (``bids-2`` → 2); None unless written as one of them."""
+    if _INDEXED.fullmatch(index) is None:
+        return None
+    try:
+        return values.whole(index, "Seat", 0, count - 1)
+    except RulesError:
+        return None
+
+
+def indexed(formdata: Any, prefix: str, count: int, what: str, beyond: str = "") -> tuple[list[str | None], list[str]]:
+    """The texts posted as ``<prefix>-0`` … ``<prefix>-<count - 1>`` (None for one not posted), and a
+    sentence for each field that can't be one of them: an index out of range or not written as
+    such, or a field posted twice. A form that posts one seat's entry twice, or an entry for a
+    seat that isn't there, is refused as a whole: nothing is read into the wrong seat.
+
+    >>> from werkzeug.datastructures import MultiDict
+    >>> indexed(MultiDict([("bids-1", "3"), ("bids-2", "2")]), "bids", 3, "bid")
+    ([None, '3', '2'], [])
+    >>> indexed(MultiDict([("bids-1", "3"), ("bids-1", "2"), ("bids-²", "1"), ("bids-7", "0")]), "bids", 3, "bid")[1]
+    ['Two bids were sent for the same player; nothing was saved.', 'A bid was sent for a player who is not at this table; nothing was saved.']
+    """
+    found: list[str | None] = [None] * count
+    errors: list[str] = []
+    start = prefix + "-"
+    for key in formdata:
+        if not key.startswith(start):
+            continue
+        posted, seat = formdata.getlist(key), _seat(key[len(start):], count)
+        if seat is None:
+            message = beyond or f"A {what} was sent for a player who is not at this table; nothing was saved."
+        elif len(posted) > 1:
+            message = f"Two {what}s were sent for the same player; nothing was saved."
+        else:
+            found[seat] = posted[0]
+            continue
+        if message not in errors:
+            errors.append(message)
+    return found, errors
+
+
+class SeatsForm(NamedTuple):
+    """Numbers per player as a form posts them — bids (all at once, or corrected) and tricks — read
+    seat by seat (``indexed``): exactly the seats posted, each by its own name."""
+
+    names: tuple[str, ...]
+    cards: int
+    numbers: dict[str, list[int | None]]
+    texts: dict[str, list[str]]
+    trump: str | None
+    version: int | None
+    errors: list[str]
+
+    def posted(self) -> tuple[int | None, list[str]]:
+        """The version the post follows, and a sentence for each refused entry (none: all fine)."""
+        return self.version, self.errors
+
+    def entries(self, kind: str) -> list[int]:
+        """Every player's number of one kind (only called when nothing was refused)."""
+        return [n for n in self.numbers[kind] if n is not None]
+
+
+def _seat_number(text: str, what: str, cards: int, errors: list[str]) -> int | None:
+    """A bid or a trick count as typed: a number out of range is read, for the rules to say what a
+    bid or a trick count may be ("Ann can't have taken 5 tricks: it must be 0 to 2"); text that is
+    no whole number is refused here, with the range."""
+    try:
+        return values.whole(text, what, -MAX_HAND, MAX_HAND)
+    except RulesError:
+        try:
+            values.whole(text, what, 0, cards)
+        except RulesError as exc:
+            errors.append(sentence(str(exc)))
+    return None
+
+
+#: What each kind of seat number is called: the field prefix → (one entry, its label after a name).
+SEAT_KINDS = {"bids": ("bid", "bid"), "tricks": ("trick count", "tricks")}
+
+
+def seats_form(formdata: Any, names: Sequence[str], cards: int, *, bids: bool, tricks: bool,
+               trump: bool = False, data: Mapping[str, Any] | None = None) -> SeatsForm:
+    """Every player's bid and/or trick count as posted (or, without a post, as in ``data``)."""
+    numbers: dict[str, list[int | None]] = {}
+    texts: dict[str, list[str]] = {}
+    errors: list[str] = []
+    shown = data or {}
+    for kind, wanted in (("bids", bids), ("tricks", tricks)):
+        if not wanted:
+            continue
+        one, label = SEAT_KINDS[kind]
+        if formdata is None:
+            given = [None if n is None else str(n) for n in shown.get(kind, [None] * len(names))]
+        else:
+            given, refused = indexed(formdata, kind, len(names), one)
+            errors += refused
+        texts[kind] = ["" if text is None else text for text in given]
+        numbers[kind] = []
+        for name, text in zip(names, given):
+            number = None
+            if text is None or not text.strip():
+                errors.append(sentence(f"{name}'s {label}: missing"))
+            else:
+                number = _seat_number(text, f"{name}'s {label}", cards, errors)
+            numbers[kind].append(number)
+    if tricks and not errors:
+        try:
+            verify_tricks([n or 0 for n in numbers["tricks"]], cards, names)
+        except RulesError as exc:
+            errors.append(sentence(str(exc)))
+    chosen = (shown.get("trump") or None) if formdata is None else (formdata.get("trump") or None)
+    if trump and chosen is not None and chosen not in TRUMPS:
+        errors.append(sentence(f"Trump must be one of {', '.join(TRUMPS)}, not {values.shown(chosen)}"))
+    version = shown.get("version") if formdata is None else None
+    if formdata is not None:
+        tap = read_tap(formdata, {"version": BID_TAP["version"]})
+        version, errors = tap.numbers["version"], [*tap.errors, *errors]
+    return SeatsForm(tuple(names), cards, numbers, texts, chosen if trump else None, version,
+                     errors if formdata is not None else [])
 
 
 def _choice(label: str, values: Sequence[object], empty: str = "as the preset") -> SelectField:
@@ -231,53 +314,43 @@ YES_NO = ("yes", "no")
 class HouseRulesForm(Form):
     """Every rule field, each left empty to keep the preset's value."""
 
-    deal = _choice("Deal pattern", PATTERNS)
-    max_cards = WholeNumberField("Top hand (cards)", validators=[Optional()])
-    sequence = StringField("Custom sequence", validators=[Length(max=200)])
-    deals = WholeNumberField("Deals (fixed, manual)", validators=[Optional()])
-    decks = _choice("Packs", (1, 2))
-    deck_size = _choice("Deck size", DECK_SIZES)
-    only = _choice("Hand sizes", ("odd", "even"), "all")
-    trump = _choice("Trump", TRUMP_RULES)
-    trump_cycle = StringField("Trump cycle", validators=[Length(max=40)])
-    bidding = _choice("Bidding", BIDDING_RULES)
-    hook_from = WholeNumberField("Hook from (cards)", validators=[Optional()])
-    simultaneous = _choice("Bids shown at once", YES_NO)
-    scoring = _choice("Scoring", [*SYSTEMS, "custom"])
-    zero_bid = StringField("A made zero bid scores", validators=[Length(max=20)])
-    spades_double = _choice("Spades double", YES_NO)
-    target = StringField("Game to (points)", validators=[Length(max=20)])
-    tie = _choice("Ties", TIES)
-    made = StringField("Made formula", validators=[Length(max=200)])
-    missed = StringField("Missed formula", validators=[Length(max=200)])
-    wins = _choice("Winner", WINS, "highest")
+    deal = _choice(RULE_LABELS["deal"], PATTERNS)
+    max_cards = TextField(RULE_LABELS["max_cards"], validators=[Length(max=20)])
+    sequence = TextField(RULE_LABELS["sequence"], validators=[Length(max=400)])
+    deals = TextField(RULE_LABELS["deals"], validators=[Length(max=20)])
+    decks = _choice(RULE_LABELS["decks"], (1, 2))
+    deck_size = _choice(RULE_LABELS["deck_size"], DECK_SIZES)
+    only = _choice(RULE_LABELS["only"], ("odd", "even"), "all")
+    trump = _choice(RULE_LABELS["trump"], TRUMP_RULES)
+    trump_cycle = TextField(RULE_LABELS["trump_cycle"], validators=[Length(max=40)])
+    bidding = _choice(RULE_LABELS["bidding"], BIDDING_RULES)
+    hook_from = TextField(RULE_LABELS["hook_from"], validators=[Length(max=20)])
+    simultaneous = _choice(RULE_LABELS["simultaneous"], YES_NO)
+    scoring = _choice(RULE_LABELS["scoring"], [*SYSTEMS, "custom"])
+    zero_bid = TextField(RULE_LABELS["zero_bid"], validators=[Length(max=20)])
+    spades_double = _choice(RULE_LABELS["spades_double"], YES_NO)
+    target = TextField(RULE_LABELS["target"], validators=[Length(max=20)])
+    tie = _choice(RULE_LABELS["tie"], TIES)
+    made = TextField(RULE_LABELS["made"], validators=[Length(max=200)])
+    missed = TextField(RULE_LABELS["missed"], validators=[Length(max=200)])
+    wins = _choice(RULE_LABELS["wins"], WINS, "highest")
 
-    def validate_target(self, field: StringField) -> None:
-        if field.data and field.data.strip():
-            number(field.data)
+    def validate(self, extra_validators: Any = None) -> bool:
+        """Each field's own checks, then its value read as the rules read it (a number, yes/no, …)."""
+        valid = super().validate(extra_validators)
+        for field in self:
+            if field.errors:
+                continue
+            try:
+                rules_from_text({field.short_name: field.data or ""})
+            except RulesError as exc:
+                field.errors = [*field.errors, str(exc)]
+                valid = False
+        return valid
 
     def overrides(self) -> dict[str, Any]:
-        """The fields the table changed, typed as the game file wants them."""
-        result: dict[str, Any] = {}
-        for field in self:
-            name, value = field.short_name, field.data
-            if isinstance(value, str):
-                value = value.strip()
-            if value in (None, ""):
-                continue
-            if name in ("decks", "deck_size"):
-                value = int(value)
-            elif name in ("simultaneous", "spades_double"):
-                value = value == "yes"
-            elif name == "target":
-                value = number(value)
-            elif name == "zero_bid":
-                try:
-                    value = number(value)
-                except ValidationError:
-                    pass  # "5+n": the rules core reads it
-            result[name] = value
-        return result
+        """The fields the table changed, typed as the game file wants them (RulesError if one can't be)."""
+        return rules_from_text({field.short_name: field.data or "" for field in self})
 
 
 STAKE_KINDS = [SelectChoice("", "no stakes"), SelectChoice("per_point", "per point"),
@@ -288,10 +361,10 @@ class StakesFields:
     """What the table plays for, as form fields; the rules core checks the amounts."""
 
     stakes = SelectField("Stakes", choices=STAKE_KINDS, default="")
-    amount = StringField("Amount", validators=[Length(max=20)])
-    currency = StringField("Currency", validators=[Length(max=12)])
+    amount = TextField("Amount", validators=[Length(max=20)])
+    currency = TextField("Currency", validators=[Length(max=12)])
     settlement = SelectField("Settlement", choices=list(SETTLEMENTS), default="pairwise")
-    hard_score_bonus = StringField("Hard-score bonus", validators=[Length(max=20)])
+    hard_score_bonus = TextField("Hard-score bonus", validators=[Length(max=20)])
 
     def stakes_input(self) -> dict[str, str] | None:
         """The game file's ``stakes`` object, or None for a game without stakes."""
@@ -320,42 +393,85 @@ class StakesForm(VersionForm, StakesFields):
 
 
 class NewGameForm(PostedForm, StakesFields):
-    """A new game: players in seating order, who deals first, a preset, house rules, stakes."""
+    """A new game: players in seating order, who deals first, a preset, house rules, stakes.
 
-    title = StringField("Title (optional)", validators=[Length(max=100)])
-    players = FieldList(StringField(), min_entries=4, max_entries=10)
-    first_dealer = StringField("Deals first", default="0")
+    The name rows are read seat by seat (``indexed``) from what is posted, not by a WTForms list:
+    a row is never moved to another seat, and a row too many is refused, not dropped.
+    """
+
+    title = TextField("Title (optional)")
+    first_dealer = TextField("Deals first", default="0")
     preset = SelectField("Rules", choices=list(PRESETS), default="oh-hell")
     rules = FormField(HouseRulesForm)
 
-    def names(self) -> list[str]:
-        """The names typed, blanks left out."""
-        return [n.strip() for n in self.players.data if n and n.strip()]
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        posted = request.form if self.is_submitted() else None
+        self.rows: list[str] = [""] * 4
+        self.row_errors: list[str] = []
+        if posted is not None:
+            # More rows than a game takes are read (and refused by validate), so what was typed stays.
+            found, self.row_errors = indexed(posted, "players", 2 * MAX_PLAYERS, "name",
+                                             beyond=f"A game has at most {MAX_PLAYERS} players: remove one.")
+            last = max((seat for seat, text in enumerate(found) if text is not None), default=-1)
+            self.rows = [text or "" for text in found[: max(last + 1, 2)]]
 
-    def validate_players(self, field: FieldList) -> None:
+    def names(self) -> list[str]:
+        """The names typed, the empty rows at the end left out."""
+        rows = [row.strip() for row in self.rows]
+        while rows and not rows[-1]:
+            rows.pop()
+        return rows
+
+    def validate_title(self, field: StringField) -> None:
         try:
-            check_players(self.names())
+            field.data = values.text(field.data, "The title")
         except RulesError as exc:
-            raise ValidationError(str(exc).removeprefix("players: ")) from None
+            raise ValidationError(str(exc)) from None
+
+    def validate(self, extra_validators: Any = None) -> bool:
+        """The form's fields, then the players: a name in every row up to the last, as a game needs them."""
+        valid = super().validate(extra_validators)
+        self.row_errors = list(self.row_errors)
+        names = self.names()
+        blank = [row for row, name in enumerate(names, 1) if not name]
+        if len(names) > MAX_PLAYERS:
+            self.row_errors.append(f"A game has at most {MAX_PLAYERS} players: remove one.")
+        elif blank:
+            self.row_errors.append(f"Player {blank[0]} has no name: type one, or remove the row.")
+        else:
+            try:
+                check_players(names)
+            except RulesError as exc:
+                self.row_errors.append(sentence(str(exc)))
+        if self.first_dealer.data != "random":
+            try:
+                row = values.whole(self.first_dealer.data or "0", "The first dealer", 0, MAX_PLAYERS - 1)
+            except RulesError as exc:
+                self.row_errors.append(sentence(str(exc)))
+            else:
+                if row >= len(names) and not blank:
+                    self.row_errors.append("The first dealer's row has no name: choose who deals first.")
+        return valid and not self.row_errors
+
+    def errors_in_words(self) -> list[str]:
+        """Every refusal of the form, the players' first."""
+        return [*self.row_errors, *problems(self)]
 
     def dealer(self) -> int | None:
-        """The seat (among the names typed) who deals first; None for a random draw."""
+        """The seat who deals first (checked by ``validate``); None for a random draw."""
         if self.first_dealer.data == "random":
             return None
-        rows = [i for i, n in enumerate(self.players.data) if n and n.strip()]
-        try:
-            return rows.index(int(self.first_dealer.data or 0))
-        except ValueError:
-            return 0
+        return values.whole(self.first_dealer.data or "0", "The first dealer", 0, MAX_PLAYERS - 1)
 
     def document(self, first_dealer: int) -> dict[str, Any]:
-        """The game file of the new game (no deals yet)."""
+        """The game file of the new game (no deals yet); RulesError when a rule can't be read."""
         doc: dict[str, Any] = {
             "players": self.names(), "first_dealer": first_dealer,
             "rules": {"preset": self.preset.data, **self.rules.form.overrides()},
         }
-        if self.title.data and self.title.data.strip():
-            doc["title"] = self.title.data.strip()
+        if self.title.data:
+            doc["title"] = self.title.data
         stakes = self.stakes_input()
         if stakes is not None:
             doc["stakes"] = stakes

@@ -20,10 +20,11 @@ from werkzeug.wrappers import Response as BaseResponse
 from wtforms.validators import ValidationError
 
 from . import backup, board, device
-from .forms import HouseRulesForm, ImportForm, NewGameForm, problems
+from .forms import HouseRulesForm, ImportForm, NewGameForm, indexed, problems, sentence
 from .models import StoredGame, commit
+from .rules import values
 from .rules.errors import RulesError
-from .rules.gamefile import GameFile, parse
+from .rules.gamefile import MAX_PLAYERS, GameFile, parse
 from .rules.presets import PRESETS, Rules, make_rules
 from .rules.scoring import SYSTEMS, deal_points
 from .web import endpoint_url, game_or_404
@@ -37,34 +38,33 @@ EXAMPLES = ((0, 0), (1, 1), (3, 3), (0, 1), (2, 1), (1, 3))
 @bp.get("/")
 def index() -> str:
     """The games this device has opened, the most recently played first."""
-    edit, games = device.remembered("edit"), device.games()
-    device.keep_only({g.token for g in games} | {g.view_token for g in games})
     entries = []
-    for game in games:
+    for game, editable in device.games():
         try:
             checked = game.load()
         except RulesError:
             continue
-        entries.append({"game": game, "file": checked, "editable": game.token in edit,
+        entries.append({"game": game, "file": checked, "editable": editable,
                         "progress": board.progress(checked), "leaders": board.leaders(checked)})
     return render_template("games/index.html", entries=entries, blank_sheet=endpoint_url("sheets.blank_form"))
 
 
 def _create(checked: GameFile) -> BaseResponse:
     game = StoredGame.create(checked)
+    response = redirect(url_for("play.game", token=game.token))
     commit()
-    device.remember(game.token)
-    return redirect(url_for("play.game", token=game.token))
+    device.remember(game)
+    return response
 
 
 def _rearrange(form: NewGameForm, action: str) -> None:
     """Add, remove or move a player row (the buttons that work without JavaScript)."""
-    names = list(form.players.data)
+    names = list(form.rows)
     dealer = form.first_dealer.data or "0"
-    seat = int(dealer) if dealer.isdigit() else None  # None: a random draw
+    seat = _row(dealer, len(names))  # None: a random draw (or no row)
     verb, _, where = action.partition("-")
-    row = int(where) if where.isdigit() and int(where) < len(names) else None
-    if verb == "add" and len(names) < 10:
+    row = _row(where, len(names))
+    if verb == "add" and len(names) < MAX_PLAYERS:
         names.append("")
     elif verb == "remove" and row is not None and len(names) > 2:
         names.pop(row)
@@ -75,10 +75,16 @@ def _rearrange(form: NewGameForm, action: str) -> None:
         if 0 <= other < len(names):
             names[row], names[other] = names[other], names[row]
             seat = {row: other, other: row}.get(seat, seat) if seat is not None else None
-    form.players.entries, form.players.last_index = [], -1
-    for name in names:
-        form.players.append_entry(name)
+    form.rows = names
     form.first_dealer.data = "random" if seat is None else str(seat)
+
+
+def _row(text: str, rows: int) -> int | None:
+    """A row of the players' list a button or a radio names; None when it names none."""
+    try:
+        return values.whole(text, "Row", 0, rows - 1)
+    except RulesError:
+        return None
 
 
 def examples(rules: Rules) -> list[dict[str, Any]]:
@@ -98,20 +104,20 @@ def new() -> str | BaseResponse | tuple[str, int]:
     """Set up a game; "Preview" shows the whole schedule, "Start game" creates it."""
     form = NewGameForm()
     action = request.form.get("action", "preview")
-    if request.method == "GET" or action == "edit":
+    if request.method != "POST" or action == "edit":  # HEAD and OPTIONS change nothing either
         return _form(form)
     if action not in ("preview", "start"):
         _rearrange(form, action)
         return _form(form)
     if not form.validate():
-        return _form(form, " ".join(problems(form))), 422
+        return _form(form, " ".join(form.errors_in_words())), 422
     dealer = form.dealer()
     drawn = dealer is None
     first = secrets.randbelow(len(form.names())) if dealer is None else dealer
     try:
         checked = parse(form.document(first))
     except RulesError as exc:
-        return _form(form, str(exc)), 422
+        return _form(form, sentence(str(exc))), 422
     if action == "start":
         return _create(checked)
     keep = [(k, v) for k, v in request.form.items(multi=True)
@@ -130,13 +136,14 @@ def example() -> Response:
     """The scoring example of the rules being chosen on the new-game page, as JSON."""
     form = HouseRulesForm(request.args, prefix="rules")
     preset = request.args.get("preset", "oh-hell")
-    players = max(2, min(10, sum(1 for k, v in request.args.items() if k.startswith("players-") and v.strip())))
+    named, _ = indexed(request.args, "players", MAX_PLAYERS, "name")
+    players = max(2, sum(1 for name in named if name and name.strip()))
     try:
         if not form.validate():
             raise RulesError(" ".join(problems(form)))
         rules = make_rules({"preset": preset, **form.overrides()}, players)
-    except (RulesError, ValidationError) as exc:
-        return jsonify(error=str(exc), rows=[])
+    except RulesError as exc:
+        return jsonify(error=sentence(str(exc)), rows=[])
     words = rules.scoring.words if rules.scoring else "cooperative: deals score nothing"
     return jsonify(error=None, words=words, rows=examples(rules),
                    doubled=rules.spades_double, description=PRESETS[rules.preset].description)
@@ -156,7 +163,9 @@ def _restored(results: list[backup.Restored]) -> tuple[str, int]:
     """The page that says what became of each game of a restored backup."""
     counts = Counter(r.outcome for r in results)
     status = 422 if counts["refused"] and not counts["imported"] + counts["here"] else 200
-    return render_template("games/restored.html", results=results, counts=counts), status
+    page = render_template("games/restored.html", results=results, counts=counts)
+    commit()  # the answer is made before anything is stored: a failure stores nothing
+    return page, status
 
 
 @bp.route("/import", methods=("GET", "POST"))
@@ -182,12 +191,13 @@ def import_game() -> str | BaseResponse | tuple[str, int]:
 
 @bp.route("/g/<token>/delete", methods=("GET", "POST"))
 def delete(token: str) -> str | BaseResponse:
-    """Delete a game for good, after a confirmation page."""
+    """Delete a game for good, after a confirmation page: only a POST (with its form token) deletes;
+    a GET, a HEAD (a link checker, a prefetch) or an OPTIONS shows or answers, and changes nothing."""
     game = game_or_404(token, edit=True)
-    if request.method == "GET":
+    if request.method != "POST":
         return render_template("games/delete.html", game=game, file=game.load())
     name = game.title or ", ".join(game.document["players"])
-    device.forget(game.token, game.view_token)
+    device.forget(game)
     game.delete()
     flash(f"The game “{name}” is deleted.", "done")
     return redirect(url_for("games.index"))

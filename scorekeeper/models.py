@@ -305,3 +305,11 @@ def games_of(edit: list[str], view: list[str]) -> list[StoredGame]:
     query = (select(_games).where(_games.c.token.in_(edit) | _games.c.view_token.in_(view))
              .order_by(_games.c.updated_at.desc()))
     return [StoredGame(**row._mapping) for row in connection().execute(query)]
+
+
+def games_by_id(ids: list[int]) -> list[StoredGame]:
+    """The games with these ids, the most recently played first (none asked, none read)."""
+    if not ids:
+        return []
+    query = select(_games).where(_games.c.id.in_(ids)).order_by(_games.c.updated_at.desc())
+    return [StoredGame(**row._mapping) for row in connection().execute(query)]

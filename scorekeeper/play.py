@@ -99,7 +99,7 @@ def game(token: str) -> Response:
         no_game()
     if not editable:
         return redirect(url_for("play.view", token=token))
-    device.remember(found.token)
+    device.remember(found)
     return _page(found)
 
 
@@ -107,7 +107,7 @@ def game(token: str) -> Response:
 def view(token: str) -> Response:
     """The read-only page: it follows the game as it is entered (view.js polls ``state``)."""
     found = game_or_404(token, edit=False)
-    device.remember(found.view_token, "view")
+    device.remember(found, editable=False)
     page = pages.cached(("view", found.token, found.version), lambda: render_template(
         "play/view.html", **context(found, found.load(), editable=False)))
     return _no_store(make_response(page))
@@ -117,7 +117,7 @@ def view(token: str) -> Response:
 def state(token: str) -> Response:
     """The game's version, and the read-only board as HTML when it changed since ``?v=``."""
     found = game_or_404(token, edit=False)
-    if request.args.get("v", type=int) == found.version:
+    if request.args.get("v") == str(found.version):  # a version is compared as text: never read as a number
         return _no_store(jsonify(version=found.version))
     html = pages.cached(("live", found.token, found.version), lambda: render_template(
         "play/_live.html", **context(found, found.load(), editable=False)))
@@ -133,20 +133,20 @@ def bid(token: str) -> Response:
 
 
 def _seats(game: StoredGame, *, bids: bool) -> SeatsForm:
-    """The form of every player's bid (or tricks) in the deal being played."""
+    """Every player's bid (or tricks) in the deal being played, as posted."""
     gamefile = game.load()
     step = board.screen(gamefile)
     cards = step.deal.cards or 0 if step.deal else 0
-    return seats_form(gamefile.players, cards, bids=bids, tricks=not bids)
+    return seats_form(request.form, gamefile.players, cards, bids=bids, tricks=not bids)
 
 
 def _save_seats(token: str, *, bids: bool) -> Response:
     """Every player's bid (simultaneous bidding) or trick count at once; refused, the page keeps them."""
     found = game_or_404(token, edit=True)
     form = _seats(found, bids=bids)
-    field, change = (form.bids, edits.set_bids) if bids else (form.tricks, edits.set_tricks)
-    return _save(found, form, lambda doc: change(doc, field.data),
-                 lambda g, error, status: _page(g, error, status, **{field.name: field.data}))
+    kind, change = ("bids", edits.set_bids) if bids else ("tricks", edits.set_tricks)
+    return _save(found, form, lambda doc: change(doc, form.entries(kind)),
+                 lambda g, error, status: _page(g, error, status, **{kind: form.numbers[kind]}))
 
 
 @bp.post("/g/<token>/bids")
@@ -194,7 +194,7 @@ def _correct_page(game: StoredGame, number: int, form: SeatsForm, error: str = "
     return _no_store(make_response(page, status))
 
 
-@bp.route("/g/<token>/deal/<int:number>", methods=("GET", "POST"))
+@bp.route("/g/<token>/deal/<count:number>", methods=("GET", "POST"))
 def correct(token: str, number: int) -> Response:
     """Correct a finished deal; every later deal is replayed, and refused if it no longer fits."""
     found = game_or_404(token, edit=True)
@@ -204,12 +204,14 @@ def correct(token: str, number: int) -> Response:
     result = deals[number - 1]
     data = {"bids": list(result.bids), "tricks": list(result.tricks or ()), "trump": result.trump or "",
             "version": found.version}
-    form = seats_form(found.document["players"], result.deal.cards or 0, bids=True, tricks=True, trump=True,
-                      data=data)
-    if request.method == "GET":
+    posted = request.form if request.method == "POST" else None  # HEAD and OPTIONS change nothing
+    form = seats_form(posted, found.document["players"], result.deal.cards or 0, bids=True, tricks=True,
+                      trump=True, data=data)
+    if posted is None:
         return _correct_page(found, number, form)
     return _save(found, form,
-                 lambda doc: edits.replace_deal(doc, number, form.bids.data, form.tricks.data, form.trump.data),
+                 lambda doc: edits.replace_deal(doc, number, form.entries("bids"), form.entries("tricks"),
+                                                form.trump),
                  lambda g, error, status: _correct_page(g, number, form, error, status))
 
 
@@ -218,7 +220,7 @@ def adjust(token: str) -> Response:
     """Give a player one-off points at a deal, with a reason."""
     found, form = game_or_404(token, edit=True), AdjustForm()
     return _save(found, form, lambda doc: edits.add_adjustment(
-        doc, form.deal.data or 0, form.player.data or 0, form.value(), (form.reason.data or "").strip()),
+        doc, form.deal.data or 0, form.player.data or 0, form.points.data or 0, form.reason.data or ""),
         lambda g, error, status: _page(g, error, status, adjust=form))
 
 
@@ -230,7 +232,7 @@ def stakes(token: str) -> Response:
                  lambda g, error, status: _page(g, error, status, stakes=form))
 
 
-@bp.post("/g/<token>/adjust/<int:index>/remove")
+@bp.post("/g/<token>/adjust/<count:index>/remove")
 def unadjust(token: str, index: int) -> Response:
     """Take an adjustment back."""
     found = game_or_404(token, edit=True)

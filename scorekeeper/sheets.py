@@ -2,48 +2,32 @@
 
 from __future__ import annotations
 
-import math
+import re
 from collections.abc import Mapping
 from typing import Any
 
 from flask import Blueprint, Response, abort, render_template, request
 
 from . import pdf
+from .forms import sentence
+from .rules import values
 from .rules.bidding import BIDDING_RULES
 from .rules.errors import RulesError
-from .rules.gamefile import parse
-from .rules.presets import PRESETS, RULE_FIELDS
+from .rules.gamefile import MAX_PLAYERS, parse
+from .rules.presets import PRESETS, RULE_FIELDS, rules_from_text
 from .rules.scoring import SYSTEMS
 from .rules.stakes import STAKE_FIELDS
-from .scoresheet import PAPERS, Sheet, SheetError, blank_sheet, filled_sheet
+from .scoresheet import ORIENTATIONS, PAPERS, Sheet, SheetError, blank_sheet, filled_sheet
 from .web import game_or_404
 
 bp = Blueprint("sheets", __name__)
 
-INT_FIELDS = ("decks", "deck_size", "max_cards", "deals", "hook_from")
-BOOL_FIELDS = ("simultaneous", "spades_double")
-BOOLS = {"true": True, "1": True, "yes": True, "on": True, "false": False, "0": False, "no": False,
-         "off": False}
+#: A query value that is meant as a number (checked then by ``values.whole``), not a name.
+WHOLE_TEXT = re.compile(r"\s*[-−]?[0-9]+\s*")
+
 SHEET_FIELDS = ("players", "paper", "orientation", "title", "first_dealer")
 #: The house rules the form offers; any other rule field can still be given in the URL.
 FORM_RULES = {"bidding": BIDDING_RULES, "scoring": tuple(SYSTEMS)}
-
-
-def _number(name: str, text: str) -> int | float:
-    """A whole number; the target may also be a decimal (the core checks the range)."""
-    try:
-        return int(text)
-    except ValueError:
-        pass
-    if name == "target":
-        try:
-            value = float(text)
-            if math.isfinite(value):
-                return value
-        except ValueError:
-            pass
-        raise SheetError(f"target must be a number of points, not {text!r}.")
-    raise SheetError(f"{name} must be a whole number, not {text!r}.")
 
 
 def rule_overrides(args: Mapping[str, str]) -> dict[str, Any]:
@@ -52,22 +36,7 @@ def rule_overrides(args: Mapping[str, str]) -> dict[str, Any]:
     >>> rule_overrides({"preset": "oh-hell", "max_cards": "7", "spades_double": "yes", "zero_bid": "5"})
     {'preset': 'oh-hell', 'max_cards': 7, 'zero_bid': 5, 'spades_double': True}
     """
-    overrides: dict[str, Any] = {}
-    for name in RULE_FIELDS:
-        text = args.get(name, "").strip()
-        if not text:
-            continue
-        if name in INT_FIELDS or name == "target":
-            overrides[name] = _number(name, text)
-        elif name in BOOL_FIELDS:
-            if text.lower() not in BOOLS:
-                raise SheetError(f"{name} must be true or false, not {text!r}.")
-            overrides[name] = BOOLS[text.lower()]
-        elif name == "zero_bid" and text.lstrip("-").isdigit():
-            overrides[name] = int(text)
-        else:
-            overrides[name] = text
-    return overrides
+    return rules_from_text(args)
 
 
 def _players(text: str) -> tuple[list[str], bool]:
@@ -75,9 +44,9 @@ def _players(text: str) -> tuple[list[str], bool]:
     text = text.strip()
     if not text:
         raise SheetError("Give the players: their names separated by commas, or how many there are.")
-    if text.isdigit():  # seats "1", "2" …; more than 10 only for the core to refuse
-        return [str(seat + 1) for seat in range(min(int(text), 11))], False
-    return text.split(","), True
+    if WHOLE_TEXT.fullmatch(text):  # seats "1", "2" …
+        return [str(seat + 1) for seat in range(values.whole(text, "The number of players", 2, MAX_PLAYERS))], False
+    return text.split(",", MAX_PLAYERS), True
 
 
 def _seat(text: str, players: list[str]) -> int:
@@ -85,25 +54,26 @@ def _seat(text: str, players: list[str]) -> int:
     text = text.strip()
     if not text:
         return 0
-    if text.isdigit() and 1 <= int(text) <= len(players):
-        return int(text) - 1
+    if WHOLE_TEXT.fullmatch(text):
+        return values.whole(text, "The first dealer's seat", 1, len(players)) - 1
     for seat, name in enumerate(players):
         if name.strip().casefold() == text.casefold():
             return seat
-    raise SheetError(f"The first dealer {text!r} is neither a player's name nor a seat from 1 to "
+    raise SheetError(f"The first dealer {values.shown(text)} is neither a player's name nor a seat from 1 to "
                      f"{len(players)}.")
 
 
 def _paper(args: Mapping[str, str]) -> dict[str, Any]:
-    """The paper and orientation asked for (scoresheet.layout refuses unknown ones)."""
-    return {"paper": args.get("paper", "").strip().lower() or "a4",
-            "orientation": args.get("orientation", "").strip().lower() or None}
+    """The paper and orientation asked for."""
+    orientation = args.get("orientation", "").strip().lower()
+    return {"paper": values.choice(args.get("paper", "").strip().lower() or "a4", "The paper", PAPERS),
+            "orientation": values.choice(orientation, "The orientation", ORIENTATIONS) if orientation else None}
 
 
 def _refuse_unknown(args: Mapping[str, str], known: set[str]) -> None:
     unknown = sorted(set(args) - known)
     if unknown:
-        raise SheetError(f"Unknown parameter {unknown[0]!r}; known: {', '.join(sorted(known))}.")
+        raise SheetError(f"Unknown parameter {values.shown(unknown[0])}; known: {', '.join(sorted(known))}.")
 
 
 def _pdf(data: bytes, filename: str) -> Response:
@@ -136,7 +106,7 @@ def blank_pdf_sheet(args: Mapping[str, str]) -> Sheet:
         "players": players,
         "rules": rule_overrides(args),
         "first_dealer": _seat(args.get("first_dealer", ""), players),
-        "title": " ".join(args.get("title", "").split()),
+        "title": args.get("title", ""),
     }
     stakes = {name: args[name].strip() for name in STAKE_FIELDS if args.get(name, "").strip()}
     if stakes:
@@ -152,7 +122,7 @@ def blank() -> Response | tuple[str, int]:
     try:
         sheet = blank_pdf_sheet(request.args)
     except (SheetError, RulesError) as exc:
-        return _form(str(exc), 400)
+        return _form(sentence(str(exc)), 400)
     return _pdf(pdf.render_pdf(sheet), "oh-hell-blank-sheet.pdf")
 
 
@@ -163,6 +133,6 @@ def filled(token: str) -> Response:
     try:
         _refuse_unknown(request.args, {"paper", "orientation"})
         sheet = filled_sheet(game.load(), played_on=game.created_at.date(), **_paper(request.args))
-    except SheetError as exc:
-        abort(400, str(exc))
+    except (SheetError, RulesError) as exc:
+        abort(400, sentence(str(exc)))
     return _pdf(pdf.render_pdf(sheet), "oh-hell-sheet.pdf")

@@ -10,10 +10,12 @@ from flask import Flask, Response, abort, current_app, jsonify, render_template,
 from flask.json.provider import DefaultJSONProvider
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
+from werkzeug.routing import BaseConverter
 
 from . import board
 from .cache import LRU
 from .models import StoredGame, find_game
+from .rules import values
 from .signed import SessionInterface, csrf
 
 SECURITY_HEADERS = {
@@ -198,13 +200,29 @@ def _secure(response: Response) -> Response:
     return response
 
 
+class CountConverter(BaseConverter):
+    """A deal number or a list index in a URL: ASCII digits only (Werkzeug's ``int`` also takes
+    other scripts' digits, ``/deal/١``), read by ``values.whole``."""
+
+    regex = r"[0-9]{1,6}"
+
+    def to_python(self, value: str) -> int:
+        """The number the URL gives."""
+        return values.whole(value, "A number in the address", 0, 999_999)
+
+    def to_url(self, value: Any) -> str:
+        """The number as the URL writes it."""
+        return str(value)
+
+
 def init_app(app: Flask) -> None:
     """Install CSRF protection, the security headers, the error pages, the template helpers, the
-    JSON provider and the session cookie."""
+    JSON provider, the session cookie and the URL converter of counts."""
+    app.url_map.converters["count"] = CountConverter
     app.json = JSONProvider(app)
     app.session_interface = SessionInterface()
     csrf.init_app(app)
     app.after_request(_secure)
     app.register_error_handler(HTTPException, _error_page)
-    app.jinja_env.filters.update(points=board.points, money=board.money)
+    app.jinja_env.filters.update(points=board.points, money=board.money, visible=values.visible)
     app.jinja_env.globals.update(board=board, suits=board.SUIT_SIGNS, endpoint_url=endpoint_url)

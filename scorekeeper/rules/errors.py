@@ -5,8 +5,16 @@ class RulesError(ValueError):
     """Something a rule of the game does not allow."""
 
 
-class UnknownVariantError(RulesError):
+class ValueRefused(RulesError):
+    """A value from outside out of its bounds (RULES.md §8); the message names it and the bounds."""
+
+
+class UnknownVariantError(ValueRefused):
     """A preset, pattern, scoring system or other named variant that does not exist."""
+
+
+class FormulaError(ValueRefused):
+    """A house formula that is not arithmetic on numbers and the four names, or can't score a deal."""
 
 
 class RulesConfigError(RulesError):

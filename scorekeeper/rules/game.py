@@ -11,7 +11,7 @@ from .bidding import WHOLE, BidCheck, announce, bid_check, dealer_refusal, verif
 from .errors import BidError, GameError, RulesError
 from .presets import Rules
 from .schedule import SUIT_NAMES, TRUMPS, Deal, check_hand_fits, fixed_trump
-from .scoring import Points, deal_points
+from .scoring import Points, check_system, deal_points
 
 
 class DealRefused(GameError):
@@ -345,6 +345,8 @@ class _Replay:
         if isinstance(cards, bool) or not isinstance(cards, int):
             raise RulesError(f"cards must be a whole number, not {cards!r}")
         check_hand_fits(cards, rules.deck_size, len(self.names))
+        if rules.scoring is not None:  # a house formula is checked for each hand size as it is entered
+            check_system(rules.scoring, (cards,), len(self.names))
         if cards > rules.max_cards:
             raise RulesError(f"a hand of {cards} cards is above the top hand size of {rules.max_cards}")
         if rules.only and cards % 2 != {"odd": 1, "even": 0}[rules.only]:

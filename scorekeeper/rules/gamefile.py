@@ -2,18 +2,19 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from fractions import Fraction
 from typing import Any, NoReturn, cast
 
+from . import values
 from .bidding import WHOLE, announce
 from .errors import GameError, RulesError
 from .game import Adjustment, DealInput, GameState, replay
 from .presets import Rules, rules_for
-from .scoring import Points, whole
+from .schedule import TRUMPS
+from .scoring import Points
 from .stakes import Settlement, Stakes, parse_stakes, settle
+from .values import shown
 
 FORMAT = "oh-hell-scorekeeper/1"
 INPUT_FIELDS = ("format", "title", "players", "first_dealer", "rules", "stakes", "adjustments",
@@ -23,9 +24,13 @@ COMPUTED_FIELDS = ("schedule", "finished", "standings", "winners", "settlement",
 DEAL_FIELDS = ("trump", "bids", "tricks", "cards")
 COMPUTED_DEAL_FIELDS = ("number", "dealer", "eldest", "bid_total", "announce", "made", "points",
                         "totals")
-MAX_NAME = 40
-MAX_TITLE = 100
-MAX_DEALS = 500
+#: The bounds of a game (RULES.md §8): deals (re-deals and tie-breaks included), adjustments and
+#: their points, players; the most cards one player can hold (two packs, two players).
+MAX_DEALS = 300
+MAX_ADJUSTMENTS = 100
+MAX_ADJUSTMENT = 10_000
+MAX_PLAYERS = 10
+MAX_HAND = 52
 
 
 class GameFileError(GameError):
@@ -63,64 +68,23 @@ class GameFile:
         return settle(self.stakes, game.totals, game.winners, self.rules.wins)
 
 
-def clean_name(value: object, what: str = "a player's name") -> str:
-    """A player's name trimmed, 1 to 40 characters; refused otherwise.
-
-    >>> clean_name("  Ann ")
-    'Ann'
-    """
-    if not isinstance(value, str) or not value.strip():
-        raise GameFileError(f"players: {what} must be a non-empty text, not {value!r}")
-    name = " ".join(value.split())
-    if len(name) > MAX_NAME:
-        raise GameFileError(f"players: the name {name[:20]!r}… is longer than {MAX_NAME} characters")
-    if _has_control(name):
-        raise GameFileError(f"players: the name {name!r} contains a control character")
-    return name
-
-
-def _has_control(text: str) -> bool:
-    """Whether a text holds control characters (NUL, escape, …), which no name or title needs.
-
-    >>> _has_control("Ann"), _has_control("A" + chr(0)), _has_control("A" + chr(0x85))
-    (False, True, True)
-    """
-    return _CONTROL.search(text) is not None
-
-
-#: Unicode's control characters (category Cc), which are exactly these 65 and never change.
-_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
-
-
-def check_players(values: object) -> tuple[str, ...]:
+def check_players(values_given: object) -> tuple[str, ...]:
     """2 to 10 distinct names in seating order.
 
     >>> check_players(["Ann", "ann"])
     Traceback (most recent call last):
     ...
-    scorekeeper.rules.gamefile.GameFileError: players: 'ann' is listed twice; every player needs a different name
+    scorekeeper.rules.gamefile.GameFileError: 'ann' is listed twice: every player needs a different name
     """
-    if not isinstance(values, list) or not 2 <= len(values) <= 10:
-        raise GameFileError("players: a game has 2 to 10 players, listed in seating order")
-    names = tuple(clean_name(v) for v in values)
+    if not isinstance(values_given, list) or not 2 <= len(values_given) <= MAX_PLAYERS:
+        raise GameFileError(f"A game has 2 to {MAX_PLAYERS} players, listed in seating order")
+    names = tuple(values.name(v, f"Player {seat + 1}'s name") for seat, v in enumerate(values_given))
     seen: set[str] = set()
     for name in names:
         if name.casefold() in seen:
-            raise GameFileError(f"players: {name!r} is listed twice; every player needs a different name")
+            raise GameFileError(f"{name!r} is listed twice: every player needs a different name")
         seen.add(name.casefold())
     return names
-
-
-def _whole(value: object, what: str, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise GameFileError(f"{what} must be a whole number from {low} to {high}, not {value!r}")
-    return value
-
-
-def _number(value: object, what: str) -> Points:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not abs(value) <= 1e9:
-        raise GameFileError(f"{what} must be a number of points, not {value!r}")
-    return whole(Fraction(value).limit_denominator(1000))
 
 
 _DEAL_KEYS = frozenset(DEAL_FIELDS) | frozenset(COMPUTED_DEAL_FIELDS)
@@ -143,43 +107,43 @@ def _deal(index: int, data: object, names: Sequence[str]) -> DealInput:
                                or not WHOLE.issuperset(map(type, tricks))):
         _refuse_seats(index, tricks, names, "tricks", "tricks", "a whole number", WHOLE)
     trump, cards = data.get("trump"), data.get("cards")
-    if trump is not None and type(trump) is not str:
-        raise GameFileError(f"deal {index + 1}: trump must be S, H, D, C or NT, not {trump!r}")
-    if cards is not None and type(cards) is not int:  # a bool is no number of cards
-        raise GameFileError(f"deal {index + 1}: cards must be a whole number, not {cards!r}")
-    return DealInput(tuple(bids), None if tricks is None else tuple(tricks),
-                     None if trump is None else trump.upper(), cards)
+    if trump is not None:
+        if type(trump) is not str or trump.upper() not in TRUMPS:
+            raise GameFileError(f"deal {index + 1}: the trump must be S, H, D, C or NT, not {shown(trump)}")
+        trump = trump.upper()
+    if cards is not None and (type(cards) is not int or not 1 <= cards <= MAX_HAND):  # a bool is no number
+        values.refuse(f"deal {index + 1}: the cards dealt", f"a whole number from 1 to {MAX_HAND}", cards)
+    return DealInput(tuple(bids), None if tricks is None else tuple(tricks), trump, cards)
 
 
-def _refuse_seats(index: int, values: object, names: Sequence[str], field: str, each: str, kind: str,
+def _refuse_seats(index: int, entries: object, names: Sequence[str], field: str, each: str, kind: str,
                   types: frozenset[type]) -> NoReturn:
     """Say what is wrong with a deal's bids or tricks: not a list of one entry per player, or which
     player's entry isn't a number."""
     where = f"deal {index + 1}"
-    if not isinstance(values, list) or len(values) != len(names):
-        entries = "entries" if field == "bids" else "numbers"
-        raise GameFileError(f"{where}: {field} must be a list of {len(names)} {entries}, one per player")
-    seat, value = next((seat, value) for seat, value in enumerate(values) if type(value) not in types)
-    raise GameFileError(f"{where}: {names[seat]}'s {each} must be {kind}, not {value!r}")
+    if not isinstance(entries, list) or len(entries) != len(names):
+        kind_of = "entries" if field == "bids" else "numbers"
+        raise GameFileError(f"{where}: {field} must be a list of {len(names)} {kind_of}, one per player")
+    seat, value = next((seat, value) for seat, value in enumerate(entries) if type(value) not in types)
+    raise GameFileError(f"{where}: {names[seat]}'s {each} must be {kind}, not {shown(value)}")
 
 
-def _adjustments(values: object, names: Sequence[str]) -> tuple[list[Adjustment], list[dict[str, Any]]]:
-    if values is None:
+def _adjustments(given: object, names: Sequence[str]) -> tuple[list[Adjustment], list[dict[str, Any]]]:
+    if given is None:
         return [], []
-    if not isinstance(values, list):
-        raise GameFileError("adjustments must be a list of {deal, player, points, reason}")
+    if not isinstance(given, list) or len(given) > MAX_ADJUSTMENTS:
+        raise GameFileError(f"adjustments must be a list of at most {MAX_ADJUSTMENTS} {{deal, player, points, reason}}")
     result, kept = [], []
-    for item in values:
+    for item in given:
         if not isinstance(item, Mapping) or set(item) - {"deal", "player", "points", "reason"}:
             raise GameFileError("adjustments: each one is {deal, player, points, reason} and nothing else")
-        deal = _whole(item.get("deal"), "adjustments: deal", 1, MAX_DEALS)
-        player = _whole(item.get("player"), f"deal {deal}: an adjustment's player", 0, len(names) - 1)
-        points = _number(item.get("points"), f"deal {deal}: {names[player]}'s adjustment")
-        reason = item.get("reason", "")
-        if not isinstance(reason, str) or len(reason) > 100:
-            raise GameFileError(f"deal {deal}: an adjustment's reason must be a text of at most 100 characters")
-        result.append(Adjustment(deal, player, points, reason.strip()))
-        kept.append({"deal": deal, "player": player, "points": item["points"], "reason": reason.strip()})
+        deal = values.count(item.get("deal"), "An adjustment's deal", 1, MAX_DEALS)
+        player = values.count(item.get("player"), f"deal {deal}: an adjustment's player", 0, len(names) - 1)
+        points = values.count(item.get("points"), f"deal {deal}: {names[player]}'s adjustment",
+                              -MAX_ADJUSTMENT, MAX_ADJUSTMENT)
+        reason = values.text(item.get("reason", ""), f"deal {deal}: the reason of {names[player]}'s adjustment")
+        result.append(Adjustment(deal, player, points, reason))
+        kept.append({"deal": deal, "player": player, "points": points, "reason": reason})
     return result, kept
 
 
@@ -200,37 +164,36 @@ def parse(data: object, previous: GameFile | None = None) -> GameFile:
     ...
     scorekeeper.rules.gamefile.GameFileError: deal 1: Ann deals and can't bid 0: the bids would add up to the 3 tricks (hook)
     """
+    try:
+        return _parse(data, previous)
+    except GameFileError:
+        raise
+    except RulesError as exc:
+        raise GameFileError(str(exc)) from None
+
+
+def _parse(data: object, previous: GameFile | None) -> GameFile:
     if not isinstance(data, Mapping):
         raise GameFileError("a game file is a JSON object with players, rules and deals")
-    unknown = sorted(set(data) - set(INPUT_FIELDS) - set(COMPUTED_FIELDS))
-    if unknown:
-        raise GameFileError(f"unknown field {unknown[0]!r}; known: {', '.join(INPUT_FIELDS)}")
+    values.fields(data, (*INPUT_FIELDS, *COMPUTED_FIELDS), "The game file")
     if data.get("format", FORMAT) != FORMAT:
-        raise GameFileError(f"format must be {FORMAT!r}, not {data.get('format')!r}")
+        raise GameFileError(f"format must be {FORMAT!r}, not {shown(data.get('format'))}")
     players = check_players(data.get("players"))
-    title = data.get("title") or ""
-    if not isinstance(title, str) or len(title) > MAX_TITLE or _has_control(title):
-        raise GameFileError(f"title must be a text of at most {MAX_TITLE} characters, without control characters")
-    first_dealer = _whole(data.get("first_dealer", 0), "first_dealer", 0, len(players) - 1)
+    title = values.text(data.get("title"), "The title")
+    first_dealer = values.count(data.get("first_dealer", 0), "The first dealer", 0, len(players) - 1)
     rules_input = data.get("rules", {})
     if not isinstance(rules_input, Mapping):
         raise GameFileError("rules must be an object such as {\"preset\": \"oh-hell\"}")
     if previous is not None and len(previous.players) == len(players) and previous.rules_input == rules_input:
         rules = previous.rules  # made from these very rules for as many players
     else:
-        try:
-            rules = rules_for(rules_input, len(players))
-        except RulesError as exc:
-            raise GameFileError(f"rules: {exc}") from None
+        rules = rules_for(rules_input, len(players))
     stakes_input = data.get("stakes")
     stakes = None
     if stakes_input is not None:
         if rules.cooperative:
             raise GameFileError("stakes: a cooperative game is won together, so it can't be played for stakes")
-        try:
-            stakes = parse_stakes(stakes_input)
-        except GameError as exc:
-            raise GameFileError(str(exc)) from None
+        stakes = parse_stakes(stakes_input)
     deals_data = data.get("deals", [])
     if not isinstance(deals_data, list) or len(deals_data) > MAX_DEALS:
         raise GameFileError(f"deals must be a list of at most {MAX_DEALS} deals")
@@ -239,12 +202,9 @@ def parse(data: object, previous: GameFile | None = None) -> GameFile:
     ended = data.get("ended", False)
     if not isinstance(ended, bool):
         raise GameFileError("ended must be true or false")
-    try:
-        state = replay(rules, players, deals, first_dealer=first_dealer, adjustments=adjustments,
-                       ended=ended, resume=_shared(previous, rules, players, first_dealer, adjustments, deals))
-    except RulesError as exc:
-        raise GameFileError(str(exc)) from None
-    return GameFile(players, dict(rules_input), rules, title.strip(), first_dealer,
+    state = replay(rules, players, deals, first_dealer=first_dealer, adjustments=adjustments,
+                   ended=ended, resume=_shared(previous, rules, players, first_dealer, adjustments, deals))
+    return GameFile(players, dict(rules_input), rules, title, first_dealer,
                     None if stakes_input is None else dict(stakes_input), stakes, adjustments,
                     adjustment_input, deals, ended, state)
 
@@ -314,6 +274,7 @@ def to_input(game: GameFile) -> dict[str, Any]:
 def number(value: Points) -> int | float:
     """A score as JSON: a whole number, or a float for halves (trick scoring).
 
+    >>> from fractions import Fraction
     >>> number(Fraction(13)), number(Fraction(1, 2))
     (13, 0.5)
     """
@@ -325,6 +286,7 @@ def number(value: Points) -> int | float:
 def _numbers(values: Sequence[Points]) -> list[int | float]:
     """Points as JSON numbers (most are ints already).
 
+    >>> from fractions import Fraction
     >>> _numbers([3, -1]), _numbers([Fraction(5, 2), Fraction(4, 2), 1])
     ([3, -1], [2.5, 2, 1])
     """

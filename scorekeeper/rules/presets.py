@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
+from . import values
 from .bidding import Bidding
 from .errors import RulesConfigError, UnknownVariantError
 from .schedule import (
@@ -22,7 +22,7 @@ from .schedule import (
     parse_cycle,
     parse_sequence,
 )
-from .scoring import System, check_zero_bid, custom_system, find_system
+from .scoring import WINS, System, ZeroBid, check_system, custom_system, find_system, read_zero_bid
 
 #: A top hand size fixed by a preset, from (deck size N, players P).
 TopSize = Callable[[int, int], int]
@@ -127,7 +127,7 @@ def find_preset(name: str) -> Preset:
     try:
         return PRESETS[name]
     except (KeyError, TypeError):
-        raise UnknownVariantError(f"Unknown preset {name!r}; known: {', '.join(PRESETS)}.") from None
+        raise UnknownVariantError(f"Unknown preset {values.shown(name)}; known: {', '.join(PRESETS)}.") from None
 
 
 @dataclass(frozen=True)
@@ -144,11 +144,11 @@ class Rules:
     scoring: System | None
     sequence: tuple[HandSize, ...] = ()
     deals: int | None = None
-    target: Fraction | None = None
+    target: int | None = None
     only: str | None = None
     trump: str = "turn-up"
     trump_cycle: tuple[str, ...] = ()
-    zero_bid: str | int | float | None = None
+    zero_bid: ZeroBid | None = None
     spades_double: bool = False
     tie: str = "share"
     note: str = ""
@@ -174,29 +174,65 @@ class Rules:
         return largest_hand(self.deck_size, self.players, turn_up=False)
 
 
-def _int(fields: Mapping[str, Any], name: str, low: int, high: int | None = None) -> int | None:
+#: Each rule field in a player's words: the house-rules form's labels, and how messages name them.
+RULE_LABELS = {
+    "preset": "Rules", "decks": "Packs", "deck_size": "Deck size", "deal": "Deal pattern",
+    "max_cards": "Top hand (cards)", "sequence": "Custom sequence", "deals": "Number of deals",
+    "target": "Game to (points)", "only": "Hand sizes", "trump": "Trump", "trump_cycle": "Trump cycle",
+    "bidding": "Bidding", "hook_from": "Hook from (cards)", "simultaneous": "Bids shown at once",
+    "scoring": "Scoring", "zero_bid": "A made zero bid scores", "spades_double": "Spades double",
+    "tie": "Ties", "made": "Made formula", "missed": "Missed formula", "wins": "Winner",
+}
+#: The bounds of the whole-number rule fields (RULES.md §8); hand sizes are bounded by the deck too.
+RULE_BOUNDS = {"decks": (1, 2), "deck_size": (20, 104), "max_cards": (1, 104), "deals": (1, 200),
+               "target": (1, 100_000), "hook_from": (1, 104)}
+_BOOLEANS = ("simultaneous", "spades_double")
+
+
+def rules_from_text(texts: Mapping[str, str]) -> dict[str, Any]:
+    """The rule fields of a form or a query string, typed as a game file types them: whole numbers,
+    yes/no and the zero bid read from their text; empty fields left out (the preset's rule).
+
+    >>> rules_from_text({"max_cards": " 7", "spades_double": "yes", "zero_bid": "5+n", "deal": "up"})
+    {'deal': 'up', 'max_cards': 7, 'zero_bid': '5+n', 'spades_double': True}
+    >>> rules_from_text({"max_cards": "1e100000000"})
+    Traceback (most recent call last):
+    ...
+    scorekeeper.rules.errors.ValueRefused: Top hand (cards) must be a whole number from 1 to 104, not '1e100000000'
+    """
+    typed: dict[str, Any] = {}
+    for name in RULE_FIELDS:
+        text = texts.get(name)
+        if text is None or not text.strip():
+            continue
+        label = RULE_LABELS[name]
+        if name in RULE_BOUNDS:
+            typed[name] = values.whole(text, label, *RULE_BOUNDS[name])
+        elif name in _BOOLEANS:
+            typed[name] = values.boolean(text, label)
+        elif name == "zero_bid":
+            typed[name] = read_zero_bid(text)
+        else:
+            typed[name] = text.strip()
+    return typed
+
+
+def _count(fields: Mapping[str, Any], name: str, high: int | None = None) -> int | None:
+    """A whole-number rule field of a game file, within its bounds (``high`` lowers the top one)."""
     value = fields.get(name)
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, int) or value < low or (high and value > high):
-        span = f"{low} to {high}" if high else f"at least {low}"
-        raise RulesConfigError(f"{name} must be a whole number {span}, not {value!r}.")
-    return value
+    low, top = RULE_BOUNDS[name]
+    return values.count(value, RULE_LABELS[name], low, top if high is None else min(top, high))
 
 
-def _choice(fields: Mapping[str, Any], name: str, options: tuple[object, ...], default: object) -> Any:
+def _choice(fields: Mapping[str, Any], name: str, options: tuple[str, ...], default: str | None) -> Any:
     value = fields.get(name, default)
-    if value is not None and value not in options:
-        known = ", ".join(str(option) for option in options)
-        raise UnknownVariantError(f"Unknown {name} {value!r}; use one of: {known}.")
-    return value
+    return None if value is None else values.choice(value, RULE_LABELS[name], options)
 
 
 def _bool(fields: Mapping[str, Any], name: str) -> bool:
-    value = fields.get(name, False)
-    if not isinstance(value, bool):
-        raise RulesConfigError(f"{name} must be true or false, not {value!r}.")
-    return value
+    return values.flag(fields.get(name, False), RULE_LABELS[name])
 
 
 def make_rules(overrides: Mapping[str, Any], players: int) -> Rules:
@@ -211,19 +247,17 @@ def make_rules(overrides: Mapping[str, Any], players: int) -> Rules:
     ...
     scorekeeper.rules.errors.RulesConfigError: A top hand of 10 cards can't be dealt to 6 players ...
     """
-    unknown = sorted(set(overrides) - set(RULE_FIELDS))
-    if unknown:
-        raise RulesConfigError(f"Unknown rule field {unknown[0]!r}; known: {', '.join(RULE_FIELDS)}.")
-    if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 10:
-        raise RulesConfigError(f"A game has 2 to 10 players, not {players}.")
+    values.fields(overrides, RULE_FIELDS, "The rules")
+    if type(players) is not int or not 2 <= players <= 10:
+        raise RulesConfigError(f"A game has 2 to 10 players, not {values.shown(players)}.")
     preset = find_preset(overrides.get("preset", "oh-hell"))
     given = {k: v for k, v in overrides.items() if v is not None}
     fields: dict[str, Any] = {**preset.defaults, **given}
 
     deal = _choice(fields, "deal", PATTERNS, "down-up")
-    top_given = _int(fields, "max_cards", 1)
-    decks = _int(fields, "decks", 1, 2)
-    deck_size = _choice(fields, "deck_size", DECK_SIZES, None) if "deck_size" in fields else None
+    top_given = _count(fields, "max_cards")
+    decks = _count(fields, "decks")
+    deck_size = _count(fields, "deck_size")
     if decks is None:
         decks = 1
         wanted = top_given or (preset.top(52, players) if preset.top else 0)
@@ -247,7 +281,7 @@ def make_rules(overrides: Mapping[str, Any], players: int) -> Rules:
             check_hand_fits(size, deck, players, "hand in the sequence")
         top = max(size for size, _ in sequence)
     elif "sequence" in fields:
-        raise RulesConfigError("A sequence goes only with the custom pattern (deal: custom).")
+        raise RulesConfigError("A custom sequence goes only with the custom deal pattern.")
     else:
         check_hand_fits(top, deck, players, "top hand")
     sizes: tuple[HandSize, ...] | None = None
@@ -261,32 +295,36 @@ def make_rules(overrides: Mapping[str, Any], players: int) -> Rules:
     if trump == "rotation":
         cycle = parse_cycle(fields.get("trump_cycle", "S-D-C-H-NT"))
     elif "trump_cycle" in given:
-        raise RulesConfigError("A trump_cycle goes only with trump: rotation.")
+        raise RulesConfigError("A trump cycle goes only with trumps by rotation.")
 
     bidding = Bidding(
         _choice(fields, "bidding", ("free", "hook", "dealer-must-exceed", "must-equal"), "hook"),
-        _int(fields, "hook_from", 1),
+        _count(fields, "hook_from", largest_hand(deck, players, turn_up=False)),
         _bool(fields, "simultaneous"),
     )
+    tie = _choice(fields, "tie", TIES, "share")
     scoring = _scoring(fields, given, bidding)
-    if "zero_bid" in fields:
-        check_zero_bid(fields["zero_bid"])
+    zero_bid = read_zero_bid(fields["zero_bid"]) if "zero_bid" in fields else None
     spades = _bool(fields, "spades_double")
-    if ("zero_bid" in fields or spades) and (scoring is None or not scoring.has_made_score):
+    if (zero_bid is not None or spades) and (scoring is None or not scoring.has_made_score):
         what = scoring.id if scoring else "cooperative play"
         raise RulesConfigError(
-            f"zero_bid and spades_double can't be used with {what}: it has no made score to replace or double."
+            f"A made zero bid's score and spades double can't be used with {what}: "
+            "it has no made score to replace or double."
         )
-    target = fields.get("target")
-    if target is not None and (isinstance(target, bool) or not isinstance(target, (int, float))
-                               or not 0 < target < float("inf")):  # refuses NaN and infinity too
-        raise RulesConfigError(f"target must be a positive number of points, not {target!r}.")
+    if scoring is not None:
+        played = {size for size, _ in sizes} if sizes is not None else set()
+        if deal == "fixed":
+            played.add(top)
+        if tie == "one-card-hand":
+            played.add(1)
+        check_system(scoring, played, players)
     return Rules(
         preset=preset.name, players=players, decks=decks, deck_size=deck, deal=deal, max_cards=top,
-        bidding=bidding, scoring=scoring, sequence=sequence, deals=_int(fields, "deals", 1, 1000),
-        target=None if target is None else Fraction(target), only=only, trump=trump,
-        trump_cycle=cycle, zero_bid=fields.get("zero_bid"), spades_double=spades,
-        tie=_choice(fields, "tie", TIES, "share"), note=preset.note, sizes=sizes,
+        bidding=bidding, scoring=scoring, sequence=sequence, deals=_count(fields, "deals"),
+        target=_count(fields, "target"), only=only, trump=trump,
+        trump_cycle=cycle, zero_bid=zero_bid, spades_double=spades,
+        tie=tie, note=preset.note, sizes=sizes,
     )
 
 
@@ -299,7 +337,7 @@ def rules_for(overrides: Mapping[str, Any], players: int) -> Rules:
     >>> rules_for({"simultaneous": 1}, 4)
     Traceback (most recent call last):
     ...
-    scorekeeper.rules.errors.RulesConfigError: simultaneous must be true or false, not 1.
+    scorekeeper.rules.errors.ValueRefused: Bids shown at once must be true or false, not 1
     """
     try:
         key = tuple(sorted((name, type(value), value) for name, value in overrides.items()))
@@ -318,17 +356,18 @@ def _scoring(fields: Mapping[str, Any], given: Mapping[str, Any], bidding: Biddi
     if bidding.rule == "must-equal":
         if "scoring" in given:
             raise RulesConfigError(
-                "must-equal bidding makes the game cooperative: deals score nothing, so leave scoring out."
+                "Must-equal bidding makes the game cooperative: deals score nothing, so leave the scoring "
+                "as the preset has it."
             )
         return None
     name = fields.get("scoring")
     if name is None:
-        raise RulesConfigError("A scoring system is needed (scoring: common, exact, …).")
+        raise RulesConfigError("A scoring system is needed (common, exact, …).")
     formula_fields = [f for f in ("made", "missed", "wins") if f in given]
     if name != "custom":
         if formula_fields:
-            raise RulesConfigError(f"{formula_fields[0]} goes only with custom scoring (scoring: custom).")
+            raise RulesConfigError(f"The {RULE_LABELS[formula_fields[0]].lower()} goes only with custom scoring.")
         return find_system(name)
     if "made" not in fields or "missed" not in fields:
         raise RulesConfigError("Custom scoring needs a made formula and a missed formula.")
-    return custom_system(str(fields["made"]), str(fields["missed"]), fields.get("wins", "highest"))
+    return custom_system(fields["made"], fields["missed"], _choice(fields, "wins", WINS, "highest"))

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from .errors import RulesConfigError, UnknownVariantError
+from . import values
+from .errors import RulesConfigError, UnknownVariantError, ValueRefused
 
 SUITS = ("S", "H", "D", "C")
 TRUMPS = SUITS + ("NT",)
@@ -47,51 +48,70 @@ def default_max_cards(deck: int, players: int) -> int:
     return min(10, largest_hand(deck, players))
 
 
+#: The most deals a custom sequence may list, and the most entries of a trump rotation.
+MAX_SEQUENCE = 100
+
+
 def check_hand_fits(cards: int, deck: int, players: int, what: str = "hand") -> None:
-    """Refuse a hand size the deck cannot deal, naming the largest one and the second pack."""
+    """Refuse a hand size the deck cannot deal, naming the largest one and the second pack.
+
+    >>> check_hand_fits(14, 52, 4, "top hand")
+    Traceback (most recent call last):
+    ...
+    scorekeeper.rules.errors.RulesConfigError: A top hand of 14 cards can't be dealt to 4 players from 52 cards: the largest possible is 13; choose at most 13 or play with a second pack.
+    """
     if cards < 1:
         raise RulesConfigError(f"A {what} of {cards} cards can't be dealt: at least 1 card is needed.")
     if cards * players > deck:
         most = deck // players
-        hint = " or play with a second pack (decks: 2)" if deck < 104 else ""
+        hint = " or play with a second pack" if deck < 104 else ""
         raise RulesConfigError(
             f"A {what} of {cards} cards can't be dealt to {players} players from {deck} cards: "
             f"the largest possible is {most}; choose at most {most}{hint}."
         )
 
 
-def parse_sequence(text: str) -> tuple[HandSize, ...]:
-    """Read a custom pattern such as ``1-2-3-7NT-3-2-1`` (NT marks a no-trump deal).
+def parse_sequence(text: object) -> tuple[HandSize, ...]:
+    """Read a custom pattern such as ``1-2-3-7NT-3-2-1`` (NT marks a no-trump deal), at most 100 deals.
 
     >>> parse_sequence("1-2-2NT-1")
     ((1, False), (2, False), (2, True), (1, False))
+    >>> parse_sequence("1-²-3")
+    Traceback (most recent call last):
+    ...
+    scorekeeper.rules.errors.ValueRefused: The custom sequence '1-²-3' is not a list of hand sizes like 1-2-3-7NT-3-2-1: '²' is not a number of cards
     """
+    what = "The custom sequence"
     sizes: list[HandSize] = []
-    for part in str(text).replace(",", "-").replace(" ", "").split("-"):
+    written = text.replace(" ", "") if isinstance(text, str) else text
+    for part in values.sequence_of(written, what, MAX_SEQUENCE, "-,"):
         item = part.upper()
         no_trump = item.endswith("NT")
         digits = item[:-2] if no_trump else item
-        if not digits.isdigit() or int(digits) < 1:
-            raise RulesConfigError(
-                f"The sequence {text!r} is not a list of hand sizes like 1-2-3-7NT-3-2-1: "
-                f"{part!r} is not a number of cards."
-            )
-        sizes.append((int(digits), no_trump))
+        try:
+            cards = values.whole(digits, "a hand", 1, 104)
+        except ValueRefused:
+            cards = 0
+        if not cards:
+            raise ValueRefused(f"{what} {values.shown(text, 40)} is not a list of hand sizes like "
+                               f"1-2-3-7NT-3-2-1: {values.shown(part)} is not a number of cards")
+        sizes.append((cards, no_trump))
     return tuple(sizes)
 
 
-def parse_cycle(text: str) -> tuple[str, ...]:
+def parse_cycle(text: object) -> tuple[str, ...]:
     """Read a trump rotation such as ``S-D-C-H-NT``.
 
     >>> parse_cycle("s-d-c-h-nt")
     ('S', 'D', 'C', 'H', 'NT')
     """
-    cycle = tuple(part.strip().upper() for part in str(text).split("-"))
+    what = "The trump cycle"
+    cycle = tuple(part.upper() for part in values.sequence_of(text, what, MAX_SEQUENCE))
     bad = [part for part in cycle if part not in TRUMPS]
-    if bad or not cycle:
-        raise RulesConfigError(
-            f"The trump cycle {text!r} must list suits S, H, D, C or NT joined by '-', "
-            f"like S-D-C-H-NT; {bad[0] if bad else text!r} is not one."
+    if bad:
+        raise ValueRefused(
+            f"{what} {values.shown(text, 40)} must list suits S, H, D, C or NT joined by '-', "
+            f"like S-D-C-H-NT; {values.shown(bad[0])} is not one."
         )
     return cycle
 

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import ast
-import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from functools import lru_cache
 
-from .errors import RulesConfigError, UnknownVariantError
+from . import values
+from .errors import UnknownVariantError, ValueRefused
+from .values import formula, refuse, shown
 
 #: Points are whole numbers, or exact fractions (trick scoring's ½, house formulas).
 Points = int | Fraction
@@ -107,11 +107,8 @@ SYSTEMS: dict[str, System] = {
 }
 
 WINS = ("highest", "lowest")
-#: The most points a formula may give for one deal (as for an adjustment in a game file).
-MAX_FORMULA_POINTS = 10**9
-_OPS = {"×": "*", "÷": "/", "−": "-", "²": "**2"}
-_FUNCTIONS: dict[str, Callable[..., object]] = {"abs": abs, "min": min, "max": max}
-_NAMES = ("bid", "tricks", "cards", "players")
+#: The least and most a made zero bid may score under the zero_bid modifier.
+ZERO_BID_BOUNDS = (-1000, 1000)
 
 
 def find_system(name: str) -> System:
@@ -128,123 +125,90 @@ def find_system(name: str) -> System:
         return SYSTEMS[name]
     except (KeyError, TypeError):  # TypeError: a list or an object is no name
         known = ", ".join([*SYSTEMS, "custom"])
-        raise UnknownVariantError(f"Unknown scoring system {name!r}; known: {known}.") from None
+        raise UnknownVariantError(f"Unknown scoring system {shown(name)}; known: {known}.") from None
 
 
-def _power(base: Any, exponent: Any) -> Any:
-    """``**`` for formulas: simpleeval allows exponents up to four million, i.e. numbers of
-    millions of digits and seconds of work per score, so powers are kept to score-sized ones."""
-    if abs(exponent) > 100 or abs(base) > MAX_FORMULA_POINTS:
-        raise ValueError("that power is far too large to be a score")
-    return base**exponent
+def custom_system(made: object, missed: object, wins: str = "highest") -> System:
+    """A house scoring system from two formulas; refused when either is not arithmetic.
 
-
-def _to_fraction(value: object, formula: str) -> Fraction:
-    if isinstance(value, bool):
-        result = Fraction(int(value))
-    elif isinstance(value, int):
-        result = Fraction(value)
-    elif isinstance(value, float):
-        if not math.isfinite(value):
-            raise RulesConfigError(f"The formula {formula!r} does not give a finite number.")
-        result = Fraction(value).limit_denominator(1000)
-    else:
-        raise RulesConfigError(f"The formula {formula!r} must give a number, not {type(value).__name__}.")
-    if abs(result) > MAX_FORMULA_POINTS:
-        raise RulesConfigError(
-            f"The formula {formula!r} gives more than {MAX_FORMULA_POINTS} points, too many for a deal."
-        )
-    return result
-
-
-def compile_formula(text: str, label: str) -> Formula:
-    """Check a house formula over bid, tricks, cards, players and return it as a function.
-
-    It is evaluated by simpleeval (never Python's eval), allowing + − × ÷, powers,
-    comparisons, ``abs``, ``min`` and ``max``; it is tried on small deals at once, so
-    a formula that divides by zero or names something unknown is refused here.
-
-    >>> compile_formula("10 + bid * 2", "made")(3, 3, 5, 4)
+    >>> custom_system("10 + bid * 2", "-abs(tricks - bid)").made(3, 3, 5, 4)
     16
-    >>> compile_formula("__import__('os')", "made")
+    >>> custom_system("__import__('os')", "0")
     Traceback (most recent call last):
     ...
-    scorekeeper.rules.errors.RulesConfigError: The made formula "__import__('os')" can't be used: ...
+    scorekeeper.rules.errors.FormulaError: The made formula "__import__('os')" can't be used: ...
     """
-    from simpleeval import DEFAULT_OPERATORS, SimpleEval
-
-    source = str(text).strip()
-    for sign, op in _OPS.items():
-        source = source.replace(sign, op)
-    if not source or len(source) > 200:
-        raise RulesConfigError(f"The {label} formula must be 1 to 200 characters long.")
-    try:
-        tree = ast.parse(source, mode="eval")
-    except SyntaxError:
-        tree = None
-    # Attributes (bid.real, cards.to_bytes(...)) are no part of a formula, and methods of
-    # numbers can allocate without bound.
-    if tree is None or any(isinstance(node, ast.Attribute) for node in ast.walk(tree)):
-        raise RulesConfigError(
-            f"The {label} formula {text!r} is not a formula: use bid, tricks, cards, players, "
-            "numbers, + - * / ** ( ), comparisons, abs, min, max."
-        )
-    operators = {**DEFAULT_OPERATORS, ast.Pow: _power}
-
-    def formula(b: int, t: int, n: int, p: int) -> Points:
-        evaluator = SimpleEval(operators=operators, names=dict(zip(_NAMES, (b, t, n, p))),
-                               functions=_FUNCTIONS)
-        try:
-            return whole(_to_fraction(evaluator.eval(source), text))
-        except RulesConfigError:
-            raise
-        except ZeroDivisionError:
-            raise RulesConfigError(
-                f"The {label} formula {text!r} divides by zero for bid {b}, tricks {t}, cards {n}."
-            ) from None
-        except Exception as exc:  # noqa: BLE001 - simpleeval raises many kinds; each means "not allowed"
-            raise RulesConfigError(f"The {label} formula {text!r} can't be used: {exc}.") from None
-
-    for n in (1, 2, 3):
-        for b in range(n + 1):
-            for t in range(n + 1):
-                formula(b, t, n, 4)
-    return formula
-
-
-def custom_system(made: str, missed: str, wins: str = "highest") -> System:
-    """A house scoring system from two formulas; refused when either is invalid or unsafe."""
     if wins not in WINS:
-        raise UnknownVariantError(f"Unknown winning direction {wins!r}; use highest or lowest.")
-    return System(
-        "custom", compile_formula(made, "made"), compile_formula(missed, "missed"), wins,
-        f"made: {made}; missed: {missed}; {wins} total wins",
-    )
+        raise UnknownVariantError(f"Unknown winning direction {shown(wins)}; use highest or lowest.")
+    made_formula = formula(made, "The made formula")
+    missed_formula = formula(missed, "The missed formula")
+    return System("custom", made_formula, missed_formula, wins,
+                  f"made: {str(made).strip()}; missed: {str(missed).strip()}; {wins} total wins")
 
 
-def zero_bid_value(value: str | float, cards: int) -> Points:
-    """What a made zero bid scores under the ``zero_bid`` modifier: a number or ``5+n``.
+def check_system(system: System, sizes: Iterable[int], players: int) -> None:
+    """Work out a house system for every hand size of a game, every bid and every trick count,
+    so that a formula that can't score some deal (dividing by zero at 5 cards, say) is refused
+    when the rules are set, not found at that deal with the game stuck (RULES.md §8).
+
+    >>> check_system(custom_system("10 / (cards - 5)", "0"), [7, 6, 5], 4)
+    Traceback (most recent call last):
+    ...
+    scorekeeper.rules.errors.FormulaError: The made formula '10 / (cards - 5)' divides by zero for bid 0, tricks 0, cards 5
+    """
+    if system.id != "custom":
+        return
+    for cards in sorted(set(sizes)):
+        _check_cards(system, cards, players)
+
+
+@lru_cache(maxsize=1024)
+def _check_cards(system: System, cards: int, players: int) -> None:
+    """Every made and missed score of one hand size (remembered: a game's rules are checked once)."""
+    made, missed = system.made, system.missed
+    for bid in range(cards + 1):
+        made(bid, bid, cards, players)
+        for tricks in range(cards + 1):
+            if tricks != bid:
+                missed(bid, tricks, cards, players)
+
+
+ZeroBid = int | str
+
+
+def read_zero_bid(value: object) -> ZeroBid:
+    """What a made zero bid scores: a whole number from −1000 to 1000, or ``k+n`` (k plus the cards).
+
+    >>> read_zero_bid(5), read_zero_bid(" 5 + N "), read_zero_bid("10")
+    (5, '5+n', 10)
+    >>> read_zero_bid("1e100000000")
+    Traceback (most recent call last):
+    ...
+    scorekeeper.rules.errors.ValueRefused: A made zero bid scores must be a whole number from -1000 to 1000, or 5+n, not '1e100000000'
+    """
+    what, (low, high) = "A made zero bid scores", ZERO_BID_BOUNDS
+    should = f"a whole number from {low} to {high}, or 5+n"
+    if isinstance(value, str) and value.replace(" ", "").lower().endswith("+n"):
+        base = value.replace(" ", "").lower()[:-2]
+        try:
+            return f"{values.whole(base, what, low, high)}+n"
+        except ValueRefused:
+            refuse(what, should, value)
+    try:
+        return values.whole(value, what, low, high)
+    except ValueRefused:
+        refuse(what, should, value)
+
+
+def zero_bid_value(value: ZeroBid, cards: int) -> int:
+    """What a made zero bid scores under the ``zero_bid`` modifier (as ``read_zero_bid`` read it).
 
     >>> zero_bid_value("5+n", 7), zero_bid_value(5, 7)
     (12, 5)
     """
     if isinstance(value, str):
-        text = value.replace(" ", "").lower()
-        if text.endswith("+n"):
-            return whole(Fraction(text[:-2]) + cards)
-        return whole(Fraction(text))
-    return whole(Fraction(value).limit_denominator(1000))
-
-
-def check_zero_bid(value: object) -> None:
-    """Refuse a zero_bid that is neither a number nor ``<number>+n``."""
-    refused = RulesConfigError(f"zero_bid must be a number such as 5 or 10, or 5+n; {value!r} is neither.")
-    if isinstance(value, bool) or not isinstance(value, (str, int, float)):
-        raise refused
-    try:
-        zero_bid_value(value, 1)
-    except (ValueError, ZeroDivisionError, OverflowError):
-        raise refused from None
+        return values.whole(value.removesuffix("+n"), "A made zero bid scores", *ZERO_BID_BOUNDS) + cards
+    return value
 
 
 def deal_points(
@@ -253,7 +217,7 @@ def deal_points(
     tricks: Sequence[int],
     cards: int,
     *,
-    zero_bid: str | float | None = None,
+    zero_bid: ZeroBid | None = None,
     doubled: bool = False,
 ) -> list[Points]:
     """Points of every player for one finished deal (all zeros when nothing is scored).
@@ -271,6 +235,7 @@ def deal_points(
         return [made(b, t, cards, players) if b == t else missed(b, t, cards, players) for b, t in zip(bids, tricks)]
     points: list[Points] = []
     for b, t in zip(bids, tricks):
+        value: Points
         if b == t and b == 0 and zero_bid is not None:
             value = zero_bid_value(zero_bid, cards)
         elif b == t:

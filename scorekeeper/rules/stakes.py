@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from fractions import Fraction
-from typing import Any
 
+from . import values
 from .errors import GameError
 
 SETTLEMENTS = ("pairwise", "to-winner")
@@ -44,19 +44,14 @@ class Settlement:
     payments: tuple[Payment, ...]
 
 
-def _decimal(value: object, name: str) -> Decimal:
-    if isinstance(value, bool) or not isinstance(value, (str, int)):
-        raise GameError(f"stakes: {name} must be a decimal written as a string such as \"0.05\", not {value!r}")
-    try:
-        number = Decimal(str(value).strip())
-    except InvalidOperation:
-        raise GameError(f"stakes: {name} must be a decimal such as \"0.05\", not {value!r}") from None
-    if not number.is_finite() or number < 0 or number > 1_000_000:
-        raise GameError(f"stakes: {name} must be an amount from 0 to 1000000, not {value!r}")
-    return number
+#: What each amount of the stakes may be (RULES.md §8): (least, most, decimals).
+AMOUNTS = {"per_point": (Decimal("0.0001"), Decimal(1000), 4), "ante": (Decimal("0.01"), Decimal(100_000), 2)}
+MAX_BONUS = 1000
+LABELS = {"per_point": "The stake per point", "ante": "The ante", "hard_score_bonus": "The hard-score bonus",
+          "currency": "The currency", "settlement": "The settlement"}
 
 
-def parse_stakes(data: Mapping[str, Any]) -> Stakes:
+def parse_stakes(data: object) -> Stakes:
     """Check a stakes object of the game file; per_point and ante are alternatives.
 
     >>> parse_stakes({"per_point": "0.05", "currency": "EUR"}).per_point
@@ -64,30 +59,36 @@ def parse_stakes(data: Mapping[str, Any]) -> Stakes:
     >>> parse_stakes({"per_point": "0.05", "ante": "2"})
     Traceback (most recent call last):
     ...
-    scorekeeper.rules.errors.GameError: stakes: per_point and ante are alternatives: choose one
+    scorekeeper.rules.errors.GameError: Stakes: a stake per point and an ante are alternatives: choose one
     """
     if not isinstance(data, Mapping):
         raise GameError("stakes must be an object such as {\"per_point\": \"0.05\"}")
-    unknown = sorted(set(data) - set(STAKE_FIELDS))
-    if unknown:
-        raise GameError(f"stakes: unknown field {unknown[0]!r}; known: {', '.join(STAKE_FIELDS)}")
-    per_point = None if data.get("per_point") is None else _decimal(data["per_point"], "per_point")
-    ante = None if data.get("ante") is None else _decimal(data["ante"], "ante")
+    values.fields(data, STAKE_FIELDS, "stakes")
+    amounts = {name: values.decimal(data[name], LABELS[name], *AMOUNTS[name])
+               for name in AMOUNTS if data.get(name) is not None}
+    per_point, ante = amounts.get("per_point"), amounts.get("ante")
     if per_point is not None and ante is not None:
-        raise GameError("stakes: per_point and ante are alternatives: choose one")
+        raise GameError("Stakes: a stake per point and an ante are alternatives: choose one")
     if per_point is None and ante is None:
-        raise GameError("stakes: give per_point (a rate per point) or ante (a pool)")
+        raise GameError("Stakes: give a stake per point or an ante (a pool)")
     bonus = data.get("hard_score_bonus")
     if bonus is not None and ante is not None:
-        raise GameError("stakes: hard_score_bonus goes with per_point, not with an ante")
-    settlement = data.get("settlement", "pairwise")
-    if settlement not in SETTLEMENTS:
-        raise GameError(f"stakes: unknown settlement {settlement!r}; use pairwise or to-winner")
-    currency = data.get("currency", "")
-    if not isinstance(currency, str) or len(currency.strip()) > 12:
-        raise GameError("stakes: currency must be a short name such as EUR or $")
-    return Stakes(per_point, ante, currency.strip(), settlement,
-                  None if bonus is None else _decimal(bonus, "hard_score_bonus"))
+        raise GameError("Stakes: the hard-score bonus goes with a stake per point, not with an ante")
+    settlement = values.choice(data.get("settlement", "pairwise"), LABELS["settlement"], SETTLEMENTS)
+    return Stakes(per_point, ante, currency(data.get("currency", "")), settlement,
+                  None if bonus is None else Decimal(values.whole(bonus, LABELS["hard_score_bonus"], 0, MAX_BONUS)))
+
+
+def currency(value: object) -> str:
+    """A currency: an ISO 4217 code such as EUR, or a sign of at most 3 characters such as € or kr.
+
+    >>> currency(" EUR "), currency("€"), currency("")
+    ('EUR', '€', '')
+    """
+    text = values.text(value, LABELS["currency"], 3)
+    if any(char.isspace() for char in text):
+        raise GameError(f"{LABELS['currency']} must be a code such as EUR or a sign such as €, without spaces")
+    return text
 
 
 def round_nets(exact: Sequence[Fraction]) -> list[Decimal]:

@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from scorekeeper.rules.gamefile import FORMAT, GameFileError, _has_control, export, parse
+from scorekeeper.rules.gamefile import FORMAT, GameFileError, export, parse
+from scorekeeper.rules.values import hidden_character
 
 EXAMPLE: dict[str, Any] = {
     "format": "oh-hell-scorekeeper/1",
@@ -175,11 +176,11 @@ REFUSED: list[tuple[str, Any, list[str]]] = [
     ("not an object", ["players"], ["object"]),
     ("wrong format", game(format="oh-hell-scorekeeper/2"), ["format"]),
     ("unknown top-level field", game(colour="red"), ["colour"]),
-    ("unknown preset", game(rules={"preset": "whist-of-doom"}), ["rules", "whist-of-doom"]),
+    ("unknown preset", game(rules={"preset": "whist-of-doom"}), ["preset", "whist-of-doom"]),
     ("unknown rules field", game(rules={"preset": "oh-hell", "jokers": 2}), ["rules", "jokers"]),
-    ("unknown rules value", game(rules={"deal": "zigzag"}), ["rules", "zigzag"]),
+    ("unknown rules value", game(rules={"deal": "zigzag"}), ["Deal pattern", "zigzag"]),
     ("unknown stakes field", game(stakes={"per_point": "0.05", "bet": 1}), ["stakes", "bet"]),
-    ("per_point and ante", game(stakes={"per_point": "0.05", "ante": "1"}), ["stakes", "ante"]),
+    ("per_point and ante", game(stakes={"per_point": "0.05", "ante": "1"}), ["Stakes", "ante"]),
     ("unknown deal field", game(deals=[{"bids": [2, 1, 0, 3], "colour": 1}]), ["deal 1", "colour"]),
     ("hook-breaking bid", HOOK_BREAKER,
      ["deal 1", "Ann deals and can't bid 2", "7 tricks", "hook"]),
@@ -208,17 +209,17 @@ REFUSED: list[tuple[str, Any, list[str]]] = [
      ["deal 1"]),
     ("an unfinished deal before the last", game(deals=[{"bids": [2, 1, 0, 3]}, {"bids": [1, 1, 2, 1]}]),
      ["deal 1", "unfinished"]),
-    ("duplicate names", game(players=["Ann", "Bob", "ann", "Dee"]), ["players", "ann"]),
+    ("duplicate names", game(players=["Ann", "Bob", "ann", "Dee"]), ["ann", "listed twice"]),
     ("one player", game(players=["Ann"]), ["players", "2 to 10"]),
     ("eleven players", game(players=[f"P{i}" for i in range(11)]), ["players", "2 to 10"]),
-    ("empty name", game(players=["Ann", " ", "Cy", "Dee"]), ["players"]),
-    ("name too long", game(players=["Ann", "B" * 41, "Cy", "Dee"]), ["players", "40"]),
-    ("first dealer not a seat", game(first_dealer=4), ["first_dealer"]),
+    ("empty name", game(players=["Ann", " ", "Cy", "Dee"]), ["Player 2", "name"]),
+    ("name too long", game(players=["Ann", "B" * 41, "Cy", "Dee"]), ["Player 2", "40"]),
+    ("first dealer not a seat", game(first_dealer=4), ["first dealer", "0 to 3"]),
     ("cooperative with stakes", game(rules={"preset": "cooperative"}, deals=[]),
      ["stakes", "cooperative"]),
     ("cooperative with a scoring field",
      game(rules={"preset": "cooperative", "scoring": "common"}, stakes=None, deals=[]),
-     ["rules", "cooperative"]),
+     ["scoring", "cooperative"]),
     ("adjustment naming a deal not in the game",
      game(adjustments=[{"deal": 3, "player": 0, "points": 5, "reason": "late"}]), ["deal 3"]),
     ("adjustment naming a player not in the game",
@@ -227,19 +228,47 @@ REFUSED: list[tuple[str, Any, list[str]]] = [
      game(adjustments=[{"deal": 1, "player": 0, "points": 5, "why": "x"}]), ["adjustments"]),
     ("adjustment points not a number",
      game(adjustments=[{"deal": 1, "player": 0, "points": "5"}]), ["deal 1", "Ann"]),
+    ("adjustment points a huge number",
+     game(adjustments=[{"deal": 1, "player": 0, "points": 10**4000}]), ["deal 1", "Ann", "digits"]),
     ("ended not a boolean", game(ended="yes"), ["ended"]),
     ("ended with an unfinished deal", game(ended=True), ["deal 2"]),
     ("spades double without a trump",
      game(rules={"spades_double": True, "max_cards": 7},
           deals=[{"bids": [2, 1, 0, 3], "tricks": [2, 2, 0, 3]}]), ["deal 1", "trump"]),
     ("custom formula that is unsafe",
-     game(rules={"scoring": "custom", "made": "__import__('os')", "missed": "0"}), ["rules", "made"]),
-    ("M too large", game(rules={"max_cards": 14}), ["rules", "largest possible is 13", "second pack"]),
-    ("simultaneous with the hook", game(rules={"simultaneous": True}), ["rules", "imultaneous"]),
+     game(rules={"scoring": "custom", "made": "__import__('os')", "missed": "0"}), ["made formula"]),
+    ("M too large", game(rules={"max_cards": 14}), ["top hand", "largest possible is 13", "second pack"]),
+    ("simultaneous with the hook", game(rules={"simultaneous": True}), ["imultaneous"]),
     ("title too long", game(title="t" * 101), ["title"]),
     ("deals not a list", game(deals={"1": {}}), ["deals"]),
-    ("target infinite", game(rules={"target": float("inf")}), ["rules", "target"]),
-    ("target not a number", game(rules={"target": float("nan")}), ["rules", "target"]),
+    ("target infinite", game(rules={"target": float("inf")}), ["Game to", "1 to 100000"]),
+    ("target not a number", game(rules={"target": float("nan")}), ["Game to", "1 to 100000"]),
+    ("target a fraction", game(rules={"target": 100.5}), ["Game to", "1 to 100000"]),
+    ("target too high", game(rules={"target": 10**4000}), ["Game to", "1 to 100000", "digits"]),
+    ("count as a float", game(rules={"max_cards": 5.0}), ["Top hand", "5.0"]),
+    ("deals over 200", game(rules={"deal": "fixed", "deals": 201}), ["Number of deals", "1 to 200"]),
+    ("a sequence of 101 deals", game(rules={"deal": "custom", "sequence": "-".join(["1"] * 101)}),
+     ["custom sequence", "100"]),
+    ("a sequence of 5000 digits", game(rules={"deal": "custom", "sequence": "9" * 5000}),
+     ["custom sequence", "not a number of cards"]),
+    ("a zero-width name", game(players=["Ann", "\u200b\u200b", "Cy", "Dee"]), ["Player 2", "zero width"]),
+    ("a bidirectional override", game(players=["Ann", "Bob\u202e", "Cy", "Dee"]), ["Player 2", "invisible"]),
+    ("a name of combining marks only", game(players=["Ann", "\u0301\u0301", "Cy", "Dee"]), ["Player 2", "seen"]),
+    ("an escape in a reason", game(adjustments=[{"deal": 1, "player": 0, "points": 5, "reason": "x\x1b[2J"}]),
+     ["reason", "escape"]),
+    ("adjustment points a fraction", game(adjustments=[{"deal": 1, "player": 0, "points": 2.5}]),
+     ["deal 1", "Ann", "-10000 to 10000"]),
+    ("adjustment points too many", game(adjustments=[{"deal": 1, "player": 0, "points": 10001}]),
+     ["deal 1", "Ann", "-10000 to 10000"]),
+    ("101 adjustments", game(adjustments=[{"deal": 1, "player": 0, "points": 1}] * 101), ["adjustments", "100"]),
+    ("301 deals", game(rules={"deal": "fixed", "max_cards": 1, "bidding": "free"},
+                       deals=[{"bids": [1, 0, 0, 0], "tricks": [1, 0, 0, 0]}] * 301), ["deals", "300"]),
+    ("per point of 1e-99999999", game(stakes={"per_point": "1e-99999999"}), ["per point", "0.0001 to 1000"]),
+    ("per point with 5 decimals", game(stakes={"per_point": "0.00001"}), ["per point", "4 decimals"]),
+    ("ante of a float", game(stakes={"ante": 2.5}), ["ante", "0.01 to 100000"]),
+    ("hard-score bonus over 1000", game(stakes={"per_point": "0.05", "hard_score_bonus": "1001"}),
+     ["hard-score bonus", "0 to 1000"]),
+    ("currency of four letters", game(stakes={"per_point": "0.05", "currency": "EURO"}), ["currency", "3"]),
 ]
 
 
@@ -277,6 +306,7 @@ def test_names_are_trimmed() -> None:
     assert doc["players"] == ["Ann", "Bob", "Cy", "D" * 40]
 
 
-def test_control_characters_are_exactly_unicodes_category_cc() -> None:
-    control = {chr(c) for c in range(0x110000) if unicodedata.category(chr(c)) == "Cc"}
-    assert {chr(c) for c in range(0x110000) if _has_control("Ann" + chr(c))} == control
+def test_hidden_characters_are_exactly_unicodes_control_format_surrogate_and_private_use() -> None:
+    """RULES.md §8: names are printable, without control (Cc) or format (Cf) characters."""
+    hidden = {chr(c) for c in range(0x110000) if unicodedata.category(chr(c)) in ("Cc", "Cf", "Cs", "Co")}
+    assert {chr(c) for c in range(0x110000) if hidden_character("Ann" + chr(c))} == hidden

@@ -287,5 +287,5 @@ def test_remembered_rules_are_the_rules_made_again(overrides: dict[str, object],
 
 def test_remembered_rules_tell_true_from_one() -> None:
     assert rules_for({"bidding": "free", "simultaneous": True}, 4).bidding.simultaneous
-    with pytest.raises(RulesConfigError, match="simultaneous must be true or false, not 1"):
+    with pytest.raises(RulesError, match="Bids shown at once must be true or false, not 1"):
         rules_for({"bidding": "free", "simultaneous": 1}, 4)

@@ -273,7 +273,7 @@ def game_files(draw: st.DrawFn) -> dict[str, Any]:
                                  entry.get("trump"), entry.get("cards")))
         if draw(st.integers(0, 5)) == 0:
             adjustments.append({"deal": len(entries), "player": draw(st.integers(0, players - 1)),
-                                "points": draw(st.sampled_from([-10, 5, 2.5, 20])), "reason": "house"})
+                                "points": draw(st.sampled_from([-10, 5, 1, 20])), "reason": "house"})
         state = state_now()
         if stop:
             break

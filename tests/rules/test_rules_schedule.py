@@ -100,10 +100,12 @@ def test_custom_sequence_is_played_as_written_with_its_no_trump_deals() -> None:
     assert [r.deal.cards for r in state.deals] == [1, 2, 3, 7, 3, 2, 1]
 
 
-@pytest.mark.parametrize("sequence", ["1-2-x", "1--2", "0-1", "1-2-3NTX", "", "1-2.5"])
-def test_custom_sequence_that_is_not_hand_sizes_is_refused(sequence: str) -> None:
-    """RULES.md §1 custom: a list of hand sizes (NT marks no trump); anything else is refused."""
-    with pytest.raises(RulesConfigError):
+@pytest.mark.parametrize("sequence", ["1-2-x", "1--2", "0-1", "1-2-3NTX", "", "1-2.5", "1-²-3", "١-٢", "1e1-2",
+                                      "9" * 5000, "-".join(["1"] * 101), 7, ["1", "2"]])
+def test_custom_sequence_that_is_not_hand_sizes_is_refused(sequence: object) -> None:
+    """RULES.md §1 custom: a list of hand sizes (NT marks no trump), §8: at most 100 deals of ASCII
+    digits; anything else is refused."""
+    with pytest.raises(RulesError):
         make_rules({"deal": "custom", "sequence": sequence}, 4)
 
 
@@ -119,7 +121,7 @@ def test_parse_sequence_and_cycle() -> None:
     """RULES.md §1: custom sequences and trump cycles as written in the rules."""
     assert parse_sequence("1-2-3-7NT-3-2-1")[3] == (7, True)
     assert parse_cycle("S-D-C-H-NT") == ("S", "D", "C", "H", "NT")
-    with pytest.raises(RulesConfigError):
+    with pytest.raises(RulesError):
         parse_cycle("S-X")
 
 
@@ -234,9 +236,10 @@ def test_deck_size_is_52_per_pack_unless_set(fields: dict[str, object], deck: in
     assert make_rules(fields, 4).deck_size == deck
 
 
-@pytest.mark.parametrize("fields", [{"decks": 3}, {"decks": 0}, {"deck_size": 60}, {"decks": "2"}])
+@pytest.mark.parametrize("fields", [{"decks": 3}, {"decks": 0}, {"deck_size": 19}, {"deck_size": 105},
+                                    {"deck_size": 52.0}, {"decks": "2"}])
 def test_other_deck_counts_and_sizes_are_refused(fields: dict[str, object]) -> None:
-    """RULES.md notation: D is 1 or 2; other deck sizes only 63 and 64."""
+    """RULES.md notation: D is 1 or 2; §8: a deck of 20 to 104 cards."""
     with pytest.raises(RulesError):
         make_rules(fields, 4)
 

@@ -11,17 +11,17 @@ from fractions import Fraction
 
 import pytest
 
-from scorekeeper.rules.errors import RulesConfigError, RulesError, UnknownVariantError
+from scorekeeper.rules.errors import RulesConfigError, RulesError, UnknownVariantError, ValueRefused
 from scorekeeper.rules.game import DealInput, DealRefused, replay
 from scorekeeper.rules.presets import make_rules
 from scorekeeper.rules.scoring import (
     SYSTEMS,
-    check_zero_bid,
-    compile_formula,
     custom_system,
     deal_points,
     find_system,
+    read_zero_bid,
 )
+from scorekeeper.rules.values import formula as compile_formula
 
 HALF = Fraction(1, 2)
 
@@ -218,14 +218,22 @@ def test_zero_bid_leaves_other_bids_and_missed_zero_bids_alone(zero_bid: object)
 
 
 @pytest.mark.parametrize("zero_bid", ["n", "abc", "5+m", True, None, [5], "1/0", float("nan"),
-                                      float("inf")])
-def test_zero_bid_that_is_not_a_number_or_5_plus_n_is_refused(zero_bid: object) -> None:
-    """RULES.md §3 zero_bid: a number or ``5+n``; anything else is refused with a message."""
-    with pytest.raises(RulesConfigError, match="zero_bid"):
-        check_zero_bid(zero_bid)
+                                      float("inf"), 2.5, 5.0, "1e100000000", "1e20", 10**30, "1001+n",
+                                      1001, -1001, "²", "١٢", "１２", "1_000", "0x10", "5 +", "+n"])
+def test_zero_bid_that_is_not_a_whole_number_or_5_plus_n_in_bounds_is_refused(zero_bid: object) -> None:
+    """RULES.md §3 zero_bid, §8: a whole number from −1000 to 1000 or ``5+n``; anything else is
+    refused with a message naming it."""
+    with pytest.raises(ValueRefused, match="zero bid"):
+        read_zero_bid(zero_bid)
     if zero_bid is not None:  # a JSON null means "not given"
-        with pytest.raises(RulesConfigError, match="zero_bid"):
+        with pytest.raises(ValueRefused, match="zero bid"):
             make_rules({"zero_bid": zero_bid}, 4)
+
+
+@pytest.mark.parametrize(("written", "read"), [(5, 5), ("10", 10), (" 5 + n", "5+n"), ("−3", -3),
+                                                (1000, 1000), ("-1000+N", "-1000+n")])
+def test_zero_bid_is_read_as_a_whole_number_or_k_plus_n(written: object, read: object) -> None:
+    assert read_zero_bid(written) == read
 
 
 @pytest.mark.parametrize("system", ["negative", "negative-squared", "scratch"])
@@ -364,6 +372,26 @@ CUSTOM_REFUSED = [
     "10.0 ** 400",
     "",
     "1" * 201,
+    # text of any kind: %-formatting builds gigabytes, and a string compared is no score
+    "max('%0999999999d'%1, '%0999999999d'%1, '%0999999999d'%1)",
+    "('%0999999999d'%1)<'2'",
+    "f'{bid}' < 'x'",
+    "len('abc')",
+    "True + bid",
+    "None",
+    "1e5",  # no exponents, as in any number written (RULES.md §8)
+    "1_000 + bid",
+    "0x10 + bid",
+    "bid if bid else 1",
+    "[bid][0]",
+    "{'a': 1}['a']",
+    "max(bid)",
+    "abs(bid, tricks)",
+    "max(*[1, 2])",
+    "bid and 10",
+    "(bid := 5)",
+    "1000001",  # more than a million points for a deal
+    "bid * 1000000 + 10",  # a million and more once the bid is 2
 ]
 
 
@@ -372,10 +400,44 @@ CUSTOM_REFUSED = [
 def test_invalid_or_unsafe_custom_formulas_are_refused_when_saved(formula: str, which: str) -> None:
     """RULES.md §3 custom: evaluated safely, checked when the rules are saved, refused when invalid."""
     fields = {"scoring": "custom", "made": "10 + bid", "missed": "0", which: formula}
-    with pytest.raises(RulesConfigError):
+    with pytest.raises(RulesError):
         make_rules(fields, 4)
-    with pytest.raises(RulesConfigError):
-        compile_formula(formula, which)
+
+
+@pytest.mark.parametrize("formula", [f for f in CUSTOM_REFUSED if "bid" not in f and "cards" not in f
+                                     and f not in ("1000001",)])
+def test_formulas_that_are_not_arithmetic_are_refused_before_they_are_worked_out(formula: str) -> None:
+    """RULES.md §8: over numbers and bid, tricks, cards, players only (no strings at all)."""
+    with pytest.raises(RulesError):
+        compile_formula(formula, "The made formula")(1, 1, 1, 4)
+
+
+@pytest.mark.parametrize(("made", "stuck", "fine"), [
+    # 10 down to 1: the 5-card deal divides by zero; 4 down to 1 never deals 5 cards
+    ("10 / (cards - 5)", {}, {"max_cards": 4}),
+    ("10 / (cards - 5)", {"deal": "up", "max_cards": 7}, {"deal": "custom", "sequence": "7-6-4"}),
+    ("100000 * cards", {"max_cards": 12}, {"max_cards": 10}),  # over a million points from 11 cards on
+    # a tie is broken by one-card deals, so 1 card is checked too
+    ("10 / (cards - 1)", {"deal": "custom", "sequence": "3-2-3", "tie": "one-card-hand"},
+     {"deal": "custom", "sequence": "3-2-3"}),
+])
+def test_a_formula_is_checked_for_every_hand_size_of_the_game_when_the_rules_are_set(
+        made: str, stuck: dict[str, object], fine: dict[str, object]) -> None:
+    """RULES.md §8: every hand size of the schedule (and a tie-break's one card), every bid and trick
+    count, so that a game can never get stuck on a formula at a later deal."""
+    fields = {"scoring": "custom", "made": made, "missed": "0"}
+    with pytest.raises(RulesError, match="made formula"):
+        make_rules({**fields, **stuck}, 4)
+    assert make_rules({**fields, **fine}, 4).scoring is not None
+
+
+def test_a_manual_game_checks_a_formula_for_each_hand_size_as_it_is_entered() -> None:
+    """RULES.md §8: manual hand sizes are checked as they are entered; the deal is refused, not stuck."""
+    rules = make_rules({"deal": "manual", "scoring": "custom", "made": "10 / (cards - 5)", "missed": "0"}, 4)
+    state = replay(rules, PLAYERS, [DealInput((1, 0, 1, 0), (1, 1, 1, 0), cards=3)])
+    assert state.finished is False
+    with pytest.raises(DealRefused, match="deal 2: The made formula .* cards 5"):
+        replay(rules, PLAYERS, [DealInput((1, 0, 1, 0), (1, 1, 1, 0), cards=3), DealInput((None,) * 4, cards=5)])
 
 
 def test_custom_scoring_needs_both_formulas_and_formulas_need_custom() -> None:

@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import pytest
 
-from scorekeeper.rules.errors import GameError
+from scorekeeper.rules.errors import RulesError
 from scorekeeper.rules.stakes import Stakes, parse_stakes, payments, round_nets, settle
 
 
@@ -199,9 +199,39 @@ def test_stakes_parse_decimal_strings_currency_settlement_and_bonus() -> None:
     {"currency": "EUR"},
     {"per_point": "0.05", "currency": 5},
     ["per_point", "0.05"],
+    # RULES.md §8
+    {"per_point": "1e-99999999"},
+    {"per_point": "0.00001"},
+    {"per_point": "1000.0001"},
+    {"per_point": "0,05"},
+    {"per_point": "٠.٥"},
+    {"per_point": "1" * 13},
+    {"ante": "0.001"},
+    {"ante": "100000.01"},
+    {"ante": 10**30},
+    {"per_point": "0.05", "hard_score_bonus": "1001"},
+    {"per_point": "0.05", "hard_score_bonus": "2.5"},
+    {"per_point": "0.05", "hard_score_bonus": "1e3"},
+    {"per_point": "0.05", "currency": "EURO"},
+    {"per_point": "0.05", "currency": "E\u200bU"},
+    {"per_point": "0.05", "currency": "E U"},
 ])
 def test_invalid_stakes_are_refused(stakes: object) -> None:
     """RULES.md §6 / GAME-FILE.md: per_point and ante are alternatives (both refused); decimal strings;
-    known fields and settlements only."""
-    with pytest.raises(GameError, match="stakes"):
-        parse_stakes(stakes)  # type: ignore[arg-type]
+    known fields and settlements only; §8: the bounds of each amount."""
+    with pytest.raises(RulesError, match="(?i)stake|ante|bonus|currency|settlement"):
+        parse_stakes(stakes)
+
+
+@pytest.mark.parametrize(("stakes", "field", "value"), [
+    ({"per_point": "0.0001"}, "per_point", Decimal("0.0001")),
+    ({"per_point": "1000"}, "per_point", Decimal(1000)),
+    ({"per_point": "0.05000"}, "per_point", Decimal("0.05")),
+    ({"ante": "100000"}, "ante", Decimal(100000)),
+    ({"ante": 5}, "ante", Decimal(5)),
+    ({"ante": ".5"}, "ante", Decimal("0.5")),
+    ({"per_point": "1", "hard_score_bonus": 1000}, "hard_score_bonus", Decimal(1000)),
+])
+def test_stakes_at_their_bounds_are_accepted(stakes: dict[str, object], field: str, value: Decimal) -> None:
+    """RULES.md §8: per_point 0.0001–1000 (4 decimals), ante 0.01–100000 (2), bonus 0–1000."""
+    assert getattr(parse_stakes(stakes), field) == value

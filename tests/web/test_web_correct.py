@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 from webhelpers import Scorer, text
+
+from scorekeeper.rules.values import visible
 
 Start = Callable[..., Scorer]
 
@@ -54,7 +57,9 @@ BAD_CORRECTIONS = [
     pytest.param({"tricks-0": 2}, "The tricks add up to 4, but 3 were played", id="tricks that don't add up"),
     pytest.param({"bids-0": 1}, "Deal 1: Ann deals and can't bid 1", id="forbidden dealer bid"),
     pytest.param({"bids-2": 9}, "Deal 1: Cy can't bid 9: a bid is a whole number from 0 to 3", id="bid above the cards"),
-    pytest.param({"bids-2": "lots"}, "Cy's bid: a whole number is needed, not 'lots'", id="text where a number belongs"),
+    pytest.param({"bids-2": "lots"}, "Cy's bid must be a whole number from 0 to 3, not 'lots'",
+                 id="text where a number belongs"),
+    pytest.param({"bids-2": "١"}, "Cy's bid must be a whole number from 0 to 3, not '١'", id="arabic-indic digit"),
     pytest.param({"version": 1}, "This screen was out of date", id="stale version"),
 ]
 
@@ -110,7 +115,15 @@ def test_an_adjustment_counts_in_the_totals_with_its_reason(start: Start) -> Non
 
 
 BAD_ADJUSTMENTS = [
-    pytest.param({"points": "ten"}, "Points: a number is needed, not 'ten'", id="text where a number belongs"),
+    pytest.param({"points": "ten"}, "Points must be a whole number from -10000 to 10000, not 'ten'",
+                 id="text where a number belongs"),
+    pytest.param({"points": "2.5"}, "Points must be a whole number from -10000 to 10000, not '2.5'", id="a half"),
+    pytest.param({"points": "1e4"}, "Points must be a whole number from -10000 to 10000, not '1e4'", id="an exponent"),
+    pytest.param({"points": "10001"}, "Points must be a whole number from -10000 to 10000, not '10001'",
+                 id="too many points"),
+    pytest.param({"reason": "revoke\x00\x1b[2J"}, "The reason contains an invisible character (null)",
+                 id="control characters in the reason"),
+    pytest.param({"reason": "r" * 101}, "The reason is longer than 100 characters", id="a reason too long"),
     pytest.param({"points": ""}, "Points: type the points", id="no points"),
     pytest.param({"deal": 9}, "an adjustment names deal 9, which is not in the game", id="deal not in the game"),
     pytest.param({"player": 7}, "player must be a whole number from 0 to 3", id="player not in the game"),
@@ -125,5 +138,7 @@ def test_a_bad_adjustment_shows_a_message_and_keeps_the_form(start: Start, field
     page = response.get_data(as_text=True)
     assert response.status_code == 422
     assert message in text(page)
-    assert 'value="late"' in page and '<details class="box" open id="adjust">' in page
+    shown = html.escape(visible(fields.get("reason", "late")))
+    assert f'value="{shown}"' in page and '<details class="box" open id="adjust">' in page
+    assert "\x00" not in page and "\x1b" not in page  # what was typed, less what can't be seen
     assert "adjustments" not in game.export()

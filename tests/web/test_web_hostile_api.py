@@ -111,9 +111,13 @@ def test_json_that_no_page_or_database_could_keep_is_refused_with_a_message(app:
 
 
 @pytest.mark.parametrize(("field", "value", "message"), [
-    ("title", "Fri\x00day", "without control characters"),
-    ("players", ["A\x00n", "Bob"], "contains a control character"),
-    ("players", ["Ann", "B\x1bob"], "contains a control character"),
+    ("title", "Fri\x00day", "The title contains an invisible character (null)"),
+    ("players", ["A\x00n", "Bob"], "Player 1's name contains an invisible character (null)"),
+    ("players", ["Ann", "B\x1bob"], "Player 2's name contains an invisible character (escape)"),
+    ("players", ["Ann", "\u200b"], "Player 2's name contains an invisible character (zero width space)"),
+    ("players", ["Ann", "\u200b\u200b"], "Player 2's name contains an invisible character"),
+    ("players", ["Ann", "B\u202eob"], "right-to-left override"),
+    ("players", ["Ann", "\u2066Bob"], "left-to-right isolate"),
 ])
 def test_control_characters_in_a_title_or_a_name_are_refused(app: Flask, field: str, value: Any,
                                                              message: str) -> None:

@@ -38,7 +38,7 @@ def test_a_pasted_export_imports_as_well(client: FlaskClient) -> None:
     ("{not json", "This is not a JSON game file: Expecting property name enclosed in double quotes (line 1)."),
     (json.dumps({**GAME, "deals": [{"bids": [0, 1, 2]}]}),
      "This game file can't be used: deal 1: Ann deals and can't bid 0: the bids would add up to the 3 tricks"),
-    (json.dumps({**GAME, "players": ["Ann"]}), "a game has 2 to 10 players"),
+    (json.dumps({**GAME, "players": ["Ann"]}), "A game has 2 to 10 players"),
     ('{"players": ["\\ud800", "Bob"]}',
      "This is not a JSON game file: it holds an unpaired surrogate such as \\ud800, which is not text."),
     ("[" * 5000 + "]" * 5000, "This is not a JSON game file: it is nested more than 20 levels deep."),

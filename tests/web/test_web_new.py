@@ -9,6 +9,8 @@ import pytest
 from flask.testing import FlaskClient
 from webhelpers import csrf_from, text
 
+from scorekeeper.rules.values import visible
+
 
 def form(client: FlaskClient, **fields: Any) -> dict[str, Any]:
     """The new-game form as a browser sends it: four names, the defaults, and ``fields``."""
@@ -87,13 +89,37 @@ BAD_SETUPS = [
     pytest.param({"players-0": "x" * 41}, "is longer than 40 characters", id="name too long"),
     pytest.param({"rules-max_cards": "10", "players-4": "Eve", "players-5": "Fay"},
                  "the largest possible is 8; choose at most 8 or play with a second pack", id="10 cards for 6"),
-    pytest.param({"rules-max_cards": "ten"}, "a whole number is needed, not 'ten'", id="text where a number belongs"),
+    pytest.param({"rules-max_cards": "ten"}, "Top hand (cards) must be a whole number from 1 to 104, not 'ten'",
+                 id="text where a number belongs"),
+    pytest.param({"rules-max_cards": "1e100000000"}, "Top hand (cards) must be a whole number", id="an exponent"),
+    pytest.param({"rules-deals": "²", "rules-deal": "fixed"}, "Number of deals must be a whole number from 1 to 200",
+                 id="a superscript digit"),
+    pytest.param({"rules-zero_bid": "1e100000000"}, "A made zero bid scores must be a whole number",
+                 id="a zero bid of 10^(10^8)"),
+    pytest.param({"rules-zero_bid": "1e20"}, "A made zero bid scores must be a whole number", id="a zero bid of 1e20"),
+    pytest.param({"rules-hook_from": "١٢"}, "Hook from (cards) must be a whole number", id="arabic-indic digits"),
+    pytest.param({"rules-deal": "custom", "rules-sequence": "9" * 300}, "is not a number of cards",
+                 id="a sequence of 300 digits"),
+    pytest.param({"rules-scoring": "custom", "rules-made": "('%0999999999d'%1)<'2'", "rules-missed": "0"},
+                 "is not a number", id="a formula of text"),
+    pytest.param({"rules-scoring": "custom", "rules-made": "10/(cards-5)", "rules-missed": "0"},
+                 "divides by zero for bid 0, tricks 0, cards 5", id="a formula stuck at the 5-card deal"),
+    pytest.param({"stakes": "per_point", "amount": "1e-99999999"}, "The stake per point must be an amount from 0.0001",
+                 id="a stake of 1e-99999999"),
+    pytest.param({"players-1": "\u200b\u200b"}, "Player 2's name contains an invisible character",
+                 id="a name of zero-width spaces"),
+    pytest.param({"players-1": "Bob\u202e"}, "Player 2's name contains an invisible character",
+                 id="a bidirectional override"),
+    pytest.param({"players-2": ""}, "Player 3 has no name: type one, or remove the row", id="a blank row between names"),
+    pytest.param({"players-10": "Kim"}, "A game has at most 10 players", id="an 11th player"),
+    pytest.param({"first_dealer": "٣"}, "The first dealer must be a whole number", id="a first dealer in other digits"),
     pytest.param({"rules-scoring": "custom", "rules-made": "bid +", "rules-missed": "0"},
                  "The made formula 'bid +' is not a formula", id="bad formula"),
     pytest.param({"rules-bidding": "must-equal", "rules-scoring": "exact"}, "makes the game cooperative",
                  id="scoring with cooperative"),
-    pytest.param({"stakes": "per_point", "amount": "lots"}, "per_point must be a decimal", id="bad stake"),
-    pytest.param({"rules-target": "many"}, "a number is needed, not 'many'", id="bad target"),
+    pytest.param({"stakes": "per_point", "amount": "lots"}, "The stake per point must be an amount", id="bad stake"),
+    pytest.param({"rules-target": "many"}, "Game to (points) must be a whole number from 1 to 100000, not 'many'",
+                 id="bad target"),
     pytest.param({"preset": "no-such-preset"}, "Rules: Not a valid choice.", id="unknown preset"),
 ]
 
@@ -108,7 +134,7 @@ def test_a_bad_setup_shows_the_rules_message_and_keeps_what_was_typed(
     assert message.lower() in text(page).lower()
     for name, value in fields.items():
         if name.startswith("players-") and value and len(value) < 41:
-            assert f'value="{value}"' in page
+            assert f'value="{visible(value)}"' in page  # what was typed, less what can't be seen
     assert 'value="Dee"' in page or fields.get("players-3") == ""
 
 

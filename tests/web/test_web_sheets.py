@@ -291,22 +291,34 @@ def test_blank_embeds_dejavu_sans(client: FlaskClient) -> None:
     ("params", "message"),
     [
         ({"preset": "no-such-game", "players": "4"}, "Unknown preset 'no-such-game'"),
-        ({"players": "1"}, "a game has 2 to 10 players"),
-        ({"players": "200"}, "a game has 2 to 10 players"),
+        ({"players": "1"}, "The number of players must be a whole number from 2 to 10, not '1'"),
+        ({"players": "200"}, "The number of players must be a whole number from 2 to 10, not '200'"),
+        ({"players": "²"}, "2 to 10 players"),
+        ({"players": "9" * 5000}, "The number of players must be a whole number from 2 to 10"),
+        ({"players": "A,B,C,D,E,F,G,H,I,J,K"}, "2 to 10 players"),
         ({"players": "Ann"}, "2 to 10 players"),
         ({"players": "Ann,ann"}, "listed twice"),
         ({"players": ""}, "Give the players"),
-        ({"players": "4", "paper": "legal"}, "Unknown paper size 'legal'"),
-        ({"players": "4", "orientation": "diagonal"}, "Unknown orientation 'diagonal'"),
+        ({"players": "4", "paper": "legal"}, "The paper must be one of a4, letter, not 'legal'"),
+        ({"players": "4", "orientation": "diagonal"}, "The orientation must be one of portrait, landscape, not 'diagonal'"),
         ({"preset": "trickster", "players": "6"}, "the largest possible is 8"),
-        ({"players": "4", "max_cards": "ten"}, "max_cards must be a whole number"),
-        ({"players": "4", "spades_double": "maybe"}, "spades_double must be true or false"),
+        ({"players": "4", "max_cards": "ten"}, "Top hand (cards) must be a whole number from 1 to 104, not 'ten'"),
+        ({"players": "4", "spades_double": "maybe"}, "Spades double must be yes or no, not 'maybe'"),
+        ({"players": "4", "zero_bid": "1e100000000"}, "A made zero bid scores must be a whole number"),
+        ({"players": "4", "zero_bid": "²"}, "A made zero bid scores must be a whole number"),
+        ({"players": "4", "deal": "custom", "sequence": "9" * 5000}, "is not a number of cards"),
+        ({"players": "4", "first_dealer": "²"}, "first dealer '²'"),
+        ({"players": "4", "first_dealer": "5"}, "The first dealer's seat must be a whole number from 1 to 4"),
+        ({"players": "10", "deal": "fixed", "max_cards": "5", "deals": "1000"},
+         "Number of deals must be a whole number from 1 to 200, not '1000'"),
+        ({"players": "4", "per_point": "1e-99999999"}, "The stake per point must be an amount from 0.0001 to 1000"),
         ({"players": "4", "scoring": "golf"}, "Unknown scoring system 'golf'"),
         ({"players": "4", "deal": "custom"}, "needs a sequence"),
         ({"preset": "cooperative", "players": "4", "per_point": "0.1"}, "can't be played for stakes"),
         ({"players": "4", "per_point": "0.1", "ante": "2"}, "alternatives"),
         ({"players": "4", "first_dealer": "Zed"}, "first dealer 'Zed'"),
-        ({"players": "4", "title": "x" * 101}, "at most 100 characters"),
+        ({"players": "4", "title": "x" * 101}, "The title is longer than 100 characters"),
+        ({"players": "4", "title": "Fri\x00day"}, "The title contains an invisible character (null)"),
         ({"players": "4", "colour": "red"}, "Unknown parameter 'colour'"),
     ],
 )
@@ -439,7 +451,7 @@ def test_filled_sheet_unknown_token_is_404_and_bad_paper_400(client: FlaskClient
     assert client.get("/g/no-such-token/sheet.pdf").status_code == 404
     sheet = store(client, short_game())["links"]["sheet"]
     response = client.get(sheet, query_string={"paper": "a3"})
-    assert response.status_code == 400 and "Unknown paper size" in response.get_data(as_text=True)
+    assert response.status_code == 400 and "The paper must be one of a4, letter" in response.get_data(as_text=True)
     assert client.get(sheet, query_string={"zoom": "2"}).status_code == 400
 
 

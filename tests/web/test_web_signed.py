@@ -77,9 +77,9 @@ def test_each_request_gets_its_own_copy_of_a_remembered_session(app: Flask, star
     with app.test_request_context("/", headers=headers):
         first = app.session_interface.open_session(app, request)
         assert first is not None
-        first["edit"].append("changed in place")  # a list inside the session, as flash() changes one
+        first["games"].append("changed in place")  # a list inside the session, as flash() changes one
     with app.test_request_context("/", headers=headers):
-        assert "changed in place" not in session["edit"]
+        assert "changed in place" not in session["games"]
 
 
 def test_a_refused_token_is_logged_as_flask_wtf_logs_it(start: Start, caplog: pytest.LogCaptureFixture) -> None:

@@ -1,0 +1,464 @@
+"""Values from outside (RULES.md §8), parsed and bounded in one place.
+
+Everything a person or a program gives the app — the game file, the API, every form field and
+every query parameter — reaches the rules as one of these values, read by these functions and
+nowhere else: no ``int()``, ``Decimal()`` or ``Fraction()`` is called on outside text anywhere
+else. A value out of bounds is refused with a ``ValueRefused`` that names it in a player's words
+and gives the bounds, before anything is computed from it.
+
+- Numbers written as text are ASCII digits with an optional leading minus (the typographic
+  ``−`` counts as one), a ``.`` only where decimals are meant, at most 12 characters: no
+  exponents, no other scripts' digits, no ``NaN``. Numbers in JSON are integers where counts are
+  meant (``5.0`` is no count).
+- Names, titles and reasons are printable text: no control or format characters (zero-width,
+  bidirectional overrides), which could hide or disguise what is shown.
+- House formulas are arithmetic on numbers and four names, compiled here into a function; no
+  text, attribute, call or name outside that list gets through.
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+import operator
+import re
+import unicodedata
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any, NoReturn
+
+from .errors import FormulaError, UnknownVariantError, ValueRefused
+
+#: The most characters a number written as text may have.
+NUMBER_CHARS = 12
+MAX_NAME = 40
+MAX_TEXT = 100
+MAX_FORMULA = 200
+#: The most points a house formula may give one player in one deal.
+MAX_FORMULA_POINTS = 1_000_000
+
+Points = int | Fraction
+
+
+_WHOLE_TEXT = re.compile(r"-?[0-9]+")
+_DECIMAL_TEXT = re.compile(r"-?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)")
+
+
+def shown(value: object, most: int = 20) -> str:
+    """A value as a message quotes it: its repr, cut short so no message echoes a huge input.
+
+    >>> shown("two"), shown("9" * 40), shown(2.5)
+    ("'two'", "'99999999999999999…", '2.5')
+    """
+    if type(value) is int and value.bit_length() > 3 * most:
+        return f"a number of about {int(value.bit_length() * 0.30103) + 1} digits"
+    text = repr(value)
+    return text if len(text) <= most else text[: most - 2] + "…"
+
+
+def refuse(what: str, should: str, value: object) -> NoReturn:
+    """Raise ValueRefused: "<what> must be <should>, not <value>"."""
+    raise ValueRefused(f"{what} must be {should}, not {shown(value)}")
+
+
+def _text_number(value: str) -> str:
+    """A number's text as written: trimmed, with a typographic minus read as ``-``."""
+    return value.strip().replace("\u2212", "-")
+
+
+def whole(value: object, what: str, low: int, high: int) -> int:
+    """A whole number from ``low`` to ``high``: a JSON integer, or text of ASCII digits.
+
+    >>> whole(" 7 ", "Top hand", 1, 13), whole("−2", "Points", -10, 10), whole(3, "Deals", 1, 200)
+    (7, -2, 3)
+    >>> whole("1e5", "Top hand", 1, 13)
+    Traceback (most recent call last):
+    ...
+    scorekeeper.rules.errors.ValueRefused: Top hand must be a whole number from 1 to 13, not '1e5'
+    >>> whole("²", "Players", 2, 10)
+    Traceback (most recent call last):
+    ...
+    scorekeeper.rules.errors.ValueRefused: Players must be a whole number from 2 to 10, not '²'
+    >>> whole(5.0, "Deals", 1, 200)
+    Traceback (most recent call last):
+    ...
+    scorekeeper.rules.errors.ValueRefused: Deals must be a whole number from 1 to 200, not 5.0
+    """
+    number: int | None = None
+    if type(value) is int:
+        number = value
+    elif isinstance(value, str):
+        text = _text_number(value)
+        if len(text) <= NUMBER_CHARS and _WHOLE_TEXT.fullmatch(text):
+            number = int(text)
+    if number is None or not low <= number <= high:
+        refuse(what, f"a whole number from {low} to {high}", value)
+    return number
+
+
+def count(value: object, what: str, low: int, high: int) -> int:
+    """A count or an index in a game file: a JSON integer (not ``5.0``, not ``"5"``) from ``low`` to
+    ``high``. Forms and queries read their text with ``whole`` first.
+
+    >>> count(3, "Deals", 1, 200)
+    3
+    >>> count("3", "Deals", 1, 200)
+    Traceback (most recent call last):
+    ...
+    scorekeeper.rules.errors.ValueRefused: Deals must be a whole number from 1 to 200, not '3'
+    """
+    if type(value) is not int or not low <= value <= high:
+        refuse(what, f"a whole number from {low} to {high}", value)
+    return value
+
+
+def optional_whole(value: object, what: str, low: int, high: int) -> int | None:
+    """``whole``, or None for a value left out (None, or empty text).
+
+    >>> optional_whole(" ", "Deals", 1, 200), optional_whole("12", "Deals", 1, 200)
+    (None, 12)
+    """
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    return whole(value, what, low, high)
+
+
+def decimal(value: object, what: str, low: Decimal, high: Decimal, places: int) -> Decimal:
+    """An exact amount from ``low`` to ``high`` with at most ``places`` decimals: text (or a
+    JSON integer); a JSON float is refused, since it is not exact.
+
+    >>> decimal("0.05", "Per point", Decimal("0.0001"), Decimal(1000), 4)
+    Decimal('0.05')
+    >>> decimal("1e-99999999", "Per point", Decimal("0.0001"), Decimal(1000), 4)
+    Traceback (most recent call last):
+    ...
+    scorekeeper.rules.errors.ValueRefused: Per point must be an amount from 0.0001 to 1000 with at most 4 decimals, such as "0.05", not '1e-99999999'
+    """
+    amount: Decimal | None = None
+    if type(value) is int and abs(value) < 10**NUMBER_CHARS:
+        amount = Decimal(value)
+    elif isinstance(value, str):
+        text = _text_number(value)
+        if len(text) <= NUMBER_CHARS and _DECIMAL_TEXT.fullmatch(text):
+            amount = Decimal(text)
+    step = Decimal(1).scaleb(-places)
+    if amount is None or not low <= amount <= high or amount % step != 0:
+        refuse(what, f'an amount from {low} to {high} with at most {places} decimals, such as "0.05"', value)
+    return amount
+
+
+YES = frozenset({"yes", "true", "on", "1"})
+NO = frozenset({"no", "false", "off", "0"})
+
+
+def boolean(value: object, what: str) -> bool:
+    """Yes or no: a JSON boolean, or text such as yes/no, true/false, on/off, 1/0.
+
+    >>> boolean(True, "Spades double"), boolean(" Yes ", "Spades double"), boolean("0", "Spades double")
+    (True, True, False)
+    """
+    if type(value) is bool:
+        return value
+    if isinstance(value, str) and len(value) <= NUMBER_CHARS:
+        word = value.strip().lower()
+        if word in YES or word in NO:
+            return word in YES
+    refuse(what, "yes or no", value)
+
+
+def flag(value: object, what: str) -> bool:
+    """Yes or no in a game file: a JSON boolean (forms and queries read theirs with ``boolean``).
+
+    >>> flag(False, "Spades double")
+    False
+    """
+    if type(value) is not bool:
+        refuse(what, "true or false", value)
+    return value
+
+
+def choice(value: object, what: str, options: Iterable[str]) -> str:
+    """One of a few words (a preset, a pattern, a paper size …).
+
+    >>> choice("down-up", "Deal pattern", ("down-up", "up"))
+    'down-up'
+    >>> choice(["up"], "Deal pattern", ("down-up", "up"))
+    Traceback (most recent call last):
+    ...
+    scorekeeper.rules.errors.UnknownVariantError: Deal pattern must be one of down-up, up, not ['up']
+    """
+    known = tuple(options)
+    if isinstance(value, str) and value in known:
+        return value
+    raise UnknownVariantError(f"{what} must be one of {', '.join(known)}, not {shown(value)}")
+
+
+#: Unicode's control (Cc), format (Cf: zero-width, bidirectional overrides …), surrogate and
+#: private-use characters: none of them belongs in a name, a title or a reason.
+_HIDDEN = frozenset({"Cc", "Cf", "Cs", "Co"})
+_JOINER = "\u200d"  # joins emoji into one (👩‍👧); alone, it hides
+_VISIBLE = frozenset("LNPS")
+
+
+def _joins_emoji(text: str, at: int) -> bool:
+    """Whether the zero-width joiner at ``at`` sits inside an emoji sequence (symbol ZWJ symbol)."""
+    before, after = text[at - 1: at], text[at + 1: at + 2]
+    return (bool(before) and bool(after) and unicodedata.category(after) == "So"
+            and unicodedata.category(before) in ("So", "Sk", "Mn"))
+
+
+def hidden_character(text: str) -> str | None:
+    """The first character of ``text`` that would be invisible or disguise the text, if any.
+
+    >>> hidden_character("Ann"), hidden_character("\U0001f469\u200d\U0001f467")
+    (None, None)
+    >>> [hex(ord(hidden_character(text))) for text in ("A\u200bnn", "Bob\u202e", "A" + chr(0))]
+    ['0x200b', '0x202e', '0x0']
+    """
+    for at, char in enumerate(text):
+        if unicodedata.category(char) in _HIDDEN and not (char == _JOINER and _joins_emoji(text, at)):
+            return char
+    return None
+
+
+_CONTROL_NAMES = {"\x00": "null", "\x1b": "escape", "\x7f": "delete", "\x08": "backspace"}
+
+
+def visible(value: object) -> str:
+    """Text as a page may show it again: without the invisible characters ``hidden_character``
+    finds (a refused entry is shown back for correcting, never written raw into the page).
+
+    >>> visible("rev" + chr(0) + "oke" + chr(27) + "[2J")
+    'revoke[2J'
+    """
+    text = "" if value is None else str(value)
+    if hidden_character(text) is None:
+        return text
+    return "".join(char for at, char in enumerate(text)
+                   if unicodedata.category(char) not in _HIDDEN or (char == _JOINER and _joins_emoji(text, at)))
+
+
+def _character_name(char: str) -> str:
+    """How a message names an invisible character: its Unicode name, else its code point."""
+    return _CONTROL_NAMES.get(char) or unicodedata.name(char, f"U+{ord(char):04X}").lower()
+
+
+def text(value: object, what: str, most: int = MAX_TEXT) -> str:
+    """A title or a reason: printable text of at most ``most`` characters (may be empty), its
+    white space folded into single spaces.
+
+    >>> text(" Friday at Ann's ", "The title")
+    "Friday at Ann's"
+    >>> text("revoke" + chr(27), "The reason")
+    Traceback (most recent call last):
+    ...
+    scorekeeper.rules.errors.ValueRefused: The reason contains an invisible character (escape): type it again without it
+    """
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        refuse(what, f"a text of at most {most} characters", value)
+    cleaned = " ".join(value.split())  # line breaks and tabs are white space like any other
+    if len(cleaned) > most:
+        raise ValueRefused(f"{what} is longer than {most} characters: shorten it")
+    found = hidden_character(cleaned)
+    if found is not None:
+        raise ValueRefused(f"{what} contains an invisible character ({_character_name(found)}): "
+                           "type it again without it")
+    return cleaned
+
+
+def name(value: object, what: str = "A player's name") -> str:
+    """A player's name: 1 to 40 printable characters, inner white space folded to one space.
+
+    >>> name("  Ann   Lee ")
+    'Ann Lee'
+    >>> name("\u200b\u200b")
+    Traceback (most recent call last):
+    ...
+    scorekeeper.rules.errors.ValueRefused: A player's name contains an invisible character (zero width space): type it again without it
+    """
+    if not isinstance(value, str) or not value.strip():
+        raise ValueRefused(f"{what} is missing: every player needs a name")
+    folded = " ".join(value.split())
+    if len(folded) > MAX_NAME:
+        raise ValueRefused(f"{what} {folded[:20]!r}… is longer than {MAX_NAME} characters: shorten it")
+    cleaned = text(folded, what, MAX_NAME)
+    if not any(unicodedata.category(char)[0] in _VISIBLE for char in cleaned):
+        raise ValueRefused(f"{what} {cleaned!r} has no letter, digit or sign that can be seen")
+    return cleaned
+
+
+def sequence_of(value: object, what: str, most: int, separators: str = "-") -> list[str]:
+    """The parts of a text such as ``1-2-3`` (at most ``most`` of them), not yet read.
+
+    >>> sequence_of("1-2, 3", "The custom sequence", 5, "-,")
+    ['1', '2', '3']
+    """
+    if not isinstance(value, str):
+        refuse(what, "a text such as 1-2-3", value)
+    unified = value
+    for separator in separators[1:]:
+        unified = unified.replace(separator, separators[0])
+    parts = [part.strip() for part in unified.split(separators[0], most)]
+    if len(parts) > most:
+        raise ValueRefused(f"{what} has more than {most} entries")
+    return parts
+
+
+# ---------------------------------------------------------------------------------------------
+# House formulas: arithmetic on numbers and bid, tricks, cards, players, compiled into a function.
+
+#: The names a formula may use, in the order a compiled formula takes them.
+FORMULA_NAMES = ("bid", "tricks", "cards", "players")
+#: A compiled formula: (bid, tricks, cards, players) → a number.
+Formula = Callable[[int, int, int, int], Points]
+_Node = Callable[[Sequence[int]], Any]
+_NUMBER_LITERAL = re.compile(r"[0-9]+(?:\.[0-9]+)?")
+_SIGNS = {"×": "*", "÷": "/", "−": "-", "²": "**2"}
+_MAX_EXPONENT = 100
+
+
+def _divide(a: Any, b: Any) -> Any:
+    """Exact division: whole numbers give a fraction, not a float."""
+    if type(a) is int and type(b) is int:
+        quotient = Fraction(a, b)
+        return quotient.numerator if quotient.denominator == 1 else quotient
+    return a / b
+
+
+def _power(a: Any, b: Any) -> Any:
+    """A power of score size: a huge exponent or base would take seconds and gigabytes."""
+    if abs(b) > _MAX_EXPONENT or abs(a) > MAX_FORMULA_POINTS * 1000:
+        raise ArithmeticError("that power is far too large to be a score")
+    result = a**b
+    if isinstance(result, complex):
+        raise ArithmeticError("that power is not a real number")  # noqa: TRY004 - a number, of the wrong kind
+    return result
+
+
+_BINARY: dict[type[ast.operator], Callable[[Any, Any], Any]] = {
+    ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: _divide,
+    ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod, ast.Pow: _power,
+}
+_UNARY: dict[type[ast.unaryop], Callable[[Any], Any]] = {ast.USub: operator.neg, ast.UAdd: operator.pos}
+_COMPARE: dict[type[ast.cmpop], Callable[[Any, Any], bool]] = {
+    ast.Lt: operator.lt, ast.LtE: operator.le, ast.Gt: operator.gt, ast.GtE: operator.ge,
+    ast.Eq: operator.eq, ast.NotEq: operator.ne,
+}
+_FUNCTIONS: dict[str, tuple[Callable[..., Any], int, int]] = {"abs": (abs, 1, 1), "min": (min, 2, 20),
+                                                             "max": (max, 2, 20)}
+
+
+def _compile_node(node: ast.AST, source: str) -> _Node:
+    """A formula's node as a function of the four values; FormulaError for anything but arithmetic."""
+    if isinstance(node, ast.Constant):
+        literal = ast.get_source_segment(source, node) or ""
+        if type(node.value) not in (int, float) or not _NUMBER_LITERAL.fullmatch(literal) \
+                or len(literal) > NUMBER_CHARS:
+            raise FormulaError(f"{shown(literal or node.value)} is not a number such as 10 or 2.5")
+        number = Fraction(literal)
+        value = number.numerator if number.denominator == 1 else number
+        return lambda v: value
+    if isinstance(node, ast.Name) and node.id in FORMULA_NAMES:
+        index = FORMULA_NAMES.index(node.id)
+        return lambda v: v[index]
+    if isinstance(node, ast.BinOp) and type(node.op) in _BINARY:
+        op, left, right = _BINARY[type(node.op)], _compile_node(node.left, source), _compile_node(node.right, source)
+        return lambda v: op(left(v), right(v))
+    if isinstance(node, ast.UnaryOp) and type(node.op) in _UNARY:
+        unary, inner = _UNARY[type(node.op)], _compile_node(node.operand, source)
+        return lambda v: unary(inner(v))
+    if isinstance(node, ast.Compare) and all(type(op) in _COMPARE for op in node.ops):
+        terms = [_compile_node(term, source) for term in (node.left, *node.comparators)]
+        tests = [_COMPARE[type(op)] for op in node.ops]
+
+        def compare(v: Sequence[int]) -> int:
+            values = [term(v) for term in terms]
+            return int(all(test(a, b) for test, a, b in zip(tests, values, values[1:])))
+
+        return compare
+    if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _FUNCTIONS
+            and not node.keywords and not any(isinstance(arg, ast.Starred) for arg in node.args)):
+        function, fewest, most = _FUNCTIONS[node.func.id]
+        if not fewest <= len(node.args) <= most:
+            raise FormulaError(f"{node.func.id}() takes {fewest} to {most} numbers" if fewest != most
+                               else f"{node.func.id}() takes one number")
+        args = [_compile_node(arg, source) for arg in node.args]
+        return lambda v: function(*(arg(v) for arg in args))
+    if isinstance(node, ast.Name):
+        raise FormulaError(f"{node.id!r} is not known: use bid, tricks, cards and players")
+    raise FormulaError("only numbers, bid, tricks, cards, players, + - * / ** ( ), comparisons, "
+                       "abs, min and max can be used")
+
+
+def formula(value: object, what: str) -> Formula:
+    """A house formula over bid, tricks, cards and players, compiled into a function of them.
+
+    ``×``, ``÷``, ``−`` and ``²`` may be typed as such. Division is exact; the result is a whole
+    number or a fraction (a float result is kept to a denominator of at most 1000).
+
+    >>> formula("10 + bid × 2", "The made formula")(3, 3, 5, 4)
+    16
+    >>> formula("tricks / 2", "The made formula")(3, 3, 5, 4)
+    Fraction(3, 2)
+    >>> formula("('%0999999999d' % 1) < '2'", "The made formula")
+    Traceback (most recent call last):
+    ...
+    scorekeeper.rules.errors.FormulaError: The made formula "('%0999999999d' % 1) < '2'" can't be used: "'%0999999999d'" is not a number such as 10 or 2.5
+    """
+    if not isinstance(value, str) or not value.strip() or len(value.strip()) > MAX_FORMULA:
+        raise FormulaError(f"{what} must be a formula of 1 to {MAX_FORMULA} characters, such as 10 + bid")
+    source = value.strip()
+    for sign, written in _SIGNS.items():
+        source = source.replace(sign, written)
+    try:
+        tree = ast.parse(source, mode="eval")
+        node = _compile_node(tree.body, source)
+    except FormulaError as exc:
+        raise FormulaError(f"{what} {value.strip()!r} can't be used: {exc}") from None
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        raise FormulaError(f"{what} {value.strip()!r} is not a formula: use bid, tricks, cards, players, "
+                           "numbers, + - * / ** ( ), comparisons, abs, min, max") from None
+    label = f"{what} {value.strip()!r}"
+
+    def compiled(bid: int, tricks: int, cards: int, players: int) -> Points:
+        try:
+            result = node((bid, tricks, cards, players))
+            return _score(result, label)
+        except ZeroDivisionError:
+            raise FormulaError(f"{label} divides by zero for bid {bid}, tricks {tricks}, cards {cards}") from None
+        except (ArithmeticError, ValueError, TypeError) as exc:
+            raise FormulaError(f"{label} can't be worked out for bid {bid}, tricks {tricks}, "
+                               f"cards {cards}: {exc}") from None
+
+    return compiled
+
+
+def _score(result: Any, label: str) -> Points:
+    """A formula's result as points: a whole number or a fraction of at most a million in size."""
+    if isinstance(result, float):
+        if not math.isfinite(result):
+            raise FormulaError(f"{label} does not give a finite number")
+        result = Fraction(result).limit_denominator(1000)
+    if isinstance(result, Fraction):
+        result = result.numerator if result.denominator == 1 else result
+    if abs(result) > MAX_FORMULA_POINTS:
+        raise FormulaError(f"{label} gives more than {MAX_FORMULA_POINTS:,} points, too many for a deal")
+    points: Points = result
+    return points
+
+
+def fields(values: Mapping[str, object], known: Iterable[str], what: str) -> None:
+    """Refuse a field that is not one of ``known``, naming the first unknown one.
+
+    >>> fields({"preset": 1, "colour": 2}, ("preset",), "rules")
+    Traceback (most recent call last):
+    ...
+    scorekeeper.rules.errors.ValueRefused: rules: unknown field 'colour'; known: preset
+    """
+    names = tuple(known)
+    unknown = sorted(str(key) for key in values if key not in names)
+    if unknown:
+        raise ValueRefused(f"{what}: unknown field {shown(unknown[0], 30)}; known: {', '.join(names)}")
