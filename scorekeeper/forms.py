@@ -311,28 +311,33 @@ def _choice(label: str, values: Sequence[object], empty: str = "as the preset") 
 YES_NO = ("yes", "no")
 
 
+def _longest(most: int) -> Length:
+    """At most ``most`` characters, said as a player would read it."""
+    return Length(max=most, message=f"at most {most} characters, please")
+
+
 class HouseRulesForm(Form):
     """Every rule field, each left empty to keep the preset's value."""
 
     deal = _choice(RULE_LABELS["deal"], PATTERNS)
-    max_cards = TextField(RULE_LABELS["max_cards"], validators=[Length(max=20)])
-    sequence = TextField(RULE_LABELS["sequence"], validators=[Length(max=400)])
-    deals = TextField(RULE_LABELS["deals"], validators=[Length(max=20)])
+    max_cards = TextField(RULE_LABELS["max_cards"])
+    sequence = TextField(RULE_LABELS["sequence"], validators=[_longest(400)])
+    deals = TextField(RULE_LABELS["deals"])
     decks = _choice(RULE_LABELS["decks"], (1, 2))
     deck_size = _choice(RULE_LABELS["deck_size"], DECK_SIZES)
     only = _choice(RULE_LABELS["only"], ("odd", "even"), "all")
     trump = _choice(RULE_LABELS["trump"], TRUMP_RULES)
-    trump_cycle = TextField(RULE_LABELS["trump_cycle"], validators=[Length(max=40)])
+    trump_cycle = TextField(RULE_LABELS["trump_cycle"], validators=[_longest(40)])
     bidding = _choice(RULE_LABELS["bidding"], BIDDING_RULES)
-    hook_from = TextField(RULE_LABELS["hook_from"], validators=[Length(max=20)])
+    hook_from = TextField(RULE_LABELS["hook_from"])
     simultaneous = _choice(RULE_LABELS["simultaneous"], YES_NO)
     scoring = _choice(RULE_LABELS["scoring"], [*SYSTEMS, "custom"])
-    zero_bid = TextField(RULE_LABELS["zero_bid"], validators=[Length(max=20)])
+    zero_bid = TextField(RULE_LABELS["zero_bid"])
     spades_double = _choice(RULE_LABELS["spades_double"], YES_NO)
-    target = TextField(RULE_LABELS["target"], validators=[Length(max=20)])
+    target = TextField(RULE_LABELS["target"])
     tie = _choice(RULE_LABELS["tie"], TIES)
-    made = TextField(RULE_LABELS["made"], validators=[Length(max=200)])
-    missed = TextField(RULE_LABELS["missed"], validators=[Length(max=200)])
+    made = TextField(RULE_LABELS["made"], validators=[_longest(200)])
+    missed = TextField(RULE_LABELS["missed"], validators=[_longest(200)])
     wins = _choice(RULE_LABELS["wins"], WINS, "highest")
 
     def validate(self, extra_validators: Any = None) -> bool:
@@ -361,10 +366,10 @@ class StakesFields:
     """What the table plays for, as form fields; the rules core checks the amounts."""
 
     stakes = SelectField("Stakes", choices=STAKE_KINDS, default="")
-    amount = TextField("Amount", validators=[Length(max=20)])
-    currency = TextField("Currency", validators=[Length(max=12)])
+    amount = TextField("Amount")
+    currency = TextField("Currency")
     settlement = SelectField("Settlement", choices=list(SETTLEMENTS), default="pairwise")
-    hard_score_bonus = TextField("Hard-score bonus", validators=[Length(max=20)])
+    hard_score_bonus = TextField("Hard-score bonus")
 
     def stakes_input(self) -> dict[str, str] | None:
         """The game file's ``stakes`` object, or None for a game without stakes."""

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from .errors import BidError, RulesConfigError, TricksError, UnknownVariantError
+from .values import shown
 
 BIDDING_RULES = ("free", "hook", "dealer-must-exceed", "must-equal")
 RULE_NAMES = {
@@ -153,7 +154,7 @@ def verify_bid(
     scorekeeper.rules.errors.BidError: Dee deals and can't bid 3: the bids would add up to the 7 tricks (hook)
     """
     if isinstance(bid, bool) or not isinstance(bid, int) or not 0 <= bid <= cards:
-        raise BidError(f"{name} can't bid {bid}: a bid is a whole number from 0 to {cards}.")
+        raise BidError(f"{name} can't bid {shown(bid)}: a bid is a whole number from 0 to {cards}.")
     check = _check(bidding, cards, earlier, dealer, name)
     if bid not in check.allowed:
         raise BidError(check.reason)
@@ -204,7 +205,7 @@ def verify_tricks(tricks: Sequence[int], cards: int, names: Sequence[str]) -> No
         return  # whole numbers adding up to the cards: none negative, so none above the cards
     for count, name in zip(tricks, names):
         if type(count) is not int or not 0 <= count <= cards:  # a bool is not a count
-            raise TricksError(f"{name} can't have taken {count} tricks: it must be 0 to {cards}.")
+            raise TricksError(f"{name} can't have taken {shown(count)} tricks: it must be 0 to {cards}.")
     if sum(tricks) != cards:
         raise TricksError(
             f"The tricks add up to {sum(tricks)}, but {cards} were played: check the counts."

@@ -97,7 +97,7 @@ def _deal(index: int, data: object, names: Sequence[str]) -> DealInput:
         raise GameFileError(f"deal {index + 1}: a deal must be an object with bids (and tricks)")
     if not _DEAL_KEYS.issuperset(data):
         unknown = sorted(set(data) - _DEAL_KEYS)
-        raise GameFileError(f"deal {index + 1}: unknown field {unknown[0]!r}; known: {', '.join(DEAL_FIELDS)}")
+        raise GameFileError(f"deal {index + 1}: unknown field {shown(unknown[0])}; known: {', '.join(DEAL_FIELDS)}")
     bids, tricks = data.get("bids", _NO_BIDS), data.get("tricks")
     if bids is _NO_BIDS:
         bids = [None] * len(names)
