@@ -10,8 +10,10 @@ from decimal import Decimal
 from fractions import Fraction
 
 from .rules.bidding import announce
+from .rules.errors import RulesError
 from .rules.game import DealResult, bid_options, next_bidder
 from .rules.gamefile import GameFile
+from .rules.presets import PRESETS, Rules, rules_for
 from .rules.schedule import Deal
 
 SUIT_SIGNS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣", "NT": "NT"}
@@ -216,4 +218,29 @@ def progress(gamefile: GameFile) -> str:
         return f"Finished after {len(state.deals)} deals"
     kind = screen(gamefile)
     return deal_name(gamefile, kind.deal) if kind.deal else ""
+
+
+
+def house_rules(rules: Rules) -> bool:
+    """Whether the table changed any rule of its preset.
+
+    >>> from .rules.presets import make_rules
+    >>> house_rules(make_rules({"preset": "kachuful"}, 4)), house_rules(make_rules({"max_cards": 3}, 4))
+    (False, True)
+    """
+    try:
+        return rules != rules_for({"preset": rules.preset}, rules.players)
+    except RulesError:  # the preset alone can't be dealt to this table: the table changed it
+        return True
+
+
+def variant(rules: Rules) -> str:
+    """The rules' name as a person reads it: the preset's, and "house rules" when the table changed any.
+
+    >>> from .rules.presets import make_rules
+    >>> variant(make_rules({"preset": "up-and-down-the-river"}, 4)), variant(make_rules({"max_cards": 3}, 4))
+    ('Up and Down the River', 'Oh Hell, house rules')
+    """
+    title = PRESETS[rules.preset].title
+    return f"{title}, house rules" if house_rules(rules) else title
 

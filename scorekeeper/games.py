@@ -26,6 +26,7 @@ from .rules.errors import RulesError
 from .rules.gamefile import GameFile, parse
 from .rules.presets import PRESETS, Rules, make_rules
 from .rules.scoring import SYSTEMS, deal_points
+from .scoresheet import rules_summary
 from .web import endpoint_url, game_or_404
 
 bp = Blueprint("games", __name__)
@@ -118,7 +119,8 @@ def new() -> str | BaseResponse | tuple[str, int]:
             if k not in ("csrf_token", "action", "first_dealer") and not k.startswith("players-")]
     return render_template("games/preview.html", form=form, file=checked, drawn=drawn, keep=keep,
                            rows=board.board(checked), examples=examples(checked.rules),
-                           description=PRESETS[checked.rules.preset].description)
+                           description=PRESETS[checked.rules.preset].description,
+                           summary=rules_summary(checked.rules, checked.stakes))
 
 
 def _form(form: NewGameForm, error: str = "") -> str:

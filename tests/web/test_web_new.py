@@ -32,6 +32,31 @@ def test_the_form_offers_four_player_rows_and_every_preset_with_its_description(
         assert f'name="{rule}"' in page, rule
 
 
+def test_the_presets_are_offered_by_their_names_not_their_ids(client: FlaskClient) -> None:
+    page = client.get("/new").get_data(as_text=True)
+    options = dict(re.findall(r'<option value="([\w-]+)" data-description="[^"]*" ?(?:selected)?>([^<]+)</option>', page))
+    assert options["up-and-down-the-river"] == "Up and Down the River"
+    assert options["oh-hell"] == "Oh Hell" and options["oh-sh-64"] == "Oh Sh-- (64 cards)"
+    assert ">up-and-down-the-river<" not in page
+    blank = client.get("/sheets/blank").get_data(as_text=True)
+    assert ">Boerenbridge</option>" in blank and ">Kachuful</option>" in blank
+    preview = text(client.post("/new", data=form(client, preset="up-and-down-the-river")).get_data(as_text=True))
+    assert "Rules Up and Down the River — Up and Down the River: 10 down and up" in preview
+    assert "up-and-down-the-river" not in preview
+
+
+@pytest.mark.parametrize(("fields", "deals", "says"), [
+    ({"rules-deal": "custom", "rules-sequence": "2-1-2"}, 3, "Deals the sequence 2-1-2: 3 deals (one pack)"),
+    ({"rules-max_cards": "3"}, 5, "Deals 3 cards down to 1 and back up to 3: 5 deals (one pack)"),
+    ({"rules-bidding": "free", "rules-trump": "rotation"}, 19, "Trump rotates ♠ ♦ ♣ ♥ NT, then again"),
+])
+def test_the_preview_describes_the_rules_in_force_with_the_house_rules(
+        client: FlaskClient, fields: dict[str, str], deals: int, says: str) -> None:
+    page = text(client.post("/new", data=form(client, **fields)).get_data(as_text=True))
+    assert f"Schedule: {deals} deals" in page and says in page
+    assert "Rules Oh Hell, house rules" in page and "Pagat" not in page  # the preset's own description
+
+
 def test_rows_are_added_moved_and_removed_without_javascript(client: FlaskClient) -> None:
     added = client.post("/new", data=form(client, action="add")).get_data(as_text=True)
     assert len(re.findall(r'name="players-\d"', added)) == 5
@@ -65,7 +90,7 @@ def test_house_rules_and_stakes_reach_the_game(client: FlaskClient) -> None:
                              "currency": "€", "title": "Friday"})
     preview = client.post("/new", data=fields).get_data(as_text=True)
     assert "Schedule: 3 deals" in text(preview)
-    assert "made: 10 + bid * 2" in text(preview) and "€0.10 a point" in text(preview)
+    assert "made: 10 + bid * 2" in text(preview) and "€0.10 per point" in text(preview)
     started = client.post("/new", data={**fields, "action": "start"})
     token = started.location.rsplit("/", 1)[1]
     exported = client.get(f"/api/games/{token}").get_json()
