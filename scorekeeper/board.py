@@ -6,6 +6,7 @@ Nothing here decides a rule: bids allowed, trumps, totals and the end all come f
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta
 from decimal import Decimal
 from fractions import Fraction
 
@@ -244,3 +245,35 @@ def variant(rules: Rules) -> str:
     title = PRESETS[rules.preset].title
     return f"{title}, house rules" if house_rules(rules) else title
 
+
+def day(moment: date, today: date) -> str:
+    """A day as a person says it, counted from ``today``.
+
+    >>> today = date(2026, 11, 14)
+    >>> [day(d, today) for d in (today, date(2026, 11, 13), date(2026, 3, 2), date(2025, 12, 31))]
+    ['today', 'yesterday', 'Mon 2 Mar', 'Wed 31 Dec 2025']
+    """
+    if moment == today:
+        return "today"
+    if moment == today - timedelta(days=1):
+        return "yesterday"
+    text = f"{moment:%a} {moment.day} {moment:%b}"
+    return text if moment.year == today.year else f"{text} {moment.year}"
+
+
+def played(started: datetime, last: datetime, now: datetime) -> str:
+    """When a game was played, for the list of games (all three times in the same time zone).
+
+    >>> now = datetime(2026, 11, 14, 23, 0)
+    >>> played(datetime(2026, 11, 14, 20, 5), datetime(2026, 11, 14, 21, 40), now)
+    'today 20:05–21:40'
+    >>> played(datetime(2026, 11, 14, 21, 40), datetime(2026, 11, 14, 21, 40), now)
+    'today 21:40'
+    >>> played(datetime(2026, 11, 13, 21, 0), datetime(2026, 11, 14, 0, 30), now)
+    'started yesterday, last played today 00:30'
+    """
+    today, end = now.date(), f"{last:%H:%M}"
+    if started.date() != last.date():
+        return f"started {day(started.date(), today)}, last played {day(last.date(), today)} {end}"
+    begin = f"{started:%H:%M}"
+    return f"{day(last.date(), today)} {begin}" + (f"–{end}" if end != begin else "")

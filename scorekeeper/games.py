@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import secrets
 from collections import Counter
+from datetime import UTC, datetime
 from typing import Any
 
 from flask import (
@@ -40,15 +41,22 @@ def index() -> str:
     """The games this device has opened, the most recently played first."""
     edit, games = device.remembered("edit"), device.games()
     device.keep_only({g.token for g in games} | {g.view_token for g in games})
-    entries = []
+    entries, now = [], datetime.now().astimezone()
     for game in games:
         try:
             checked = game.load()
         except RulesError:
             continue
         entries.append({"game": game, "file": checked, "editable": game.token in edit,
-                        "progress": board.progress(checked), "leaders": board.leaders(checked)})
+                        "progress": board.progress(checked), "leaders": board.leaders(checked),
+                        "variant": board.variant(checked.rules),
+                        "played": board.played(_local(game.created_at), _local(game.updated_at), now)})
     return render_template("games/index.html", entries=entries, blank_sheet=endpoint_url("sheets.blank_form"))
+
+
+def _local(moment: datetime) -> datetime:
+    """A stored time in this server's time zone (SQLite gives it back without one: it is UTC)."""
+    return (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).astimezone()
 
 
 def _create(checked: GameFile) -> BaseResponse:

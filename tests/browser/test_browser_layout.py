@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from phone import assert_fits_the_phone
-from playwright.sync_api import Page
+from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.browser
 
@@ -28,3 +28,20 @@ def test_ten_players_on_a_small_phone(page: Page, scheme: str) -> None:
     page.goto(edit)
     board = page.locator(".board-box .scroll")
     assert board.evaluate("e => e.scrollWidth > e.clientWidth")  # the table scrolls in its box
+
+
+def test_a_four_way_lead_on_the_home_list_has_a_line_of_its_own(page: Page) -> None:
+    created = page.request.post("/api/games", data={
+        "players": ["Annabelle", "Bartholomew", "Evangeline", "Hildegard"],
+        "rules": {"max_cards": 2, "bidding": "free", "scoring": "binary"},
+        "deals": [{"bids": [1, 1, 0, 0], "tricks": [1, 1, 0, 0]}],
+    }).json()
+    page.goto(created["links"]["edit"])  # the phone now holds the game
+    page.goto("/")
+    card = page.locator(".game-card").first
+    expect(card.locator(".game-leader")).to_contain_text("Annabelle, Bartholomew, Evangeline and Hildegard")
+    expect(card.locator(".game-meta")).to_contain_text("Oh Hell, house rules · today")
+    leader, go = card.locator(".game-leader").bounding_box(), card.locator(".go").bounding_box()
+    assert leader and go
+    assert go["y"] >= leader["y"] + leader["height"] - 1  # "Resume" sits below the leader, never over it
+    assert_fits_the_phone(page)
