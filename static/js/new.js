@@ -8,6 +8,9 @@
   var description = document.getElementById("preset-description");
   var example = document.getElementById("example");
   var timer = null;
+  // A page the server refused already says what is wrong (its alert, #error): the example keeps
+  // quiet about it until the scorer changes something, so no message is shown twice.
+  var quiet = !!document.getElementById("error");
 
   preset.addEventListener("change", function () {
     description.textContent = preset.options[preset.selectedIndex].dataset.description || "";
@@ -19,6 +22,7 @@
     return node;
   }
   function render(data) {
+    if (data.error && quiet) return;
     example.textContent = "";
     if (data.error) {
       var problem = cell("p", data.error);
@@ -53,6 +57,7 @@
   }
   form.addEventListener("input", function (event) {
     if (!event.target.name || event.target.name.indexOf("players-") === 0) return;
+    quiet = false;
     clearTimeout(timer);
     timer = setTimeout(refresh, 300);
   });

@@ -67,7 +67,7 @@ def test_a_bad_correction_shows_a_message_and_keeps_the_old_game(start: Start, f
     response = game.post("/deal/1", correction(**fields))
     page = response.get_data(as_text=True)
     assert response.status_code in (409, 422)
-    assert message in text(page)
+    assert text(page).count(message) == 1
     assert game.export() == before
     if "version" not in fields:
         typed = next(iter(fields.values()))
@@ -124,6 +124,6 @@ def test_a_bad_adjustment_shows_a_message_and_keeps_the_form(start: Start, field
     response = game.post("/adjust", {"player": 1, "deal": 2, "points": "5", "reason": "late", **fields})
     page = response.get_data(as_text=True)
     assert response.status_code == 422
-    assert message in text(page)
+    assert text(page).count(message) == 1
     assert 'value="late"' in page and '<details class="box" open id="adjust">' in page
     assert "adjustments" not in game.export()

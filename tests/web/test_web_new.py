@@ -130,11 +130,19 @@ def test_a_bad_setup_shows_the_rules_message_and_keeps_what_was_typed(
     response = client.post("/new", data=form(client, **fields))
     page = response.get_data(as_text=True)
     assert response.status_code == 422
-    assert message.lower() in text(page).lower()
+    assert text(page).lower().count(message.lower()) == 1  # said once: in the alert, not again under the field
     for name, value in fields.items():
         if name.startswith("players-") and value and len(value) < 41:
             assert f'value="{value}"' in page
     assert 'value="Dee"' in page or fields.get("players-3") == ""
+
+
+def test_a_refused_field_is_marked_and_points_to_the_one_message(client: FlaskClient) -> None:
+    page = client.post("/new", data=form(client, **{"rules-max_cards": "ten"})).get_data(as_text=True)
+    field = re.search(r'<input[^>]*name="rules-max_cards"[^>]*>', page)
+    assert field and 'aria-invalid="true"' in field.group(0) and 'aria-describedby="error"' in field.group(0)
+    assert '<details class="box" open>' in page  # the house rules are open at the marked field
+    assert re.search(r'role="alert" id="error">Top hand \(cards\): a whole number is needed', page)
 
 
 def test_start_without_csrf_token_changes_nothing(client: FlaskClient) -> None:

@@ -1,0 +1,22 @@
+"""The new-game form with JavaScript on: each message said once, Enter moving from name to name."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page, expect
+
+pytestmark = pytest.mark.browser
+
+
+def test_a_refused_field_is_named_once_even_with_the_live_example(page: Page) -> None:
+    page.goto("/new")
+    for seat, name in enumerate(["Ann", "Bob", "Cy"]):
+        page.fill(f"input[name=players-{seat}]", name)
+    page.locator("summary:has-text('House rules')").click()
+    page.fill("input[name='rules-target']", "many")
+    page.locator("button.primary[value=preview]").click()
+    expect(page.locator("#error")).to_contain_text("Game to (points): a number is needed, not 'many'.")
+    page.wait_for_load_state("networkidle")  # the live example has answered
+    assert page.locator("main").inner_text().count("a number is needed, not 'many'") == 1
+    page.fill("input[name='rules-target']", "lots")  # once changed, the example speaks again
+    expect(page.locator("#example")).to_contain_text("a number is needed, not 'lots'")
