@@ -193,6 +193,22 @@ def test_spades_double_asks_for_the_trump_before_the_tricks(start: Start) -> Non
     assert game.export()["deals"][0]["points"] == [20, 22, 2, 20]  # doubled: spades were trump
 
 
+def test_a_trump_no_rule_needs_is_recorded_behind_a_small_control(start: Start) -> None:
+    game = start(rules={"max_cards": 2})
+    page = game.page()
+    assert "optional" not in text(page)
+    details = re.search(r'<details class="trump-more">\s*<summary>Record the trump</summary>(.*?)</details>', page,
+                        re.DOTALL)
+    assert details and 'name="trump" value="S"' in details.group(1)  # a plain form: no JavaScript needed
+    assert game.post("/trump", trump="H").status_code == 302
+    assert "Trump recorded: ♥ · change" in text(game.page())
+
+
+def test_spades_double_asks_for_the_trump_openly(start: Start) -> None:
+    page = start(rules={"max_cards": 2, "spades_double": True}).page()
+    assert "trump-more" not in page and 'name="trump" value="S"' in page
+
+
 def test_a_fixed_trump_is_shown_not_asked(start: Start) -> None:
     game = start(rules={"preset": "kachuful"})
     page = game.page()
