@@ -56,7 +56,9 @@
     var rows = Array.prototype.slice.call(form.querySelectorAll(".seat-row"));
     var last = form.querySelector('.seat-row[data-seat="' + form.dataset.last + '"]');
     var sum = form.querySelector("#trick-sum");
+    var prompt = form.querySelector("[data-js-prompt]");
     var touched = false;
+    if (prompt) prompt.textContent = prompt.dataset.jsPrompt;  // true now: the dealer's row follows the taps
 
     function value(row) {
       var checked = row.querySelector("input:checked");

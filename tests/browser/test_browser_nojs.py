@@ -34,6 +34,7 @@ def test_setup_and_a_deal_without_javascript(plain: Page) -> None:
     deal = Taps(plain)
     for bid in (3, 2, 2, 2):
         deal.bid(bid)
+    expect(plain.locator(".tricks-form .prompt")).to_contain_text("Ann's too, so that together they make 10")
     deal.took(1, 4)  # Bob took one more; without JavaScript the dealer's count is tapped too
     deal.took(0, 2)
     deal.save(".tricks-form button[type=submit]")

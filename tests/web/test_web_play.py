@@ -112,6 +112,18 @@ BAD_TRICKS = [
 ]
 
 
+def test_without_javascript_the_tricks_form_says_the_sum_and_what_to_tap_truthfully(start: Start) -> None:
+    game = start(rules={"max_cards": 3})
+    game.bid(1, 1, 0, 0)
+    ready = game.page()
+    assert re.search(r'<p class="sum" id="trick-sum"[^>]*>Together 3 of 3 tricks ✓</p>', ready)
+    prompt = text(re.search(r'<p class="prompt"[^>]*>(.*?)</p>', ready, re.DOTALL).group(1))  # type: ignore[union-attr]
+    assert "tap only what differs" not in prompt and "Ann's too, so that together they make 3" in prompt
+    refused = game.post("/tricks", {"tricks-0": 2, "tricks-1": 2, "tricks-2": 1, "tricks-3": 1}).get_data(as_text=True)
+    assert re.search(r'<p class="sum off" id="trick-sum"[^>]*>Together 6 of 3 tricks: 3 too many</p>', refused)
+    assert "✗ over by 1" in text(refused)  # Bob bid 1, took 2
+
+
 @pytest.mark.parametrize(("form", "message"), BAD_TRICKS)
 def test_bad_tricks_get_a_message_and_keep_what_was_tapped(start: Start, form: dict[str, Any], message: str) -> None:
     game = start(rules={"max_cards": 3})
