@@ -206,6 +206,13 @@ def leaders(gamefile: GameFile) -> list[int]:
     return state.winners if state.finished else state.leaders()
 
 
+def together(gamefile: GameFile) -> tuple[int, int]:
+    """A cooperative game's count: the deals made, and those missed and so dealt again."""
+    finished = [result for result in gamefile.game.deals if result.finished]
+    again = sum(1 for result in finished if result.redeal)
+    return len(finished) - again, again
+
+
 def last_result(gamefile: GameFile) -> DealResult | None:
     """The most recent finished deal, shown with its points while the next one starts."""
     finished = [result for result in gamefile.game.deals if result.finished]
@@ -216,7 +223,8 @@ def progress(gamefile: GameFile) -> str:
     """A game's place in one line, for the list of games: 'Deal 3 of 19', 'Finished after 19 deals'."""
     state = gamefile.game
     if state.finished:
-        return f"Finished after {len(state.deals)} deals"
+        played = len(state.deals)
+        return f"Finished after {played} deal{'s' if played != 1 else ''}"
     kind = screen(gamefile)
     return deal_name(gamefile, kind.deal) if kind.deal else ""
 
