@@ -8,10 +8,21 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from decimal import Decimal
+from fractions import Fraction
 from typing import Any
 
 import segno
-from flask import Blueprint, jsonify, make_response, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    flash,
+    jsonify,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 from markupsafe import Markup
 from werkzeug.utils import secure_filename
 from werkzeug.wrappers import Response
@@ -73,8 +84,12 @@ def _page(game: StoredGame, error: str = "", status: int = 200, **kept: Any) -> 
 
 
 def _save(game: StoredGame, form: VersionForm | Tap, change: Callable[[edits.Document], None],
-          fail: Failure = _page) -> Response:
-    """Apply one change if the form is current and the rules accept the result; else say why."""
+          fail: Failure = _page, done: Callable[[], str] | None = None) -> Response:
+    """Apply one change if the form is current and the rules accept the result; else say why.
+
+    ``done`` words what was saved, for the page it redirects to (a change made away from the
+    deal being played, which would otherwise show no sign of it).
+    """
     version, refusals = form.posted()
     if version != game.version:
         return _page(game, STALE, 409)
@@ -88,6 +103,8 @@ def _save(game: StoredGame, form: VersionForm | Tap, change: Callable[[edits.Doc
         return fail(game, sentence(str(exc)), 422)
     if not game.save(checked):
         return _page(game_or_404(game.token, edit=True), STALE, 409)
+    if done is not None:
+        flash(done(), "done")
     return redirect(url_for("play.game", token=game.token))
 
 
@@ -210,16 +227,23 @@ def correct(token: str, number: int) -> Response:
         return _correct_page(found, number, form)
     return _save(found, form,
                  lambda doc: edits.replace_deal(doc, number, form.bids.data, form.tricks.data, form.trump.data),
-                 lambda g, error, status: _correct_page(g, number, form, error, status))
+                 lambda g, error, status: _correct_page(g, number, form, error, status),
+                 lambda: f"Deal {number} corrected.")
 
 
 @bp.post("/g/<token>/adjust")
 def adjust(token: str) -> Response:
     """Give a player one-off points at a deal, with a reason."""
     found, form = game_or_404(token, edit=True), AdjustForm()
-    return _save(found, form, lambda doc: edits.add_adjustment(
-        doc, form.deal.data or 0, form.player.data or 0, form.value(), (form.reason.data or "").strip()),
-        lambda g, error, status: _page(g, error, status, adjust=form))
+    seat, deal, reason = form.player.data or 0, form.deal.data or 0, (form.reason.data or "").strip()
+    return _save(found, form, lambda doc: edits.add_adjustment(doc, deal, seat, form.value(), reason),
+                 lambda g, error, status: _page(g, error, status, adjust=form),
+                 lambda: f"{_adjustment(found.load().players[seat], form.value(), reason)} added at deal {deal}.")
+
+
+def _adjustment(name: str, value: float | Fraction, reason: str) -> str:
+    """An adjustment in words: "Bob −10 (revoke)"."""
+    return f"{name} {'+' if value >= 0 else ''}{board.points(Fraction(value))}" + (f" ({reason})" if reason else "")
 
 
 @bp.post("/g/<token>/stakes")
@@ -227,14 +251,29 @@ def stakes(token: str) -> Response:
     """Change the stakes (they can change until the game is settled)."""
     found, form = game_or_404(token, edit=True), StakesForm()
     return _save(found, form, lambda doc: edits.set_stakes(doc, form.stakes_input()),
-                 lambda g, error, status: _page(g, error, status, stakes=form))
+                 lambda g, error, status: _page(g, error, status, stakes=form),
+                 lambda: _stakes_saved(found.load()))
+
+
+def _stakes_saved(gamefile: GameFile) -> str:
+    """What the game is now played for, once its stakes changed."""
+    stakes = gamefile.stakes
+    if stakes is None:
+        return "The game has no stakes now."
+    if stakes.ante is not None:
+        return f"Stakes saved: an ante of {board.money(stakes.ante, stakes.currency)}."
+    return f"Stakes saved: {board.money(stakes.per_point or Decimal(0), stakes.currency)} per point."
 
 
 @bp.post("/g/<token>/adjust/<int:index>/remove")
 def unadjust(token: str, index: int) -> Response:
     """Take an adjustment back."""
     found = game_or_404(token, edit=True)
-    return _save(found, VersionForm(), lambda doc: edits.remove_adjustment(doc, index))
+    gamefile, said = found.load(), ""
+    if 0 <= index < len(gamefile.adjustments):  # else the edit refuses it, and says why
+        adj = gamefile.adjustments[index]
+        said = f"Removed: {_adjustment(gamefile.players[adj.player], adj.points, adj.reason)} at deal {adj.deal}."
+    return _save(found, VersionForm(), lambda doc: edits.remove_adjustment(doc, index), done=lambda: said)
 
 
 @bp.route("/g/<token>/end", methods=("GET", "POST"))

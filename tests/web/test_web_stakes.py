@@ -72,3 +72,17 @@ def test_bad_stakes_get_a_message_and_change_nothing(app: Flask, client: FlaskCl
 def test_cooperative_games_offer_no_stakes(client: FlaskClient) -> None:
     token, _ = _created(client, {"players": ["Ann", "Bob"], "rules": {"preset": "cooperative", "max_cards": 1}})
     assert 'id="stakes"' not in client.get(f"/g/{token}").get_data(as_text=True)
+
+
+def test_changed_stakes_are_confirmed_on_the_game_page(client: FlaskClient) -> None:
+    token, csrf = _created(client, FINISHED)
+    client.post(f"/g/{token}/stakes", data={"csrf_token": csrf, "version": 1, "stakes": "per_point",
+                                            "amount": "0.10", "currency": "€", "settlement": "pairwise"})
+    page = client.get(f"/g/{token}").get_data(as_text=True)
+    assert '<p class="flash flash-done" role="status">Stakes saved: €0.10 per point.</p>' in page
+    client.post(f"/g/{token}/stakes", data={"csrf_token": csrf, "version": 2, "stakes": "ante", "amount": "2",
+                                            "settlement": "pairwise"})
+    assert "Stakes saved: an ante of 2.00." in client.get(f"/g/{token}").get_data(as_text=True)
+    client.post(f"/g/{token}/stakes", data={"csrf_token": csrf, "version": 3, "stakes": "",
+                                            "settlement": "pairwise"})
+    assert "The game has no stakes now." in client.get(f"/g/{token}").get_data(as_text=True)
