@@ -1,5 +1,6 @@
-// The new-game page: the chosen preset's description, and a live example of what the scoring
-// (a system, or the house formulas) gives, computed by the server. The form works without it.
+// The new-game page: Enter going from name to name, the chosen preset's description, and a live
+// example of what the scoring (a system, or the house formulas) gives, computed by the server.
+// The form works without it.
 (function () {
   "use strict";
   var form = document.getElementById("new-game");
@@ -11,6 +12,17 @@
   // A page the server refused already says what is wrong (its alert, #error): the example keeps
   // quiet about it until the scorer changes something, so no message is shown twice.
   var quiet = !!document.getElementById("error");
+
+  // Enter in a player's name goes on to the next name, as the phone's "next" key says, and from
+  // the last one to the rules; it doesn't send the form half filled in. (Without JavaScript,
+  // Enter previews: the form's first button.)
+  form.addEventListener("keydown", function (event) {
+    var field = event.target;
+    if (event.key !== "Enter" || event.isComposing || !/^players-\d+$/.test(field.name || "")) return;
+    event.preventDefault();
+    var names = Array.prototype.slice.call(form.querySelectorAll("input[name^='players-']"));
+    (names[names.indexOf(field) + 1] || preset).focus();
+  });
 
   preset.addEventListener("change", function () {
     description.textContent = preset.options[preset.selectedIndex].dataset.description || "";

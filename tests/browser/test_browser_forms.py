@@ -20,3 +20,15 @@ def test_a_refused_field_is_named_once_even_with_the_live_example(page: Page) ->
     assert page.locator("main").inner_text().count("a number is needed, not 'many'") == 1
     page.fill("input[name='rules-target']", "lots")  # once changed, the example speaks again
     expect(page.locator("#example")).to_contain_text("a number is needed, not 'lots'")
+
+
+def test_enter_in_a_name_moves_to_the_next_name_then_to_the_rules(page: Page) -> None:
+    page.goto("/new")
+    page.focus("input[name=players-0]")
+    for seat, name in enumerate(["Ann", "Bob", "Cy", "Dee"]):
+        expect(page.locator(f"input[name=players-{seat}]")).to_be_focused()
+        page.keyboard.type(name)
+        page.keyboard.press("Enter")
+    expect(page.locator("#preset")).to_be_focused()
+    expect(page.locator("h1")).to_have_text("New game")  # nothing was sent
+    assert [page.input_value(f"input[name=players-{seat}]") for seat in range(4)] == ["Ann", "Bob", "Cy", "Dee"]

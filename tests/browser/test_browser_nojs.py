@@ -42,3 +42,12 @@ def test_setup_and_a_deal_without_javascript(plain: Page) -> None:
     expect(plain.locator(".last-deal")).to_contain_text("Bob ✗ 4")
     assert deal.count <= 7
     assert_fits_the_phone(plain)
+
+
+def test_without_javascript_enter_in_a_name_previews(plain: Page) -> None:
+    plain.goto("/new")
+    for seat, name in enumerate(["Ann", "Bob", "Cy"]):
+        plain.fill(f"input[name=players-{seat}]", name)
+    plain.press("input[name=players-2]", "Enter")
+    expect(plain.locator("h1")).to_have_text("Ready to play?")
+    expect(plain.locator(".lead")).to_contain_text("Ann · Bob · Cy")
