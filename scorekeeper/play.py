@@ -15,6 +15,7 @@ from typing import Any
 import segno
 from flask import (
     Blueprint,
+    current_app,
     flash,
     jsonify,
     make_response,
@@ -27,7 +28,7 @@ from markupsafe import Markup
 from werkzeug.utils import secure_filename
 from werkzeug.wrappers import Response
 
-from . import board, device, edits, pages
+from . import address, board, device, edits, pages
 from .forms import (
     BID_TAP,
     AdjustForm,
@@ -322,7 +323,9 @@ def qr_code(url: str) -> Markup:
 def share(token: str) -> Response:
     """The edit link and the read-only link, each with a QR code."""
     found = game_or_404(token, edit=True)
-    links = game_links(found)
-    page = render_template("play/share.html", game=found, file=found.load(), links=links,
+    shared = address.share_links(game_links(found), request.environ.get("SERVER_NAME", ""),
+                                 current_app.config["PUBLIC_URL"])
+    links = shared.links
+    page = render_template("play/share.html", game=found, file=found.load(), links=links, shared=shared,
                            codes={kind: qr_code(links[kind]) for kind in ("edit", "view")})
     return _no_store(make_response(page))
