@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from decimal import Decimal
-from fractions import Fraction
 from typing import Any
 
 import segno
@@ -236,15 +235,18 @@ def correct(token: str, number: int) -> Response:
 def adjust(token: str) -> Response:
     """Give a player one-off points at a deal, with a reason."""
     found, form = game_or_404(token, edit=True), AdjustForm()
-    seat, deal, reason = form.player.data or 0, form.deal.data or 0, (form.reason.data or "").strip()
-    return _save(found, form, lambda doc: edits.add_adjustment(doc, deal, seat, form.value(), reason),
-                 lambda g, error, status: _page(g, error, status, adjust=form),
-                 lambda: f"{_adjustment(found.load().players[seat], form.value(), reason)} added at deal {deal}.")
+    deal = form.deal.data or 0
+    return _save(found, form, lambda doc: edits.add_adjustment(
+        doc, deal, form.player.data or 0, form.value(), (form.reason.data or "").strip()),
+        lambda g, error, status: _page(g, error, status, adjust=form),
+        lambda: f"{_adjustment(found.load(), -1)} added at deal {deal}.")  # added last
 
 
-def _adjustment(name: str, value: float | Fraction, reason: str) -> str:
-    """An adjustment in words: "Bob −10 (revoke)"."""
-    return f"{name} {'+' if value >= 0 else ''}{board.points(Fraction(value))}" + (f" ({reason})" if reason else "")
+def _adjustment(gamefile: GameFile, index: int) -> str:
+    """One of a game's adjustments in words: "Bob −10 (revoke)"."""
+    adj = gamefile.adjustments[index]
+    sign = "+" if adj.points >= 0 else ""
+    return f"{gamefile.players[adj.player]} {sign}{board.points(adj.points)}" + (f" ({adj.reason})" if adj.reason else "")
 
 
 @bp.post("/g/<token>/stakes")
@@ -272,8 +274,7 @@ def unadjust(token: str, index: int) -> Response:
     found = game_or_404(token, edit=True)
     gamefile, said = found.load(), ""
     if 0 <= index < len(gamefile.adjustments):  # else the edit refuses it, and says why
-        adj = gamefile.adjustments[index]
-        said = f"Removed: {_adjustment(gamefile.players[adj.player], adj.points, adj.reason)} at deal {adj.deal}."
+        said = f"Removed: {_adjustment(gamefile, index)} at deal {gamefile.adjustments[index].deal}."
     return _save(found, VersionForm(), lambda doc: edits.remove_adjustment(doc, index), done=lambda: said)
 
 
