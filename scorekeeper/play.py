@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from decimal import Decimal
 from typing import Any
 
 import segno
@@ -45,6 +44,7 @@ from .models import StoredGame, find_game
 from .rules.errors import RulesError
 from .rules.game import trump_choices
 from .rules.gamefile import GameFile, export, parse
+from .scoresheet import rules_summary
 from .web import endpoint_url, game_links, game_or_404, no_game
 
 bp = Blueprint("play", __name__)
@@ -259,13 +259,10 @@ def stakes(token: str) -> Response:
 
 
 def _stakes_saved(gamefile: GameFile) -> str:
-    """What the game is now played for, once its stakes changed."""
-    stakes = gamefile.stakes
-    if stakes is None:
+    """What the game is now played for, once its stakes changed (worded as the sheet words them)."""
+    if gamefile.stakes is None:
         return "The game has no stakes now."
-    if stakes.ante is not None:
-        return f"Stakes saved: an ante of {board.money(stakes.ante, stakes.currency)}."
-    return f"Stakes saved: {board.money(stakes.per_point or Decimal(0), stakes.currency)} per point."
+    return f"Stakes saved: {dict(rules_summary(gamefile.rules, gamefile.stakes))['Stakes']}."
 
 
 @bp.post("/g/<token>/adjust/<int:index>/remove")

@@ -79,10 +79,11 @@ def test_changed_stakes_are_confirmed_on_the_game_page(client: FlaskClient) -> N
     client.post(f"/g/{token}/stakes", data={"csrf_token": csrf, "version": 1, "stakes": "per_point",
                                             "amount": "0.10", "currency": "€", "settlement": "pairwise"})
     page = client.get(f"/g/{token}").get_data(as_text=True)
-    assert '<p class="flash flash-done" role="status">Stakes saved: €0.10 per point.</p>' in page
+    assert ('<p class="flash flash-done" role="status">Stakes saved: €0.10 per point; every pair settles the '
+            'difference.</p>') in page
     client.post(f"/g/{token}/stakes", data={"csrf_token": csrf, "version": 2, "stakes": "ante", "amount": "2",
                                             "settlement": "pairwise"})
-    assert "Stakes saved: an ante of 2.00." in client.get(f"/g/{token}").get_data(as_text=True)
+    assert "Stakes saved: ante 2.00 each; the winner takes the pool." in client.get(f"/g/{token}").get_data(as_text=True)
     client.post(f"/g/{token}/stakes", data={"csrf_token": csrf, "version": 3, "stakes": "",
                                             "settlement": "pairwise"})
     assert "The game has no stakes now." in client.get(f"/g/{token}").get_data(as_text=True)
