@@ -229,7 +229,6 @@ def progress(gamefile: GameFile) -> str:
     return deal_name(gamefile, kind.deal) if kind.deal else ""
 
 
-
 def house_rules(rules: Rules) -> bool:
     """Whether the table changed any rule of its preset.
 
