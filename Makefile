@@ -91,6 +91,7 @@ lock:
 
 run: deps-run .venv
 	$(VENV)/bin/flask --app scorekeeper db upgrade
+	$(VENV)/bin/flask --app scorekeeper address --port 5000
 	$(VENV)/bin/flask --app scorekeeper run --host 0.0.0.0 --port 5000
 
 # Production: several gunicorn workers; the schema is migrated once, before they start.

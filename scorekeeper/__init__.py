@@ -56,6 +56,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         PERMANENT_SESSION_LIFETIME=60 * 60 * 24 * 365,
         # The device's list of games is re-sent only when it changes, not with every page.
         SESSION_REFRESH_EACH_REQUEST=False,
+        # The address the share page's links and QR codes use, e.g. http://192.168.1.20:5000
+        # (empty: the one the page was opened at, or this computer's network address for localhost).
+        PUBLIC_URL=os.environ.get("PUBLIC_URL", ""),
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)
@@ -64,12 +67,13 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(instance)
 
-    from . import api, games, play, sheets, web
+    from . import address, api, games, play, sheets, web
     from .models import db, init_db, migrate
 
     init_db(app)
     migrate.init_app(app, db, directory=str(ROOT / "migrations"))
     web.init_app(app)
+    address.init_app(app)
     app.register_blueprint(api.bp)
     app.register_blueprint(games.bp)
     app.register_blueprint(play.bp)

@@ -6,12 +6,15 @@ Nothing here decides a rule: bids allowed, trumps, totals and the end all come f
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta
 from decimal import Decimal
 from fractions import Fraction
 
 from .rules.bidding import announce
+from .rules.errors import RulesError
 from .rules.game import DealResult, bid_options, next_bidder
 from .rules.gamefile import GameFile
+from .rules.presets import PRESETS, Rules, rules_for
 from .rules.schedule import Deal
 
 SUIT_SIGNS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣", "NT": "NT"}
@@ -203,6 +206,13 @@ def leaders(gamefile: GameFile) -> list[int]:
     return state.winners if state.finished else state.leaders()
 
 
+def together(gamefile: GameFile) -> tuple[int, int]:
+    """A cooperative game's count: the deals made, and those missed and so dealt again."""
+    finished = [result for result in gamefile.game.deals if result.finished]
+    again = sum(1 for result in finished if result.redeal)
+    return len(finished) - again, again
+
+
 def last_result(gamefile: GameFile) -> DealResult | None:
     """The most recent finished deal, shown with its points while the next one starts."""
     finished = [result for result in gamefile.game.deals if result.finished]
@@ -213,7 +223,64 @@ def progress(gamefile: GameFile) -> str:
     """A game's place in one line, for the list of games: 'Deal 3 of 19', 'Finished after 19 deals'."""
     state = gamefile.game
     if state.finished:
-        return f"Finished after {len(state.deals)} deals"
+        played = len(state.deals)
+        return f"Finished after {played} deal{'s' if played != 1 else ''}"
     kind = screen(gamefile)
     return deal_name(gamefile, kind.deal) if kind.deal else ""
 
+
+def house_rules(rules: Rules) -> bool:
+    """Whether the table changed any rule of its preset.
+
+    >>> from .rules.presets import make_rules
+    >>> house_rules(make_rules({"preset": "kachuful"}, 4)), house_rules(make_rules({"max_cards": 3}, 4))
+    (False, True)
+    """
+    try:
+        return rules != rules_for({"preset": rules.preset}, rules.players)
+    except RulesError:  # the preset alone can't be dealt to this table: the table changed it
+        return True
+
+
+def variant(rules: Rules) -> str:
+    """The rules' name as a person reads it: the preset's, and "house rules" when the table changed any.
+
+    >>> from .rules.presets import make_rules
+    >>> variant(make_rules({"preset": "up-and-down-the-river"}, 4)), variant(make_rules({"max_cards": 3}, 4))
+    ('Up and Down the River', 'Oh Hell, house rules')
+    """
+    title = PRESETS[rules.preset].title
+    return f"{title}, house rules" if house_rules(rules) else title
+
+
+def day(moment: date, today: date) -> str:
+    """A day as a person says it, counted from ``today``.
+
+    >>> today = date(2026, 11, 14)
+    >>> [day(d, today) for d in (today, date(2026, 11, 13), date(2026, 3, 2), date(2025, 12, 31))]
+    ['today', 'yesterday', 'Mon 2 Mar', 'Wed 31 Dec 2025']
+    """
+    if moment == today:
+        return "today"
+    if moment == today - timedelta(days=1):
+        return "yesterday"
+    text = f"{moment:%a} {moment.day} {moment:%b}"
+    return text if moment.year == today.year else f"{text} {moment.year}"
+
+
+def played(started: datetime, last: datetime, now: datetime) -> str:
+    """When a game was played, for the list of games (all three times in the same time zone).
+
+    >>> now = datetime(2026, 11, 14, 23, 0)
+    >>> played(datetime(2026, 11, 14, 20, 5), datetime(2026, 11, 14, 21, 40), now)
+    'today 20:05–21:40'
+    >>> played(datetime(2026, 11, 14, 21, 40), datetime(2026, 11, 14, 21, 40), now)
+    'today 21:40'
+    >>> played(datetime(2026, 11, 13, 21, 0), datetime(2026, 11, 14, 0, 30), now)
+    'started yesterday, last played today 00:30'
+    """
+    today, end = now.date(), f"{last:%H:%M}"
+    if started.date() != last.date():
+        return f"started {day(started.date(), today)}, last played {day(last.date(), today)} {end}"
+    begin = f"{started:%H:%M}"
+    return f"{day(last.date(), today)} {begin}" + (f"–{end}" if end != begin else "")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import secrets
 from collections import Counter
+from datetime import UTC, datetime
 from typing import Any
 
 from flask import (
@@ -27,6 +28,7 @@ from .rules.errors import RulesError
 from .rules.gamefile import MAX_PLAYERS, GameFile, parse
 from .rules.presets import PRESETS, Rules, make_rules
 from .rules.scoring import SYSTEMS, deal_points
+from .scoresheet import rules_summary
 from .web import endpoint_url, game_or_404
 
 bp = Blueprint("games", __name__)
@@ -38,15 +40,22 @@ EXAMPLES = ((0, 0), (1, 1), (3, 3), (0, 1), (2, 1), (1, 3))
 @bp.get("/")
 def index() -> str:
     """The games this device has opened, the most recently played first."""
-    entries = []
+    entries, now = [], datetime.now().astimezone()
     for game, editable in device.games():
         try:
             checked = game.load()
         except RulesError:
             continue
         entries.append({"game": game, "file": checked, "editable": editable,
-                        "progress": board.progress(checked), "leaders": board.leaders(checked)})
+                        "progress": board.progress(checked), "leaders": board.leaders(checked),
+                        "variant": board.variant(checked.rules),
+                        "played": board.played(_local(game.created_at), _local(game.updated_at), now)})
     return render_template("games/index.html", entries=entries, blank_sheet=endpoint_url("sheets.blank_form"))
+
+
+def _local(moment: datetime) -> datetime:
+    """A stored time in this server's time zone (SQLite gives it back without one: it is UTC)."""
+    return (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).astimezone()
 
 
 def _create(checked: GameFile) -> BaseResponse:
@@ -124,7 +133,8 @@ def new() -> str | BaseResponse | tuple[str, int]:
             if k not in ("csrf_token", "action", "first_dealer") and not k.startswith("players-")]
     return render_template("games/preview.html", form=form, file=checked, drawn=drawn, keep=keep,
                            rows=board.board(checked), examples=examples(checked.rules),
-                           description=PRESETS[checked.rules.preset].description)
+                           description=PRESETS[checked.rules.preset].description,
+                           summary=rules_summary(checked.rules, checked.stakes))
 
 
 def _form(form: NewGameForm, error: str = "") -> str:

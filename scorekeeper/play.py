@@ -11,12 +11,22 @@ from collections.abc import Callable
 from typing import Any
 
 import segno
-from flask import Blueprint, jsonify, make_response, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    current_app,
+    flash,
+    jsonify,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 from markupsafe import Markup
 from werkzeug.utils import secure_filename
 from werkzeug.wrappers import Response
 
-from . import board, device, edits, pages
+from . import address, board, device, edits, pages
 from .forms import (
     BID_TAP,
     AdjustForm,
@@ -34,6 +44,7 @@ from .models import StoredGame, find_game
 from .rules.errors import RulesError
 from .rules.game import trump_choices
 from .rules.gamefile import GameFile, export, parse
+from .scoresheet import rules_summary
 from .web import endpoint_url, game_links, game_or_404, no_game
 
 bp = Blueprint("play", __name__)
@@ -73,8 +84,12 @@ def _page(game: StoredGame, error: str = "", status: int = 200, **kept: Any) -> 
 
 
 def _save(game: StoredGame, form: VersionForm | Tap, change: Callable[[edits.Document], None],
-          fail: Failure = _page) -> Response:
-    """Apply one change if the form is current and the rules accept the result; else say why."""
+          fail: Failure = _page, done: Callable[[], str] | None = None) -> Response:
+    """Apply one change if the form is current and the rules accept the result; else say why.
+
+    ``done`` words what was saved, for the page it redirects to (a change made away from the
+    deal being played, which would otherwise show no sign of it).
+    """
     version, refusals = form.posted()
     if version != game.version:
         return _page(game, STALE, 409)
@@ -88,6 +103,8 @@ def _save(game: StoredGame, form: VersionForm | Tap, change: Callable[[edits.Doc
         return fail(game, sentence(str(exc)), 422)
     if not game.save(checked):
         return _page(game_or_404(game.token, edit=True), STALE, 409)
+    if done is not None:
+        flash(done(), "done")
     return redirect(url_for("play.game", token=game.token))
 
 
@@ -212,16 +229,26 @@ def correct(token: str, number: int) -> Response:
     return _save(found, form,
                  lambda doc: edits.replace_deal(doc, number, form.entries("bids"), form.entries("tricks"),
                                                 form.trump),
-                 lambda g, error, status: _correct_page(g, number, form, error, status))
+                 lambda g, error, status: _correct_page(g, number, form, error, status),
+                 lambda: f"Deal {number} corrected.")
 
 
 @bp.post("/g/<token>/adjust")
 def adjust(token: str) -> Response:
     """Give a player one-off points at a deal, with a reason."""
     found, form = game_or_404(token, edit=True), AdjustForm()
+    deal = form.deal.data or 0
     return _save(found, form, lambda doc: edits.add_adjustment(
-        doc, form.deal.data or 0, form.player.data or 0, form.points.data or 0, form.reason.data or ""),
-        lambda g, error, status: _page(g, error, status, adjust=form))
+        doc, deal, form.player.data or 0, form.points.data or 0, form.reason.data or ""),
+        lambda g, error, status: _page(g, error, status, adjust=form),
+        lambda: f"{_adjustment(found.load(), -1)} added at deal {deal}.")  # added last
+
+
+def _adjustment(gamefile: GameFile, index: int) -> str:
+    """One of a game's adjustments in words: "Bob −10 (revoke)"."""
+    adj = gamefile.adjustments[index]
+    sign = "+" if adj.points >= 0 else ""
+    return f"{gamefile.players[adj.player]} {sign}{board.points(adj.points)}" + (f" ({adj.reason})" if adj.reason else "")
 
 
 @bp.post("/g/<token>/stakes")
@@ -229,14 +256,25 @@ def stakes(token: str) -> Response:
     """Change the stakes (they can change until the game is settled)."""
     found, form = game_or_404(token, edit=True), StakesForm()
     return _save(found, form, lambda doc: edits.set_stakes(doc, form.stakes_input()),
-                 lambda g, error, status: _page(g, error, status, stakes=form))
+                 lambda g, error, status: _page(g, error, status, stakes=form),
+                 lambda: _stakes_saved(found.load()))
+
+
+def _stakes_saved(gamefile: GameFile) -> str:
+    """What the game is now played for, once its stakes changed (worded as the sheet words them)."""
+    if gamefile.stakes is None:
+        return "The game has no stakes now."
+    return f"Stakes saved: {dict(rules_summary(gamefile.rules, gamefile.stakes))['Stakes']}."
 
 
 @bp.post("/g/<token>/adjust/<count:index>/remove")
 def unadjust(token: str, index: int) -> Response:
     """Take an adjustment back."""
     found = game_or_404(token, edit=True)
-    return _save(found, VersionForm(), lambda doc: edits.remove_adjustment(doc, index))
+    gamefile, said = found.load(), ""
+    if 0 <= index < len(gamefile.adjustments):  # else the edit refuses it, and says why
+        said = f"Removed: {_adjustment(gamefile, index)} at deal {gamefile.adjustments[index].deal}."
+    return _save(found, VersionForm(), lambda doc: edits.remove_adjustment(doc, index), done=lambda: said)
 
 
 @bp.route("/g/<token>/end", methods=("GET", "POST"))
@@ -285,7 +323,9 @@ def qr_code(url: str) -> Markup:
 def share(token: str) -> Response:
     """The edit link and the read-only link, each with a QR code."""
     found = game_or_404(token, edit=True)
-    links = game_links(found)
-    page = render_template("play/share.html", game=found, file=found.load(), links=links,
+    shared = address.share_links(game_links(found), request.environ.get("SERVER_NAME", ""),
+                                 current_app.config["PUBLIC_URL"])
+    links = shared.links
+    page = render_template("play/share.html", game=found, file=found.load(), links=links, shared=shared,
                            codes={kind: qr_code(links[kind]) for kind in ("edit", "view")})
     return _no_store(make_response(page))

@@ -266,9 +266,10 @@ def default_title(rules: Rules) -> str:
 
     >>> default_title(make_rules({"preset": "kachuful"}, 4))
     'Kachuful'
+    >>> default_title(make_rules({"preset": "up-and-down-the-river"}, 4))
+    'Up and Down the River'
     """
-    name = rules.preset.replace("-", " ")
-    return "Oh Hell" if rules.preset == "oh-hell" else name[:1].upper() + name[1:]
+    return PRESETS[rules.preset].title
 
 
 def filled_sheet(game: GameFile, *, paper: str = "a4", orientation: str | None = None,

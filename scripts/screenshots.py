@@ -3,8 +3,11 @@
     .venv/bin/python scripts/screenshots.py [out-dir]      (default: shots/, git-ignored)
 
 It plays a short 4-player game for stakes on a throw-away database, with the real app served
-on 127.0.0.1 and headless Chromium; docs/screenshot-deal.png and docs/screenshot-scoreboard.png
-are copies of deal-light.png and scoreboard-light.png.
+on 127.0.0.1 (so the share page warns that its links lead to this computer only) and headless
+Chromium, then opens the states a short game doesn't reach: a 10-card deal's tricks and bids
+shown at once as the screen shows them (the Save bar at its foot), ten players' board, a
+cooperative game and the list of games. docs/screenshot-deal.png and
+docs/screenshot-scoreboard.png are copies of deal-light.png and scoreboard-light.png.
 """
 
 from __future__ import annotations
@@ -55,11 +58,18 @@ def took(page: Page, seat: int, tricks: int) -> None:
     page.locator(f".seat-row[data-seat='{seat}'] label.num").nth(tricks).click()
 
 
-def shoot(page: Page, out: Path, name: str) -> None:
+def shoot(page: Page, out: Path, name: str, *, full_page: bool = True) -> None:
+    """The page in light and dark; ``full_page=False``: only what the screen shows."""
     for scheme in ("light", "dark"):
         page.emulate_media(color_scheme=scheme)
-        page.screenshot(path=str(out / f"{name}-{scheme}.png"), full_page=True)
+        page.screenshot(path=str(out / f"{name}-{scheme}.png"), full_page=full_page)
     page.emulate_media(color_scheme="light")
+
+
+def opened(page: Page, base: str, **document: object) -> None:
+    """A game stored through the API and opened on this phone (so it is in its list)."""
+    created = page.request.post(base + "/api/games", data=document).json()
+    page.goto(created["links"]["edit"])
 
 
 def play(page: Page, base: str, out: Path) -> None:
@@ -95,6 +105,7 @@ def play(page: Page, base: str, out: Path) -> None:
     page.fill("#adj-points", "-5")
     page.fill("#adj-reason", "revoke")
     send(page, "#adjust button[type=submit]")
+    shoot(page, out, "adjusted", full_page=False)  # its confirmation, at the top of the game page
     bids(page, 1, 0, 1)                         # deal 4, 2 cards: Dee deals
     game = page.url
     shoot(page, out, "game")
@@ -116,6 +127,26 @@ def play(page: Page, base: str, out: Path) -> None:
     view = page.locator(".share .link a").first.get_attribute("href") or ""
     page.goto(view)
     shoot(page, out, "view")
+
+
+def more(page: Page, base: str, out: Path) -> None:
+    """The states a short game doesn't reach, then the list of all these games."""
+    five, ten = ["Ann", "Bob", "Cy", "Dee", "Eve"], ["Annabelle", "Bob", "Cy", "Dee", "Evangeline", "Fay",
+                                                      "Gus", "Hildegard", "Ivo", "Jo"]
+    opened(page, base, title="Ten cards for five", players=five, deals=[{"bids": [2, 2, 2, 2, 1]}])
+    shoot(page, out, "tricks-sticky", full_page=False)
+    opened(page, base, players=five, rules={"preset": "british-oh-hell", "deal": "down", "max_cards": 10})
+    shoot(page, out, "bids-at-once", full_page=False)
+    opened(page, base, title="The big table", players=ten, rules={"max_cards": 5},
+           deals=[{"bids": [1, 0, 0, 1, 0, 0, 1, 0, 0, 1], "tricks": [1, 0, 0, 1, 0, 0, 1, 1, 0, 1]},
+                  {"bids": [0, 0, 0, 0, 0, 0, 0, 0, 0, 1]}])
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        page.locator("#board").screenshot(path=str(out / f"board-wide-{scheme}.png"))
+    page.emulate_media(color_scheme="light")
+    opened(page, base, title="Together", players=["Ann", "Bob", "Cy"], rules={"preset": "cooperative", "max_cards": 3},
+           deals=[{"bids": [1, 1, 1], "tricks": [1, 1, 1]}, {"bids": [1, 0, 1], "tricks": [0, 1, 1]}])
+    shoot(page, out, "cooperative")
     page.goto(base + "/")
     shoot(page, out, "home")
     page.goto(base + "/g/no-such-game")
@@ -128,7 +159,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder, sync_playwright() as playwright:
         base = serve(Path(folder))
         browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", headless=True, args=ARGS)
-        play(browser.new_page(viewport={"width": 390, "height": 844}), base, out)
+        page = browser.new_page(viewport={"width": 390, "height": 844})
+        play(page, base, out)
+        more(page, base, out)
         browser.close()
     print(f"screenshots in {out}/")
 

@@ -1,5 +1,6 @@
-// The new-game page: the chosen preset's description, and a live example of what the scoring
-// (a system, or the house formulas) gives, computed by the server. The form works without it.
+// The new-game page: Enter going from name to name, the chosen preset's description, and a live
+// example of what the scoring (a system, or the house formulas) gives, computed by the server.
+// The form works without it.
 (function () {
   "use strict";
   var form = document.getElementById("new-game");
@@ -8,6 +9,20 @@
   var description = document.getElementById("preset-description");
   var example = document.getElementById("example");
   var timer = null;
+  // A page the server refused already says what is wrong (its alert, #error): the example keeps
+  // quiet about it until the scorer changes something, so no message is shown twice.
+  var quiet = !!document.getElementById("error");
+
+  // Enter in a player's name goes on to the next name, as the phone's "next" key says, and from
+  // the last one to the rules; it doesn't send the form half filled in. (Without JavaScript,
+  // Enter previews: the form's first button.)
+  form.addEventListener("keydown", function (event) {
+    var field = event.target;
+    if (event.key !== "Enter" || event.isComposing || !/^players-\d+$/.test(field.name || "")) return;
+    event.preventDefault();
+    var names = Array.prototype.slice.call(form.querySelectorAll("input[name^='players-']"));
+    (names[names.indexOf(field) + 1] || preset).focus();
+  });
 
   preset.addEventListener("change", function () {
     description.textContent = preset.options[preset.selectedIndex].dataset.description || "";
@@ -19,6 +34,7 @@
     return node;
   }
   function render(data) {
+    if (data.error && quiet) return;
     example.textContent = "";
     if (data.error) {
       var problem = cell("p", data.error);
@@ -53,6 +69,7 @@
   }
   form.addEventListener("input", function (event) {
     if (!event.target.name || event.target.name.indexOf("players-") === 0) return;
+    quiet = false;
     clearTimeout(timer);
     timer = setTimeout(refresh, 300);
   });

@@ -22,6 +22,7 @@
     var target = document.getElementById("error") || document.getElementById("panel");
     if (target && target.getBoundingClientRect().top < 0) target.scrollIntoView();
     setupTricks();
+    setupBids();
   }
 
   main.addEventListener("submit", function (event) {
@@ -56,7 +57,9 @@
     var rows = Array.prototype.slice.call(form.querySelectorAll(".seat-row"));
     var last = form.querySelector('.seat-row[data-seat="' + form.dataset.last + '"]');
     var sum = form.querySelector("#trick-sum");
+    var prompt = form.querySelector("[data-js-prompt]");
     var touched = false;
+    if (prompt) prompt.textContent = prompt.dataset.jsPrompt;  // true now: the dealer's row follows the taps
 
     function value(row) {
       var checked = row.querySelector("input:checked");
@@ -87,5 +90,18 @@
     form.addEventListener("change", function (event) { update(event.target.closest(".seat-row")); });
     update(null);
   }
+  // Bids shown at once: the bar counts the bids tapped and adds them up (the server judges them).
+  function setupBids() {
+    var form = main.querySelector(".bids-form");
+    if (!form) return;
+    var sum = form.querySelector("#bid-sum");
+    form.addEventListener("change", function () {
+      var checked = form.querySelectorAll("input:checked"), total = 0;
+      Array.prototype.forEach.call(checked, function (input) { total += Number(input.value); });
+      sum.textContent = checked.length + " of " + form.dataset.players + " bids · together " + total +
+        " for " + form.dataset.cards + " tricks";
+    });
+  }
   setupTricks();
+  setupBids();
 })();

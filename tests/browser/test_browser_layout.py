@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import pytest
 from phone import assert_fits_the_phone
-from playwright.sync_api import Page
+from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.browser
 
+#: Whether an element casts a shadow that can be seen.
+SHADOW = "e => !/^(none|rgba\\(0, 0, 0, 0\\))/.test(getComputedStyle(e).boxShadow)"
 TEN = ["Annabelle", "Bartholomew", "Cy", "Dee", "Evangeline", "Fay", "Gus", "Hildegard", "Ivo", "Jo"]
 
 
@@ -28,3 +30,48 @@ def test_ten_players_on_a_small_phone(page: Page, scheme: str) -> None:
     page.goto(edit)
     board = page.locator(".board-box .scroll")
     assert board.evaluate("e => e.scrollWidth > e.clientWidth")  # the table scrolls in its box
+
+
+def test_a_four_way_lead_on_the_home_list_has_a_line_of_its_own(page: Page) -> None:
+    created = page.request.post("/api/games", data={
+        "players": ["Annabelle", "Bartholomew", "Evangeline", "Hildegard"],
+        "rules": {"max_cards": 2, "bidding": "free", "scoring": "binary"},
+        "deals": [{"bids": [1, 1, 0, 0], "tricks": [1, 1, 0, 0]}],
+    }).json()
+    page.goto(created["links"]["edit"])  # the phone now holds the game
+    page.goto("/")
+    card = page.locator(".game-card").first
+    expect(card.locator(".game-leader")).to_contain_text("Annabelle, Bartholomew, Evangeline and Hildegard")
+    expect(card.locator(".game-meta")).to_contain_text("Oh Hell, house rules · today")
+    leader, go = card.locator(".game-leader").bounding_box(), card.locator(".go").bounding_box()
+    assert leader and go
+    assert go["y"] >= leader["y"] + leader["height"] - 1  # "Resume" sits below the leader, never over it
+    assert_fits_the_phone(page)
+
+
+def test_a_wide_board_shows_that_it_scrolls_and_keeps_its_deal_column(page: Page) -> None:
+    created = page.request.post("/api/games", data={
+        "players": TEN, "rules": {"max_cards": 5},
+        "deals": [{"bids": [1, 0, 0, 1, 0, 0, 1, 0, 0, 1], "tricks": [1, 0, 0, 1, 0, 0, 1, 1, 0, 1]}],
+    }).json()
+    page.goto(created["links"]["edit"])
+    box = page.locator(".board-scroll")
+    hint, deal_col = page.locator(".scroll-hint"), page.locator(".board tbody .deal-col").first
+    expect(hint).to_have_text("10 players · scroll →")
+    assert hint.evaluate("e => getComputedStyle(e).opacity") == "1"
+    assert "local" in box.evaluate("e => getComputedStyle(e).backgroundAttachment")  # the edge shadow
+    assert not deal_col.evaluate(SHADOW)
+    box.evaluate("e => { e.scrollLeft = e.scrollWidth; }")
+    left = box.evaluate("e => e.getBoundingClientRect().left")
+    assert abs(deal_col.evaluate("e => e.getBoundingClientRect().left") - left) <= 2  # it stayed put
+    assert hint.evaluate("e => getComputedStyle(e).opacity") == "0"
+    assert deal_col.evaluate(SHADOW)  # columns went under it
+
+
+def test_a_board_that_fits_says_nothing_about_scrolling(page: Page) -> None:
+    created = page.request.post("/api/games", data={"players": ["Ann", "Bob", "Cy", "Dee", "Eve"],
+                                                     "rules": {"max_cards": 3}}).json()
+    page.set_viewport_size({"width": 430, "height": 900})
+    page.goto(created["links"]["edit"])
+    assert page.locator(".board-scroll").evaluate("e => e.scrollWidth <= e.clientWidth")
+    assert page.locator(".scroll-hint").evaluate("e => getComputedStyle(e).opacity") == "0"

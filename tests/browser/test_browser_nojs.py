@@ -34,6 +34,7 @@ def test_setup_and_a_deal_without_javascript(plain: Page) -> None:
     deal = Taps(plain)
     for bid in (3, 2, 2, 2):
         deal.bid(bid)
+    expect(plain.locator(".tricks-form .prompt")).to_contain_text("Ann's too, so that together they make 10")
     deal.took(1, 4)  # Bob took one more; without JavaScript the dealer's count is tapped too
     deal.took(0, 2)
     deal.save(".tricks-form button[type=submit]")
@@ -41,3 +42,12 @@ def test_setup_and_a_deal_without_javascript(plain: Page) -> None:
     expect(plain.locator(".last-deal")).to_contain_text("Bob ✗ 4")
     assert deal.count <= 7
     assert_fits_the_phone(plain)
+
+
+def test_without_javascript_enter_in_a_name_previews(plain: Page) -> None:
+    plain.goto("/new")
+    for seat, name in enumerate(["Ann", "Bob", "Cy"]):
+        plain.fill(f"input[name=players-{seat}]", name)
+    plain.press("input[name=players-2]", "Enter")
+    expect(plain.locator("h1")).to_have_text("Ready to play?")
+    expect(plain.locator(".lead")).to_contain_text("Ann · Bob · Cy")

@@ -47,6 +47,7 @@ def test_a_deal_where_one_player_misses_by_one_takes_at_most_7_taps(page: Page) 
     for bid in (3, 2, 2, 2):  # Bob, Cy, Dee, then Ann deals: 9 of 10, under by 1
         taps.bid(bid)
     assert_fits_the_phone(page)
+    expect(page.locator(".tricks-form .prompt")).to_contain_text("Ann, the dealer, gets the rest: tap only what differs")
     taps.took(1, 4)  # Bob took one more than his 3; Ann, the dealer, keeps "the rest" = her bid
     expect(page.locator("#trick-sum")).to_have_text("Together 10 of 10 tricks ✓")
     taps.save(".tricks-form button[type=submit]")

@@ -72,7 +72,7 @@ def test_a_bad_correction_shows_a_message_and_keeps_the_old_game(start: Start, f
     response = game.post("/deal/1", correction(**fields))
     page = response.get_data(as_text=True)
     assert response.status_code in (409, 422)
-    assert message in text(page)
+    assert text(page).count(message) == 1
     assert game.export() == before
     if "version" not in fields:
         typed = next(iter(fields.values()))
@@ -137,8 +137,45 @@ def test_a_bad_adjustment_shows_a_message_and_keeps_the_form(start: Start, field
     response = game.post("/adjust", {"player": 1, "deal": 2, "points": "5", "reason": "late", **fields})
     page = response.get_data(as_text=True)
     assert response.status_code == 422
-    assert message in text(page)
+    assert text(page).count(message) == 1
     shown = html.escape(visible(fields.get("reason", "late")))
     assert f'value="{shown}"' in page and '<details class="box" open id="adjust">' in page
     assert "\x00" not in page and "\x1b" not in page  # what was typed, less what can't be seen
     assert "adjustments" not in game.export()
+
+
+def done(page: str) -> list[str]:
+    """The confirmations a page shows (flash messages of the "done" kind)."""
+    return [text(m) for m in re.findall(r'<p class="flash flash-done" role="status">(.*?)</p>', page)]
+
+
+def test_a_saved_correction_or_adjustment_is_confirmed_once_on_the_game_page(start: Start) -> None:
+    game = two_deals(start)
+    redirected = game.post("/deal/1", correction(**{"tricks-0": 0, "tricks-3": 1}))
+    assert redirected.status_code == 302
+    assert done(game.page()) == ["Deal 1 corrected."]
+    assert done(game.page()) == []  # said once, not on every visit
+    assert game.post("/adjust", player=2, deal=1, points="-10", reason="revoke").status_code == 302
+    assert done(game.page()) == ["Cy −10 (revoke) added at deal 1."]
+    game.post("/adjust", player=0, deal=2, points="25")
+    assert done(game.page()) == ["Ann +25 added at deal 2."]
+    assert game.post("/adjust/0/remove").status_code == 302
+    assert done(game.page()) == ["Removed: Cy −10 (revoke) at deal 1."]
+
+
+def test_a_refused_change_confirms_nothing(start: Start) -> None:
+    game = two_deals(start)
+    assert game.post("/adjust", player=2, deal=9, points="5").status_code == 422
+    assert game.post("/adjust/3/remove").status_code == 422
+    assert done(game.page()) == []
+
+
+def test_the_confirmation_is_not_kept_in_a_page_served_to_others(start: Start) -> None:
+    game = two_deals(start)
+    viewer = game.client.application.test_client()
+    viewer.get(f"/v/{game.view_token}")
+    game.post("/deal/2", correction(**{"bids-0": 0, "bids-1": 0, "bids-2": 1, "bids-3": 0,
+                                       "tricks-0": 0, "tricks-1": 1, "tricks-2": 1, "tricks-3": 0}))
+    assert done(game.client.get(f"/v/{game.view_token}").get_data(as_text=True)) == ["Deal 2 corrected."]
+    assert done(viewer.get(f"/v/{game.view_token}").get_data(as_text=True)) == []
+    assert done(game.page()) == []

@@ -70,6 +70,39 @@ def test_the_cooperative_result_is_the_number_of_deals_it_took(start: Start) -> 
     assert "The table wins together: every deal made, in 2 deals." in text(game.page())
 
 
+def test_a_cooperative_game_shows_made_and_missed_deals_never_points(start: Start) -> None:
+    game = start(players=["Ann", "Bob", "Cy"], rules={"preset": "cooperative", "max_cards": 2})
+    game.bid(1, 0, 1)  # Bob, Cy, then Ann deals: the bids add up to the 2 cards
+    game.tricks(1, 0, 1)  # seating order: Bob took none of his 1, Cy one more than his 0
+    page = game.page()
+    board = text(re.search(r'<section class="board-box".*?</section>', page, re.DOTALL).group(0))  # type: ignore[union-attr]
+    assert "Playing together: 0 deals made, 1 missed and dealt again." in board
+    assert "1 / 1 ✗" not in board and "1 / 0 ✗" in board and "Total" not in board
+    assert not re.search(r"<i>[^<]*</i> <b>", page)  # no points, no running totals
+    last = text(re.search(r'<div class="last-deal">.*?</div>', page, re.DOTALL).group(0))  # type: ignore[union-attr]
+    assert last == "Deal 1 missed, so it is dealt again Ann ✓ Bob ✗ took 0 for 1 Cy ✗ took 1 for 0"
+    assert 'id="adjust"' not in page  # nothing to add points to
+    assert "1 missed and dealt again" in text(game.client.get("/").get_data(as_text=True))
+    game.bid(1, 0, 1)  # the re-deal: Cy, Ann, then Bob deals
+    game.tricks(0, 1, 1)
+    game.bid(0, 0, 1)  # one card: Ann, Bob, then Cy deals
+    game.tricks(0, 0, 1)
+    game.bid(1, 0, 1)  # two cards: Bob, Cy, then Ann deals
+    game.tricks(1, 1, 0)
+    over = game.page()
+    assert "The table wins together: every deal made, in 4 deals." in text(over)
+    assert "1 deal missed and dealt again." in text(over) and "Total" not in text(over)
+    assert "3 deals made, 1 missed and dealt again" in text(game.client.get("/").get_data(as_text=True))
+
+
+def test_one_deal_is_counted_as_one_deal(start: Start) -> None:
+    game = start(players=["Ann", "Bob", "Cy"], rules={"preset": "cooperative", "max_cards": 1, "deal": "down"})
+    game.bid(0, 1, 0)  # Bob, Cy, then Ann deals
+    game.tricks(0, 0, 1)
+    assert "every deal made, in 1 deal." in text(game.page())
+    assert "Finished after 1 deal Open" in text(game.client.get("/").get_data(as_text=True))
+
+
 def test_end_the_game_now_asks_first_and_can_be_taken_back(start: Start) -> None:
     game = start(rules={"max_cards": 3})
     game.bid(1, 1, 0, 0)

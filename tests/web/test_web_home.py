@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import re
+import time
 from collections.abc import Callable
+from datetime import UTC, datetime
 
 import pytest
 from flask import Flask
@@ -10,7 +13,7 @@ from flask.testing import FlaskClient
 from sqlalchemy import event
 from webhelpers import Scorer, text
 
-from scorekeeper.models import db
+from scorekeeper.models import Game, db
 
 Start = Callable[..., Scorer]
 
@@ -30,8 +33,44 @@ def test_the_games_this_phone_opened_are_listed_with_their_progress_and_leader(s
     game = start(title="Friday", rules={"max_cards": 3})
     game.bid(1, 1, 0, 0)
     game.tricks(1, 1, 1, 0)
-    page = text(game.client.get("/").get_data(as_text=True))
-    assert "Friday Ann, Bob, Cy, Dee Deal 2 of 5 Leader: Bob and Cy (11) Resume ›" in page
+    page = game.client.get("/").get_data(as_text=True)
+    assert re.search(r"Friday Ann, Bob, Cy, Dee Oh Hell, house rules · today \d\d:\d\d(–\d\d:\d\d)? "
+                     r"★ Leader: Bob and Cy \(11\) Deal 2 of 5 Resume ›", text(page))
+    assert re.search(r'<span class="game-leader">[^<]*Leader:', page)  # a line of its own
+
+
+def test_each_listed_game_shows_its_variant_and_when_it_was_played(start: Start) -> None:
+    start(rules={"preset": "up-and-down-the-river"})
+    start(rules={"preset": "kachuful", "max_cards": 5})
+    start(players=["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"], rules={"preset": "up-and-down-the-river"})
+    page = text(start(title="Plain").client.get("/").get_data(as_text=True))
+    assert page.count("Up and Down the River · today") == 2  # its two packs for six are the preset's own
+    assert "Kachuful, house rules · today" in page and "Oh Hell · today" in page
+
+
+@pytest.mark.parametrize(("started", "last", "says"), [
+    ((21, 0), (21, 0), "today 21:00"),
+    ((20, 5), (21, 40), "today 20:05–21:40"),
+])
+def test_the_times_are_shown_in_the_servers_time_zone(
+        start: Start, app: Flask, monkeypatch: pytest.MonkeyPatch,
+        started: tuple[int, int], last: tuple[int, int], says: str) -> None:
+    game = start(title="Late")
+    monkeypatch.setenv("TZ", "Europe/Amsterdam")
+    time.tzset()
+    try:
+        today = datetime.now().astimezone().date()
+        with app.app_context():
+            stored = db.session.execute(db.select(Game).where(Game.token == game.token)).scalar_one()
+            stored.created_at, stored.updated_at = (
+                datetime(today.year, today.month, today.day, hour, minute).astimezone(UTC)
+                for hour, minute in (started, last))
+            db.session.commit()
+        page = text(game.client.get("/").get_data(as_text=True))
+    finally:
+        monkeypatch.delenv("TZ")
+        time.tzset()
+    assert f"Oh Hell · {says}" in page
 
 
 def test_the_list_is_this_phones_own(start: Start, app: Flask) -> None:

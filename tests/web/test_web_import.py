@@ -60,3 +60,12 @@ def test_a_file_that_is_not_text_is_refused(client: FlaskClient) -> None:
     response = client.post("/import", data={"csrf_token": csrf(client), "file": upload},
                            content_type="multipart/form-data")
     assert response.status_code == 422 and "The file is not a text file" in text(response.get_data(as_text=True))
+
+
+def test_a_refused_field_of_the_import_form_is_named_once(client: FlaskClient) -> None:
+    csrf = csrf_from(client.get("/import").get_data(as_text=True))
+    response = client.post("/import", data={"csrf_token": csrf, "text": "x" * 1_000_001})
+    page = response.get_data(as_text=True)
+    assert response.status_code == 422
+    assert text(page).count("longer than 1000000 characters") == 1
+    assert 'aria-invalid="true"' in page

@@ -34,6 +34,31 @@ def test_the_form_offers_four_player_rows_and_every_preset_with_its_description(
         assert f'name="{rule}"' in page, rule
 
 
+def test_the_presets_are_offered_by_their_names_not_their_ids(client: FlaskClient) -> None:
+    page = client.get("/new").get_data(as_text=True)
+    options = dict(re.findall(r'<option value="([\w-]+)" data-description="[^"]*" ?(?:selected)?>([^<]+)</option>', page))
+    assert options["up-and-down-the-river"] == "Up and Down the River"
+    assert options["oh-hell"] == "Oh Hell" and options["oh-sh-64"] == "Oh Sh-- (64 cards)"
+    assert ">up-and-down-the-river<" not in page
+    blank = client.get("/sheets/blank").get_data(as_text=True)
+    assert ">Boerenbridge</option>" in blank and ">Kachuful</option>" in blank
+    preview = text(client.post("/new", data=form(client, preset="up-and-down-the-river")).get_data(as_text=True))
+    assert "Rules Up and Down the River — Up and Down the River: 10 down and up" in preview
+    assert "up-and-down-the-river" not in preview
+
+
+@pytest.mark.parametrize(("fields", "deals", "says"), [
+    ({"rules-deal": "custom", "rules-sequence": "2-1-2"}, 3, "Deals the sequence 2-1-2: 3 deals (one pack)"),
+    ({"rules-max_cards": "3"}, 5, "Deals 3 cards down to 1 and back up to 3: 5 deals (one pack)"),
+    ({"rules-bidding": "free", "rules-trump": "rotation"}, 19, "Trump rotates ♠ ♦ ♣ ♥ NT, then again"),
+])
+def test_the_preview_describes_the_rules_in_force_with_the_house_rules(
+        client: FlaskClient, fields: dict[str, str], deals: int, says: str) -> None:
+    page = text(client.post("/new", data=form(client, **fields)).get_data(as_text=True))
+    assert f"Schedule: {deals} deals" in page and says in page
+    assert "Rules Oh Hell, house rules" in page and "Pagat" not in page  # the preset's own description
+
+
 def test_rows_are_added_moved_and_removed_without_javascript(client: FlaskClient) -> None:
     added = client.post("/new", data=form(client, action="add")).get_data(as_text=True)
     assert len(re.findall(r'name="players-\d"', added)) == 5
@@ -67,7 +92,7 @@ def test_house_rules_and_stakes_reach_the_game(client: FlaskClient) -> None:
                              "currency": "€", "title": "Friday"})
     preview = client.post("/new", data=fields).get_data(as_text=True)
     assert "Schedule: 3 deals" in text(preview)
-    assert "made: 10 + bid * 2" in text(preview) and "€0.10 a point" in text(preview)
+    assert "made: 10 + bid * 2" in text(preview) and "€0.10 per point" in text(preview)
     started = client.post("/new", data={**fields, "action": "start"})
     token = started.location.rsplit("/", 1)[1]
     exported = client.get(f"/api/games/{token}").get_json()
@@ -131,11 +156,19 @@ def test_a_bad_setup_shows_the_rules_message_and_keeps_what_was_typed(
     response = client.post("/new", data=form(client, **fields))
     page = response.get_data(as_text=True)
     assert response.status_code == 422
-    assert message.lower() in text(page).lower()
+    assert text(page).lower().count(message.lower()) == 1  # said once: in the alert, not again under the field
     for name, value in fields.items():
         if name.startswith("players-") and value and len(value) < 41:
             assert f'value="{visible(value)}"' in page  # what was typed, less what can't be seen
     assert 'value="Dee"' in page or fields.get("players-3") == ""
+
+
+def test_a_refused_field_is_marked_and_points_to_the_one_message(client: FlaskClient) -> None:
+    page = client.post("/new", data=form(client, **{"rules-max_cards": "ten"})).get_data(as_text=True)
+    field = re.search(r'<input[^>]*name="rules-max_cards"[^>]*>', page)
+    assert field and 'aria-invalid="true"' in field.group(0) and 'aria-describedby="error"' in field.group(0)
+    assert '<details class="box" open>' in page  # the house rules are open at the marked field
+    assert re.search(r'role="alert" id="error">Top hand \(cards\) must be a whole number from 1 to 104', page)
 
 
 def test_start_without_csrf_token_changes_nothing(client: FlaskClient) -> None:

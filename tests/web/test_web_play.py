@@ -124,6 +124,18 @@ BAD_TRICKS = [
 ]
 
 
+def test_without_javascript_the_tricks_form_says_the_sum_and_what_to_tap_truthfully(start: Start) -> None:
+    game = start(rules={"max_cards": 3})
+    game.bid(1, 1, 0, 0)
+    ready = game.page()
+    assert re.search(r'<p class="sum" id="trick-sum"[^>]*>Together 3 of 3 tricks ✓</p>', ready)
+    prompt = text(re.search(r'<p class="prompt"[^>]*>(.*?)</p>', ready, re.DOTALL).group(1))  # type: ignore[union-attr]
+    assert "tap only what differs" not in prompt and "Ann's too, so that together they make 3" in prompt
+    refused = game.post("/tricks", {"tricks-0": 2, "tricks-1": 2, "tricks-2": 1, "tricks-3": 1}).get_data(as_text=True)
+    assert re.search(r'<p class="sum off" id="trick-sum"[^>]*>Together 6 of 3 tricks: 3 too many</p>', refused)
+    assert "✗ over by 1" in text(refused)  # Bob bid 1, took 2
+
+
 @pytest.mark.parametrize(("form", "message"), BAD_TRICKS)
 def test_bad_tricks_get_a_message_and_keep_what_was_tapped(start: Start, form: dict[str, Any], message: str) -> None:
     game = start(rules={"max_cards": 3})
@@ -203,6 +215,22 @@ def test_spades_double_asks_for_the_trump_before_the_tricks(start: Start) -> Non
     assert game.post("/trump", trump="S").status_code == 302
     assert game.tricks(0, 1, 1, 0).status_code == 302
     assert game.export()["deals"][0]["points"] == [20, 22, 2, 20]  # doubled: spades were trump
+
+
+def test_a_trump_no_rule_needs_is_recorded_behind_a_small_control(start: Start) -> None:
+    game = start(rules={"max_cards": 2})
+    page = game.page()
+    assert "optional" not in text(page)
+    details = re.search(r'<details class="trump-more">\s*<summary>Record the trump</summary>(.*?)</details>', page,
+                        re.DOTALL)
+    assert details and 'name="trump" value="S"' in details.group(1)  # a plain form: no JavaScript needed
+    assert game.post("/trump", trump="H").status_code == 302
+    assert "Trump recorded: ♥ · change" in text(game.page())
+
+
+def test_spades_double_asks_for_the_trump_openly(start: Start) -> None:
+    page = start(rules={"max_cards": 2, "spades_double": True}).page()
+    assert "trump-more" not in page and 'name="trump" value="S"' in page
 
 
 def test_a_fixed_trump_is_shown_not_asked(start: Start) -> None:

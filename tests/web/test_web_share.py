@@ -3,10 +3,18 @@
 from __future__ import annotations
 
 import re
+import socket
 from collections.abc import Callable
+from pathlib import Path
+from typing import Self
 
+import pytest
+from flask import Flask
 from flask.testing import FlaskClient
 from webhelpers import Scorer, text
+
+from scorekeeper import address
+from scorekeeper.play import qr_code
 
 Start = Callable[..., Scorer]
 
@@ -60,3 +68,134 @@ def test_every_page_keeps_to_the_content_security_policy(start: Start, client: F
         assert not re.search(r"<script(?![^>]*\ssrc=)", page), url
         assert not re.search(r"\son[a-z]+=", page), url
         assert "<style" not in page, url
+
+
+LAN = "192.168.1.20"
+
+
+@pytest.fixture
+def on_the_network(monkeypatch: pytest.MonkeyPatch) -> None:
+    """This computer has an address on the table's network."""
+    monkeypatch.setattr(address, "lan_address", lambda: LAN)
+
+
+def share(game: Scorer, host: str = "localhost:5000", bound: str = "0.0.0.0") -> str:
+    """The share page opened at ``host``, served by a server listening on ``bound``."""
+    response = game.client.get(game.url + "/share", base_url=f"http://{host}",
+                               environ_overrides={"SERVER_NAME": bound})
+    assert response.status_code == 200
+    return response.get_data(as_text=True)
+
+
+def test_a_share_page_opened_as_localhost_links_to_the_network_address(start: Start, on_the_network: None) -> None:
+    game = start()
+    page = share(game)
+    view, edit = f"http://{LAN}:5000/v/{game.view_token}", f"http://{LAN}:5000/g/{game.token}"
+    assert f'href="{view}"' in page and f'href="{edit}"' in page and "localhost:5000/" not in page
+    assert str(qr_code(view)) in page and str(qr_code(edit)) in page  # the QR codes say the same
+    assert ("This page was opened as localhost, which is this computer itself: the links and QR codes below "
+            f"use its address on the network, {LAN}") in text(page).replace(" ,", ",")
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1:5000", "[::1]:5000"])
+def test_every_loopback_address_is_moved(start: Start, on_the_network: None, host: str) -> None:
+    game = start()
+    assert f'href="http://{LAN}:5000/v/{game.view_token}"' in share(game, host)
+
+
+def test_without_a_network_address_the_share_page_warns_that_its_links_lead_nowhere(
+        start: Start, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(address, "lan_address", lambda: None)
+    game = start()
+    page = share(game, "127.0.0.1:5000")
+    assert f'href="http://127.0.0.1:5000/v/{game.view_token}"' in page
+    alert = text(re.search(r'<p class="flash" role="alert" id="address-note">(.*?)</p>', page, re.DOTALL).group(1))  # type: ignore[union-attr]
+    assert alert.replace(" ,", ",").startswith("These links lead to 127.0.0.1, which is this computer itself: no other phone can open")
+
+
+def test_a_server_listening_on_this_computer_only_says_how_to_let_phones_in(start: Start, on_the_network: None) -> None:
+    game = start()
+    page = text(share(game, "localhost:5000", bound="127.0.0.1"))
+    assert "no other phone can open them" in page and "flask run --host 0.0.0.0" in page
+    assert LAN not in page  # the network address would lead nowhere
+
+
+def test_a_share_page_opened_at_the_network_address_says_nothing_more(start: Start, on_the_network: None) -> None:
+    game = start()
+    page = share(game, "192.168.1.30:8000")
+    assert f'href="http://192.168.1.30:8000/v/{game.view_token}"' in page and 'id="address-note"' not in page
+
+
+def test_the_configured_public_url_is_used_for_the_links(start: Start, app: Flask) -> None:
+    app.config["PUBLIC_URL"] = "https://cards.example.org"
+    game = start()
+    page = share(game, "localhost:5000")
+    assert f'href="https://cards.example.org/v/{game.view_token}"' in page and 'id="address-note"' not in page
+
+
+def test_each_link_has_a_copy_button_that_javascript_shows(start: Start) -> None:
+    game = start()
+    page = share(game)
+    for kind, token in (("read-only link", f"/v/{game.view_token}"), ("edit link", f"/g/{game.token}")):
+        assert re.search(rf'<button type="button" class="button small copy" data-copy="http://[^"]*{token}" '
+                         rf'hidden>Copy the {kind}</button>', page)
+    assert "js/share.js" in page
+
+
+def test_the_network_address_is_found_once_without_sending_anything(monkeypatch: pytest.MonkeyPatch) -> None:
+    made: list[object] = []
+
+    class Probe:
+        """A UDP socket that can only be connected and asked its address: sending would fail."""
+
+        def __init__(self, family: int, kind: int) -> None:
+            assert (family, kind) == (socket.AF_INET, socket.SOCK_DGRAM)
+            made.append(self)
+
+        def __enter__(self) -> Self:
+            return self
+
+        def __exit__(self, *exc: object) -> None:
+            pass
+
+        def connect(self, where: tuple[str, int]) -> None:
+            self.where = where
+
+        def getsockname(self) -> tuple[str, int]:
+            return (LAN, 40000)
+
+    monkeypatch.setattr(address.socket, "socket", Probe)
+    address.lan_address.cache_clear()
+    try:
+        assert address.lan_address() == LAN and address.lan_address() == LAN
+        assert len(made) == 1  # once per process
+        address.lan_address.cache_clear()
+        monkeypatch.setattr(Probe, "getsockname", lambda self: ("127.0.0.1", 1))
+        assert address.lan_address() is None  # only the loopback: no network
+        address.lan_address.cache_clear()
+        monkeypatch.setattr(Probe, "connect", lambda self, where: (_ for _ in ()).throw(OSError("unreachable")))
+        assert address.lan_address() is None
+    finally:
+        address.lan_address.cache_clear()
+
+
+def test_flask_address_prints_the_link_for_other_phones_and_its_qr_code(app: Flask, on_the_network: None) -> None:
+    result = app.test_cli_runner().invoke(args=["address", "--port", "5000"])
+    assert result.exit_code == 0
+    assert f"Other phones on this network can open http://{LAN}:5000/" in result.output
+    assert "▀" in result.output and "█" in result.output  # the QR code, in the terminal
+
+
+def test_flask_address_says_when_there_is_no_network(app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(address, "lan_address", lambda: None)
+    result = app.test_cli_runner().invoke(args=["address"])
+    assert "No network address found: only this computer can open http://localhost:5000/" in result.output
+    app.config["PUBLIC_URL"] = "https://cards.example.org/"
+    assert "can open https://cards.example.org/" in app.test_cli_runner().invoke(args=["address"]).output
+
+
+def test_make_run_prints_the_address_before_the_server_starts() -> None:
+    makefile = (Path(__file__).resolve().parents[2] / "Makefile").read_text()
+    recipe = makefile.split("\nrun:", 1)[1].split("\n\n", 1)[0]
+    commands = [line.split("--app scorekeeper ", 1)[1] for line in recipe.splitlines() if "--app scorekeeper" in line]
+    assert commands == ["db upgrade", "address --port 5000", "run --host 0.0.0.0 --port 5000"]
