@@ -44,7 +44,9 @@ def index() -> str:
     for game, editable in device.games():
         try:
             checked = game.load()
-        except RulesError:
+        except RulesError as exc:  # stored before a limit it breaks: listed, to download or delete
+            entries.append({"game": game, "editable": editable, "refusal": sentence(str(exc)),
+                            "name": game.title or ", ".join(game.document["players"])})
             continue
         entries.append({"game": game, "file": checked, "editable": editable,
                         "progress": board.progress(checked), "leaders": board.leaders(checked),
@@ -204,9 +206,9 @@ def delete(token: str) -> str | BaseResponse:
     """Delete a game for good, after a confirmation page: only a POST (with its form token) deletes;
     a GET, a HEAD (a link checker, a prefetch) or an OPTIONS shows or answers, and changes nothing."""
     game = game_or_404(token, edit=True)
+    name = game.title or ", ".join(game.document["players"])  # also for a game the rules no longer replay
     if request.method != "POST":
-        return render_template("games/delete.html", game=game, file=game.load())
-    name = game.title or ", ".join(game.document["players"])
+        return render_template("games/delete.html", game=game, name=name)
     device.forget(game)
     game.delete()
     flash(f"The game “{name}” is deleted.", "done")

@@ -43,7 +43,7 @@ from .forms import (
 from .models import StoredGame, find_game
 from .rules.errors import RulesError
 from .rules.game import trump_choices
-from .rules.gamefile import GameFile, export, parse
+from .rules.gamefile import GameFile, GameFileError, export, parse
 from .scoresheet import rules_summary
 from .web import endpoint_url, game_links, game_or_404, no_game
 
@@ -305,7 +305,10 @@ def resume(token: str) -> Response:
 def export_file(token: str) -> Response:
     """The game file (input and everything computed), as a download."""
     found = game_or_404(token, edit=True)
-    document = export(found.load(), game_links(found))
+    try:
+        document = export(found.load(), game_links(found))
+    except GameFileError:  # stored before a limit it breaks: the file as stored, to correct and import
+        document = {**found.document, "links": game_links(found)}
     name = secure_filename(f"oh-hell-{found.title or 'game'}-{found.created_at:%Y-%m-%d}") or "oh-hell-game"
     response = make_response(json.dumps(document, indent=2, ensure_ascii=False))
     response.mimetype = "application/json"

@@ -132,7 +132,8 @@ def filled(token: str) -> Response:
     game = game_or_404(token, edit=False)
     try:
         _refuse_unknown(request.args, {"paper", "orientation"})
-        sheet = filled_sheet(game.load(), played_on=game.created_at.date(), **_paper(request.args))
+        paper = _paper(request.args)
     except (SheetError, RulesError) as exc:
         abort(400, sentence(str(exc)))
+    sheet = filled_sheet(game.load(), played_on=game.created_at.date(), **paper)
     return _pdf(pdf.render_pdf(sheet), "oh-hell-sheet.pdf")

@@ -16,6 +16,7 @@ from . import board
 from .cache import LRU
 from .models import StoredGame, find_game
 from .rules import values
+from .rules.gamefile import GameFileError
 from .signed import SessionInterface, csrf
 
 SECURITY_HEADERS = {
@@ -200,6 +201,20 @@ def _secure(response: Response) -> Response:
     return response
 
 
+def _unreplayable(exc: GameFileError) -> tuple[str | Response, int]:
+    """A stored game the rules no longer replay (stored before a bound it breaks): its pages say
+    so, and where its game file can still be downloaded (as stored), corrected and imported."""
+    message = (f"This game can't be shown: it was stored before a limit it breaks — {exc}. "
+               "Its game file can still be downloaded as it was stored, corrected and imported again.")
+    if request.path.startswith("/api/"):
+        return jsonify(error=message), 409
+    token = request.view_args.get("token") if request.view_args else None
+    links = {} if token is None else {
+        "export": endpoint_url("play.export_file", token=token), "delete": endpoint_url("games.delete", token=token)}
+    return render_template("error.html", code=409, title="This game can't be shown", message=message,
+                           links=links), 409
+
+
 class CountConverter(BaseConverter):
     """A deal number or a list index in a URL: ASCII digits only (Werkzeug's ``int`` also takes
     other scripts' digits, ``/deal/١``), read by ``values.whole``."""
@@ -224,5 +239,6 @@ def init_app(app: Flask) -> None:
     csrf.init_app(app)
     app.after_request(_secure)
     app.register_error_handler(HTTPException, _error_page)
+    app.register_error_handler(GameFileError, _unreplayable)
     app.jinja_env.filters.update(points=board.points, money=board.money, visible=values.visible)
     app.jinja_env.globals.update(board=board, suits=board.SUIT_SIGNS, endpoint_url=endpoint_url)

@@ -37,7 +37,7 @@ class Bidding:
                 "the last bid can't be restricted when everyone bids at once."
             )
         if self.hook_from is not None and self.rule != "hook":
-            raise RulesConfigError(f"hook_from only changes the hook, not {self.rule}.")
+            raise RulesConfigError(f"\"Hook from\" only changes the hook, not {RULE_NAMES[self.rule]}.")
 
     def rule_for(self, cards: int) -> str:
         """The rule that applies to a deal of ``cards`` (hook_from lets small deals go free).

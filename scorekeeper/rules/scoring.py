@@ -129,10 +129,13 @@ def find_system(name: str) -> System:
 
 
 def custom_system(made: object, missed: object, wins: str = "highest") -> System:
-    """A house scoring system from two formulas; refused when either is not arithmetic.
+    """A house scoring system from two formulas; refused when either is not arithmetic. The same
+    formulas give the same System (made once per worker), so each is checked once per hand size.
 
     >>> custom_system("10 + bid * 2", "-abs(tricks - bid)").made(3, 3, 5, 4)
     16
+    >>> custom_system("10 + bid", "0") is custom_system("10 + bid", "0")
+    True
     >>> custom_system("__import__('os')", "0")
     Traceback (most recent call last):
     ...
@@ -140,6 +143,13 @@ def custom_system(made: object, missed: object, wins: str = "highest") -> System
     """
     if wins not in WINS:
         raise UnknownVariantError(f"Unknown winning direction {shown(wins)}; use highest or lowest.")
+    if isinstance(made, str) and isinstance(missed, str):
+        return _custom(made, missed, wins)
+    return _custom.__wrapped__(made, missed, wins)
+
+
+@lru_cache(maxsize=64)
+def _custom(made: object, missed: object, wins: str) -> System:
     made_formula = formula(made, "The made formula")
     missed_formula = formula(missed, "The missed formula")
     return System("custom", made_formula, missed_formula, wins,
