@@ -492,6 +492,17 @@ def test_the_largest_game_prints_every_deal_on_a_few_pages(client: FlaskClient) 
         assert squeezed(adjustment["reason"]) in ending
 
 
+def test_a_long_cooperative_sheet_prints_bids_and_tricks_only(client: FlaskClient) -> None:
+    deals = [{"bids": d["tricks"], "tricks": d["tricks"]} for d in random_deals(5, 3, 120, seed=5)]
+    body = store(client, {"players": EIGHT[:5], "deals": deals,
+                          "rules": {"preset": "cooperative", "deal": "fixed", "max_cards": 3, "deals": 120}})
+    rows = long_rows(pdf(client.get(body["links"]["sheet"])))
+    assert list(rows) == list(range(1, 121))
+    for number, deal in enumerate(deals, start=1):
+        # deal, cards, dealer, what the dealer must bid, then each player's bid/took: no totals
+        assert rows[number][4:] == [f"{bid}/{bid}" for bid in deal["bids"]]
+
+
 def test_the_largest_blank_sheet_keeps_rows_to_write_in(client: FlaskClient) -> None:
     reader = blank(client, **LARGEST_BLANK)
     assert len(reader.pages) <= 8 and is_paper(reader, A4, landscape=True)
