@@ -40,7 +40,7 @@ DEALER_RULES = {"hook": "can't bid", "dealer-must-exceed": "can't bid", "must-eq
 ROW_HEIGHTS = (8.0, 7.0, 6.0, 5.2, 4.6, 4.2)
 #: Row height of a sheet too long for one page: room to write in, over as many pages as it takes.
 LONG_ROWS = 6.0
-#: Pages of LONG_ROWS a sheet may take before it is printed long (see layout()).
+#: Pages a sheet of LONG_ROWS and its footer may take before it is printed long (see layout()).
 NORMAL_PAGES = 2
 #: Row height of a long filled sheet: a record to read, not a form to write on.
 COMPACT_ROWS = 3.2
@@ -209,8 +209,8 @@ def layout(paper: str, orientation: str | None, players: int, rows: int, *, fill
            summary_lines: int = 6) -> Layout:
     """Landscape from 6 players on; the roomiest rows that keep the sheet on one page, if any.
 
-    A sheet whose rows take more than NORMAL_PAGES pages is long: a blank one keeps its rows to
-    write in, a filled one is a record to read and gets small rows on portrait paper (unless
+    A sheet that would take more than NORMAL_PAGES pages is long: a blank one keeps its rows
+    to write in, a filled one is a record to read and gets small rows on portrait paper (unless
     landscape is asked for), so that the longest game takes a few pages.
 
     >>> layout("a4", None, 4, 19)
@@ -232,7 +232,7 @@ def layout(paper: str, orientation: str | None, players: int, rows: int, *, fill
     fitting = [h for h in ROW_HEIGHTS if h * max(rows, 1) <= room]
     if fitting:
         return Layout(landscape, fitting[0], True, False)
-    long = rows > NORMAL_PAGES * int((height - FRAME_MM) / LONG_ROWS)
+    long = rows * LONG_ROWS > room + (NORMAL_PAGES - 1) * (height - FRAME_MM)
     if long and filled:
         return Layout(orientation == "landscape", COMPACT_ROWS, False, True)
     return Layout(landscape, LONG_ROWS, False, long)
