@@ -17,7 +17,8 @@ DASHES = ("", "6 3", "1.5 2", "9 3 2 3", "4 4", "12 3", "5 2 1.5 2 1.5 2", "2 5"
           "16 4 4 4")
 WIDTH, HEIGHT = 360.0, 150.0
 LEFT, RIGHT, TOP, BOTTOM = 28.0, 248.0, 8.0, 130.0  # the plot area; the legend sits to its right
-LABEL_GAP = 8.0  # the least vertical room between two end labels
+FONT_SIZE = 9.0
+LABEL_GAP = FONT_SIZE + 1  # end labels a line apart: their boxes (a font size tall) never touch
 MAX_LEGEND_NAME = 12
 STROKE = Markup('fill="none" stroke="#000" stroke-width="1.1"')
 
@@ -36,29 +37,32 @@ def nice_step(span: float, ticks: int = 4) -> float:
 
 
 def spread(ys: Sequence[float], gap: float, low: float, high: float) -> list[float]:
-    """Move label positions apart so that no two are closer than ``gap``, keeping their order.
+    """Label positions nearest ``ys`` in their order, ``gap`` apart at least, in [low, high].
 
-    Labels that would overlap are gathered into a run centred on their mean position.
+    Nearest: the least sum of squared moves. In sorted order, taking k × gap from the k-th
+    position turns "gap apart" into "in order": runs out of order are pooled at their mean,
+    then all are moved inside the bounds. Without room for them all, the labels are stacked
+    down from ``low``.
 
     >>> spread([50, 51, 52], 7, 0, 100)
     [44.0, 51.0, 58.0]
+    >>> spread([100, 100, 0, 96], 10, 0, 100)
+    [90.0, 100.0, 0.0, 80.0]
     """
-    order = sorted(range(len(ys)), key=lambda i: ys[i])
-    runs: list[list[float]] = []  # [first position, labels, sum of wanted positions]
-    for i in order:
-        runs.append([float(ys[i]), 1, float(ys[i])])
-        while len(runs) > 1 and runs[-2][0] + runs[-2][1] * gap > runs[-1][0]:
-            last = runs.pop()
-            run = runs[-1]
-            run[1] += last[1]
-            run[2] += last[2]
-            run[0] = run[2] / run[1] - (run[1] - 1) * gap / 2
-        runs[-1][0] = max(low, min(runs[-1][0], high - (runs[-1][1] - 1) * gap))
-    placed = [run[0] + k * gap for run in runs for k in range(int(run[1]))]
-    result = [0.0] * len(ys)
+    order = sorted(range(len(ys)), key=lambda i: (ys[i], i))
+    runs: list[tuple[float, int]] = []  # (sum of the shifted positions, how many)
     for k, i in enumerate(order):
-        result[i] = placed[k]
-    return result
+        total, count = float(ys[i]) - k * gap, 1
+        while runs and runs[-1][0] / runs[-1][1] > total / count:
+            total, count = total + runs[-1][0], count + runs[-1][1]
+            runs.pop()
+        runs.append((total, count))
+    top = float(max(low, high - (len(ys) - 1) * gap))
+    shifted = [min(max(total / count, low), top) for total, count in runs for _ in range(count)]
+    placed = [0.0] * len(ys)
+    for k, i in enumerate(order):
+        placed[i] = shifted[k] + k * gap
+    return placed
 
 
 def shorten(name: str, limit: int) -> str:
@@ -86,7 +90,7 @@ def running_totals_svg(names: Sequence[str], series: Sequence[Sequence[Fraction]
 
     parts = [Markup('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {} {}" '
                     'role="img" aria-label="Running totals" font-family="DejaVu Sans" '
-                    'font-size="9" fill="#000">').format(WIDTH, HEIGHT)]
+                    'font-size="{}" fill="#000">').format(WIDTH, HEIGHT, FONT_SIZE)]
     # Few elements: each one costs the PDF renderer; the grid is one path, the zero line another.
     ticks = [low + k * step for k in range(round((high - low) / step) + 1)]
     grid = " ".join(f"M{LEFT} {y(t)}H{RIGHT}" for t in ticks if t != 0)
@@ -102,7 +106,8 @@ def running_totals_svg(names: Sequence[str], series: Sequence[Sequence[Fraction]
             x(deal), BOTTOM + 10, deal))
     parts.append(Markup('<text x="{}" y="{}" text-anchor="end">deal</text>').format(
         RIGHT, HEIGHT - 1))
-    ends = spread([y(float(line[-1])) for line in series], LABEL_GAP, TOP, BOTTOM + 4)
+    # Between the plot's top and bottom: lower, a label would meet the deal numbers below.
+    ends = spread([y(float(line[-1])) for line in series], LABEL_GAP, TOP, BOTTOM)
     for seat, line in enumerate(series):
         dash = DASHES[seat % len(DASHES)] or "none"
         points = " ".join(f"{x(d)},{y(float(v))}" for d, v in enumerate(line))

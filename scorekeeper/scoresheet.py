@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 from datetime import date
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any
+from typing import Any, NamedTuple
 
 from markupsafe import Markup
 
@@ -40,6 +40,12 @@ DEALER_RULES = {"hook": "can't bid", "dealer-must-exceed": "can't bid", "must-eq
 ROW_HEIGHTS = (8.0, 7.0, 6.0, 5.2, 4.6, 4.2)
 #: Row height of a sheet too long for one page: room to write in, over as many pages as it takes.
 LONG_ROWS = 6.0
+#: Pages a sheet of LONG_ROWS and its footer may take before it is printed long (see layout()).
+NORMAL_PAGES = 2
+#: Row height of a long filled sheet: a record to read, not a form to write on.
+COMPACT_ROWS = 3.2
+#: Adjustments listed in the results box; more get a block of their own, in columns.
+BOXED_ADJUSTMENTS = 6
 #: Paper sizes in mm (short side, long side).
 PAPER_MM = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 #: What a page holds besides the deal rows (mm): margins, title line, column heads, gaps.
@@ -62,6 +68,29 @@ class Entry:
     leader: bool = False
     adjusted: bool = False
 
+    @property
+    def marked_total(self) -> str:
+        """The total with its marks: ★ leading, † adjusted at this deal.
+
+        >>> Entry(total="31", leader=True, adjusted=True).marked_total
+        '★31†'
+        """
+        return ("★" if self.leader else "") + self.total + ("†" if self.adjusted else "")
+
+    @property
+    def tally(self) -> str:
+        """Bid and tricks in one cell, as a long sheet prints them: ✗ marks a missed bid.
+
+        >>> Entry("2", "3", missed=True).tally, Entry("1", "1").tally, Entry("0").tally, Entry().tally
+        ('2/3✗', '1/1', '0', '')
+        """
+        return self.bid + (f"/{self.took}" if self.took else "") + ("✗" if self.missed else "")
+
+    @property
+    def line(self) -> str:
+        """The tally and the marked total as one line, joined by a no-break space (see sheet.css)."""
+        return f"{self.tally}\u00a0{self.marked_total}" if self.total else self.tally
+
 
 @dataclass(frozen=True)
 class Row:
@@ -74,6 +103,16 @@ class Row:
     hook: str | None
     entries: tuple[Entry, ...]
     mark: str = ""  # "T" a tie-break deal, "↻" the deal before dealt again (cooperative)
+
+    @property
+    def label(self) -> str:
+        """The deal's number with its mark, as one line of a long sheet prints it."""
+        return f"{self.number}{self.mark}"
+
+    @property
+    def restriction(self) -> str:
+        """The dealer cell's text on a long sheet: "free" where the dealer bids freely."""
+        return "free" if self.hook is None else self.hook
 
 
 @dataclass(frozen=True)
@@ -115,11 +154,17 @@ class Sheet:
     date: str = ""
     results: Results | None = None
     chart: Markup | None = None
+    long: bool = False  # printed a line per deal in a cell per column; filled: bid/took and total
 
     @property
     def filled(self) -> bool:
         """Whether the sheet shows a game that was played."""
         return self.results is not None
+
+    @property
+    def boxed_adjustments(self) -> bool:
+        """Whether the adjustments fit the results box, rather than a block of their own."""
+        return self.results is None or len(self.results.adjustments) <= BOXED_ADJUSTMENTS
 
     def tighter(self) -> Sheet | None:
         """The same one-page sheet with the next smaller rows, if it has any left to give."""
@@ -151,16 +196,31 @@ def footer_mm(players: int, filled: bool, summary_lines: int, landscape: bool) -
     return max(rules, standings, 42.0) if landscape else max(rules, 45.0) + max(standings, 28.0)
 
 
+class Layout(NamedTuple):
+    """How a sheet sits on its paper (see layout())."""
+
+    landscape: bool
+    row_height: float  # mm
+    one_page: bool  # meant to fit one page
+    long: bool  # more rows than NORMAL_PAGES pages hold: printed a line per deal
+
+
 def layout(paper: str, orientation: str | None, players: int, rows: int, *, filled: bool = False,
-           summary_lines: int = 6) -> tuple[bool, float, bool]:
+           summary_lines: int = 6) -> Layout:
     """Landscape from 6 players on; the roomiest rows that keep the sheet on one page, if any.
 
-    Returns (landscape, row height in mm, whether the sheet is meant to fit one page).
+    A sheet that would take more than NORMAL_PAGES pages is long: a blank one keeps its rows
+    to write in, a filled one is a record to read and gets small rows on portrait paper (unless
+    landscape is asked for), so that the longest game takes a few pages.
 
-    >>> layout("a4", None, 4, 19), layout("a4", None, 8, 25, filled=True, summary_lines=7)
-    ((False, 8.0, True), (True, 4.6, True))
-    >>> layout("letter", "portrait", 4, 60)
-    (False, 6.0, False)
+    >>> layout("a4", None, 4, 19)
+    Layout(landscape=False, row_height=8.0, one_page=True, long=False)
+    >>> tuple(layout("a4", None, 8, 25, filled=True, summary_lines=7))
+    (True, 4.6, True, False)
+    >>> tuple(layout("letter", "portrait", 4, 60)), tuple(layout("a4", None, 10, 203))
+    ((False, 6.0, False, False), (True, 6.0, False, True))
+    >>> layout("a4", None, 10, 300, filled=True)
+    Layout(landscape=False, row_height=3.2, one_page=False, long=True)
     """
     if paper not in PAPERS:
         raise SheetError(f"Unknown paper size {paper!r}; use one of: {', '.join(PAPERS)}.")
@@ -170,7 +230,12 @@ def layout(paper: str, orientation: str | None, players: int, rows: int, *, fill
     height = PAPER_MM[paper][0 if landscape else 1]
     room = height - FRAME_MM - footer_mm(players, filled, summary_lines, landscape)
     fitting = [h for h in ROW_HEIGHTS if h * max(rows, 1) <= room]
-    return landscape, fitting[0] if fitting else LONG_ROWS, bool(fitting)
+    if fitting:
+        return Layout(landscape, fitting[0], True, False)
+    long = rows * LONG_ROWS > room + (NORMAL_PAGES - 1) * (height - FRAME_MM)
+    if long and filled:
+        return Layout(orientation == "landscape", COMPACT_ROWS, False, True)
+    return Layout(landscape, LONG_ROWS, False, long)
 
 
 def _hook_cell(rules: Rules, cards: int | None) -> str | None:
@@ -222,11 +287,10 @@ def _spare(rules: Rules, first_dealer: int, index: int, cards: int | None) -> De
 def _frame(rules: Rules, rows: int, paper: str, orientation: str | None, filled: bool,
            summary: tuple[tuple[str, str], ...]) -> dict[str, Any]:
     """The Sheet fields that depend on the page: orientation, row height, the dealer column."""
-    landscape, height, fits = layout(paper, orientation, rules.players, rows, filled=filled,
-                                     summary_lines=len(summary))
+    page = layout(paper, orientation, rules.players, rows, filled=filled, summary_lines=len(summary))
     label = None if rules.bidding.simultaneous else DEALER_RULES.get(rules.bidding.rule)
-    return {"paper": paper, "landscape": landscape, "row_height": height, "one_page": fits,
-            "hook_label": label, "summary": summary, "scored": not rules.cooperative}
+    return {"paper": paper, "hook_label": label, "summary": summary, "scored": not rules.cooperative,
+            **page._asdict()}
 
 
 def blank_sheet(

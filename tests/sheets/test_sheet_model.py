@@ -8,7 +8,15 @@ import pytest
 
 from scorekeeper.rules.gamefile import parse
 from scorekeeper.rules.presets import make_rules
-from scorekeeper.scoresheet import SheetError, blank_sheet, filled_sheet, layout
+from scorekeeper.scoresheet import (
+    COMPACT_ROWS,
+    LONG_ROWS,
+    Entry,
+    SheetError,
+    blank_sheet,
+    filled_sheet,
+    layout,
+)
 
 FOUR = ("Ann", "Bob", "Cy", "Dee")
 
@@ -111,8 +119,40 @@ def test_adjustments_are_marked_and_listed() -> None:
 def test_layout_turns_to_landscape_from_six_players(players: int, rows: int, landscape: bool,
                                                     one_page: bool) -> None:
     for paper in ("a4", "letter"):
-        turned, _, fits = layout(paper, None, players, rows, filled=True, summary_lines=8)
-        assert (turned, fits) == (landscape, one_page)
+        page = layout(paper, None, players, rows, filled=True, summary_lines=8)
+        assert (page.landscape, page.one_page, page.long) == (landscape, one_page, False)
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("filled", [False, True])
+def test_a_sheet_of_more_than_two_pages_is_long(paper: str, filled: bool) -> None:
+    two_pages = max(rows for rows in range(1, 200) if not layout(paper, None, 10, rows, filled=filled).long)
+    assert 40 <= two_pages <= 55  # two landscape pages of 6 mm rows, less the footer
+    page = layout(paper, None, 10, two_pages + 1, filled=filled)
+    if filled:  # a record to read
+        assert page.long and not page.landscape and page.row_height == COMPACT_ROWS
+        assert layout(paper, "landscape", 10, 300, filled=True).landscape  # as asked
+    else:  # still room to write in
+        assert page.long and page.landscape and page.row_height == LONG_ROWS
+
+
+def test_long_sheets_print_bid_and_tricks_in_one_cell_with_the_total() -> None:
+    assert Entry("2", "3", "3", "41", missed=True, leader=True).line == "2/3✗\u00a0★41"
+    assert Entry("1", "1", "11", "52", adjusted=True).line == "1/1\u00a052†"
+    assert Entry("1").line == "1" and Entry().line == ""  # being bid; still to come
+    sheet = filled_sheet(game(deals=[{"bids": [1, 1, 0, 0], "tricks": [1, 1, 1, 0]}]))
+    assert [row.label for row in sheet.rows] == ["1", "2", "3", "4", "5"]
+    assert [row.restriction for row in sheet.rows] == ["2", "", "", "", ""]
+    assert blank_sheet(make_rules({"bidding": "free", "preset": "denexa"}, 4)).rows[-1].label == "22T"
+    assert blank_sheet(make_rules({"hook_from": 3}, 4)).rows[9].restriction == "free"
+
+
+def test_many_adjustments_leave_the_results_box_for_a_block_of_their_own() -> None:
+    deal = {"bids": [1, 1, 0, 0], "tricks": [1, 1, 1, 0]}
+    few = [{"deal": 1, "player": 0, "points": 1}] * 6
+    assert filled_sheet(game(deals=[deal], adjustments=few)).boxed_adjustments
+    assert not filled_sheet(game(deals=[deal], adjustments=few * 2)).boxed_adjustments
+    assert blank_sheet(make_rules({}, 4)).boxed_adjustments  # nothing to list
 
 
 def test_layout_refuses_unknown_paper_and_orientation() -> None:

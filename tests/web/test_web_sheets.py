@@ -16,6 +16,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from pypdf import PdfReader
 
+from bench.sheet_cases import LARGEST_BLANK, largest_game_file
 from scorekeeper.models import Game, db
 
 FOUR = ["Ann", "Bob", "Cy", "Dee"]
@@ -76,6 +77,18 @@ def row_cells(reader: PdfReader, number: int, players: int) -> list[str]:
     """The 4 cells (bid, took, score, total) of every player in deal ``number``'s row."""
     tokens = row_lines(reader)[number].replace("★", "").split()
     return tokens[-4 * players:]
+
+
+def long_rows(reader: PdfReader) -> dict[int, list[str]]:
+    """A long sheet's deals, each as the words of its line across the page, read by position
+    (its cells hold a column of lines each): deal 1, 2, 3 … in order, over every page."""
+    rows: dict[int, list[str]] = {}
+    for page in reader.pages:
+        for line in page.extract_text(extraction_mode="layout").replace(MINUS, "-").splitlines():
+            words = line.split()
+            if words and re.fullmatch(r"\d+[T↻]?", words[0]) and int(words[0].rstrip("T↻")) == len(rows) + 1:
+                rows[len(rows) + 1] = words
+    return rows
 
 
 def blank(client: FlaskClient, **params: Any) -> PdfReader:
@@ -453,6 +466,65 @@ def test_filled_sheet_unknown_token_is_404_and_bad_paper_400(client: FlaskClient
     response = client.get(sheet, query_string={"paper": "a3"})
     assert response.status_code == 400 and "The paper must be one of a4, letter" in response.get_data(as_text=True)
     assert client.get(sheet, query_string={"zoom": "2"}).status_code == 400
+
+
+# --- the largest sheets (RULES.md §8) ----------------------------------------------------
+
+
+def test_the_largest_game_prints_every_deal_on_a_few_pages(client: FlaskClient) -> None:
+    doc = largest_game_file()
+    names, adjustments = doc["players"], doc["adjustments"]
+    reader = pdf(client.get(store(client, doc)["links"]["sheet"]))
+    assert 3 <= len(reader.pages) <= 5 and is_paper(reader, A4, landscape=False)
+    rows = long_rows(reader)
+    assert list(rows) == list(range(1, 301))
+    totals = [0] * len(names)
+    for number, deal in enumerate(doc["deals"], start=1):
+        adjusted = [a for a in adjustments if a["deal"] == number]
+        totals = [total + common(bid, took) + sum(a["points"] for a in adjusted if a["player"] == seat)
+                  for seat, (total, bid, took) in enumerate(zip(totals, deal["bids"], deal["tricks"]))]
+        # The deal, its cards and dealer, then each player's bid/took (✗ if missed) and total.
+        words = rows[number]
+        assert words[:4] == [str(number), "5", "Player", str((number - 1) % 10)]
+        cells = words[4:]
+        assert len(cells) == 2 * len(names)
+        for seat, (bid, took) in enumerate(zip(deal["bids"], deal["tricks"])):
+            assert cells[2 * seat] == f"{bid}/{took}{'✗' if bid != took else ''}"
+            mark = "†" if any(a["player"] == seat for a in adjusted) else ""
+            assert cells[2 * seat + 1].lstrip("★") == f"{totals[seat]}{mark}"
+    for page in range(len(reader.pages)):
+        content = text(reader, page)
+        if page < 3:  # the rows fill three pages at least: the column heads repeat on each
+            assert squeezed(content).count("Bid/tookTotal") == len(names)
+            assert all(name in content for name in names)
+    ending = squeezed(text(reader))
+    for heading in ("RULESINFORCE", "RUNNINGTOTALS", "FINALSTANDINGS", "SETTLEMENT", "ADJUSTMENTS†"):
+        assert heading in ending
+    for adjustment in adjustments:
+        assert squeezed(adjustment["reason"]) in ending
+
+
+def test_a_long_cooperative_sheet_prints_bids_and_tricks_only(client: FlaskClient) -> None:
+    deals = [{"bids": d["tricks"], "tricks": d["tricks"]} for d in random_deals(5, 3, 120, seed=5)]
+    body = store(client, {"players": EIGHT[:5], "deals": deals,
+                          "rules": {"preset": "cooperative", "deal": "fixed", "max_cards": 3, "deals": 120}})
+    rows = long_rows(pdf(client.get(body["links"]["sheet"])))
+    assert list(rows) == list(range(1, 121))
+    for number, deal in enumerate(deals, start=1):
+        # deal, cards, dealer, what the dealer must bid, then each player's bid/took: no totals
+        assert rows[number][4:] == [f"{bid}/{bid}" for bid in deal["bids"]]
+
+
+def test_the_largest_blank_sheet_keeps_rows_to_write_in(client: FlaskClient) -> None:
+    reader = blank(client, **LARGEST_BLANK)
+    assert len(reader.pages) <= 8 and is_paper(reader, A4, landscape=True)
+    rows = long_rows(reader)
+    assert list(rows) == list(range(1, 204))  # 200 deals and 3 spare tie-break deals
+    assert [words[:3] for words in rows.values()][-4:] == [["200", "5", "10"], ["201T", "1", "1"],
+                                                          ["202T", "1", "2"], ["203T", "1", "3"]]
+    for page in range(len(reader.pages)):
+        assert text(reader, page).count("Bid Took Score Total") == 10
+    assert "RULES IN FORCE" in text(reader, len(reader.pages) - 1)
 
 
 # --- hostile names ------------------------------------------------------------------------
