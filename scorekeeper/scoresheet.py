@@ -487,9 +487,10 @@ def _preset(rules: Rules) -> str:
         house = rules != make_rules({"preset": rules.preset}, rules.players)
     except RulesError:  # the preset alone can't be dealt to this table: the table changed it
         house = True
+    preset = PRESETS[rules.preset]
     if house:
-        return f"house rules based on {rules.preset}, as below"
-    return f"{rules.preset} — {PRESETS[rules.preset].description}"
+        return f"house rules based on {preset.title}, as below"
+    return f"{preset.title} — {preset.description}"
 
 
 def rules_summary(rules: Rules, stakes: Stakes | None = None) -> tuple[tuple[str, str], ...]:

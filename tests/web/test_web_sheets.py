@@ -199,7 +199,7 @@ def test_blank_sheet_summarises_the_rules_in_force(client: FlaskClient) -> None:
                                  "dealer's last card"]),
         ({"preset": "kachuful"}, ["rotates ♠ ♦ ♣ ♥ NT", "made: 10 + tricks; missed: 0"]),
         ({"preset": "cooperative"}, ["must equal", "dealt again", "the table wins together"]),
-        ({"preset": "oh-hell", "max_cards": "7"}, ["house rules based on oh-hell"]),
+        ({"preset": "oh-hell", "max_cards": "7"}, ["house rules based on Oh Hell"]),
     ],
 )
 def test_blank_sheet_names_each_presets_rules(client: FlaskClient, params: dict[str, str],
