@@ -26,6 +26,7 @@ import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from decimal import Decimal
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any, NoReturn
 
 from .errors import FormulaError, UnknownVariantError, ValueRefused
@@ -423,6 +424,8 @@ def formula(value: object, what: str) -> Formula:
                            "numbers, + - * / ** ( ), comparisons, abs, min, max") from None
     label = f"{what} {value.strip()!r}"
 
+    # A game asks the same few (bid, tricks, cards, players) again and again: each is worked out once.
+    @lru_cache(maxsize=4096)
     def compiled(bid: int, tricks: int, cards: int, players: int) -> Points:
         try:
             result = node((bid, tricks, cards, players))
