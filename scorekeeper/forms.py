@@ -74,8 +74,10 @@ def sentence(text: str) -> str:
 
 
 def _labelled(label: str, error: str) -> str:
-    """An error with its field's label in front, unless the error already names the field."""
-    return error if not label or error.lower().startswith(label.lower()) else f"{label}: {error}"
+    """An error with its field's label in front, unless the error already names the field
+    ("The reason contains …" names the Reason)."""
+    named = error.lower().removeprefix("the ").startswith(label.lower().removeprefix("the "))
+    return error if not label or named else f"{label}: {error}"
 
 
 def problems(form: Form) -> list[str]:

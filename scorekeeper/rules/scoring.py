@@ -194,10 +194,10 @@ def read_zero_bid(value: object) -> ZeroBid:
     >>> read_zero_bid("1e100000000")
     Traceback (most recent call last):
     ...
-    scorekeeper.rules.errors.ValueRefused: A made zero bid scores must be a whole number from -1000 to 1000, or 5+n, not '1e100000000'
+    scorekeeper.rules.errors.ValueRefused: A made zero bid scores must be a whole number from -1,000 to 1,000, or 5+n, not '1e100000000'
     """
     what, (low, high) = "A made zero bid scores", ZERO_BID_BOUNDS
-    should = f"a whole number from {low} to {high}, or 5+n"
+    should = f"a whole number from {low:,} to {high:,}, or 5+n"
     if isinstance(value, str) and value.replace(" ", "").lower().endswith("+n"):
         base = value.replace(" ", "").lower()[:-2]
         try:

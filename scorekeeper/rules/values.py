@@ -94,7 +94,7 @@ def whole(value: object, what: str, low: int, high: int) -> int:
         if len(text) <= NUMBER_CHARS and _WHOLE_TEXT.fullmatch(text):
             number = int(text)
     if number is None or not low <= number <= high:
-        refuse(what, f"a whole number from {low} to {high}", value)
+        refuse(what, f"a whole number from {low:,} to {high:,}", value)
     return number
 
 
@@ -110,7 +110,7 @@ def count(value: object, what: str, low: int, high: int) -> int:
     scorekeeper.rules.errors.ValueRefused: Deals must be a whole number from 1 to 200, not '3'
     """
     if type(value) is not int or not low <= value <= high:
-        refuse(what, f"a whole number from {low} to {high}", value)
+        refuse(what, f"a whole number from {low:,} to {high:,}", value)
     return value
 
 
@@ -134,7 +134,7 @@ def decimal(value: object, what: str, low: Decimal, high: Decimal, places: int) 
     >>> decimal("1e-99999999", "Per point", Decimal("0.0001"), Decimal(1000), 4)
     Traceback (most recent call last):
     ...
-    scorekeeper.rules.errors.ValueRefused: Per point must be an amount from 0.0001 to 1000 with at most 4 decimals, such as "0.05", not '1e-99999999'
+    scorekeeper.rules.errors.ValueRefused: Per point must be an amount from 0.0001 to 1,000 with at most 4 decimals, such as "0.05", not '1e-99999999'
     """
     amount: Decimal | None = None
     if type(value) is int and abs(value) < 10**NUMBER_CHARS:
@@ -145,7 +145,7 @@ def decimal(value: object, what: str, low: Decimal, high: Decimal, places: int) 
             amount = Decimal(text)
     step = Decimal(1).scaleb(-places)
     if amount is None or not low <= amount <= high or amount % step != 0:
-        refuse(what, f'an amount from {low} to {high} with at most {places} decimals, such as "0.05"', value)
+        refuse(what, f'an amount from {low:,} to {high:,} with at most {places} decimals, such as "0.05"', value)
     return amount
 
 

@@ -15,11 +15,11 @@ def test_a_refused_field_is_named_once_even_with_the_live_example(page: Page) ->
     page.locator("summary:has-text('House rules')").click()
     page.fill("input[name='rules-target']", "many")
     page.locator("button.primary[value=preview]").click()
-    expect(page.locator("#error")).to_contain_text("Game to (points) must be a whole number from 1 to 100000, not 'many'.")
+    expect(page.locator("#error")).to_contain_text("Game to (points) must be a whole number from 1 to 100,000, not 'many'.")
     page.wait_for_load_state("networkidle")  # the live example has answered
     assert page.locator("main").inner_text().count("not 'many'") == 1
     page.fill("input[name='rules-target']", "lots")  # once changed, the example speaks again
-    expect(page.locator("#example")).to_contain_text("must be a whole number from 1 to 100000, not 'lots'")
+    expect(page.locator("#example")).to_contain_text("must be a whole number from 1 to 100,000, not 'lots'")
 
 
 def test_enter_in_a_name_moves_to_the_next_name_then_to_the_rules(page: Page) -> None:

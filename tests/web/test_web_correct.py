@@ -115,11 +115,11 @@ def test_an_adjustment_counts_in_the_totals_with_its_reason(start: Start) -> Non
 
 
 BAD_ADJUSTMENTS = [
-    pytest.param({"points": "ten"}, "Points must be a whole number from -10000 to 10000, not 'ten'",
+    pytest.param({"points": "ten"}, "Points must be a whole number from -10,000 to 10,000, not 'ten'",
                  id="text where a number belongs"),
-    pytest.param({"points": "2.5"}, "Points must be a whole number from -10000 to 10000, not '2.5'", id="a half"),
-    pytest.param({"points": "1e4"}, "Points must be a whole number from -10000 to 10000, not '1e4'", id="an exponent"),
-    pytest.param({"points": "10001"}, "Points must be a whole number from -10000 to 10000, not '10001'",
+    pytest.param({"points": "2.5"}, "Points must be a whole number from -10,000 to 10,000, not '2.5'", id="a half"),
+    pytest.param({"points": "1e4"}, "Points must be a whole number from -10,000 to 10,000, not '1e4'", id="an exponent"),
+    pytest.param({"points": "10001"}, "Points must be a whole number from -10,000 to 10,000, not '10001'",
                  id="too many points"),
     pytest.param({"reason": "revoke\x00\x1b[2J"}, "The reason contains an invisible character (null)",
                  id="control characters in the reason"),

@@ -143,7 +143,7 @@ BAD_SETUPS = [
     pytest.param({"rules-bidding": "must-equal", "rules-scoring": "exact"}, "makes the game cooperative",
                  id="scoring with cooperative"),
     pytest.param({"stakes": "per_point", "amount": "lots"}, "The stake per point must be an amount", id="bad stake"),
-    pytest.param({"rules-target": "many"}, "Game to (points) must be a whole number from 1 to 100000, not 'many'",
+    pytest.param({"rules-target": "many"}, "Game to (points) must be a whole number from 1 to 100,000, not 'many'",
                  id="bad target"),
     pytest.param({"preset": "no-such-preset"}, "Rules: Not a valid choice.", id="unknown preset"),
 ]

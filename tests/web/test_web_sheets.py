@@ -324,7 +324,7 @@ def test_blank_embeds_dejavu_sans(client: FlaskClient) -> None:
         ({"players": "4", "first_dealer": "5"}, "The first dealer's seat must be a whole number from 1 to 4"),
         ({"players": "10", "deal": "fixed", "max_cards": "5", "deals": "1000"},
          "Number of deals must be a whole number from 1 to 200, not '1000'"),
-        ({"players": "4", "per_point": "1e-99999999"}, "The stake per point must be an amount from 0.0001 to 1000"),
+        ({"players": "4", "per_point": "1e-99999999"}, "The stake per point must be an amount from 0.0001 to 1,000"),
         ({"players": "4", "scoring": "golf"}, "Unknown scoring system 'golf'"),
         ({"players": "4", "deal": "custom"}, "needs a sequence"),
         ({"preset": "cooperative", "players": "4", "per_point": "0.1"}, "can't be played for stakes"),

@@ -53,11 +53,11 @@ def test_stakes_can_be_removed(app: Flask, client: FlaskClient) -> None:
 
 
 @pytest.mark.parametrize(("fields", "message"), [
-    ({"stakes": "per_point", "amount": "lots"}, "The stake per point must be an amount from 0.0001 to 1000"),
-    ({"stakes": "per_point", "amount": "-1"}, "from 0.0001 to 1000"),
-    ({"stakes": "per_point", "amount": "1e-99999999"}, "from 0.0001 to 1000 with at most 4 decimals"),
+    ({"stakes": "per_point", "amount": "lots"}, "The stake per point must be an amount from 0.0001 to 1,000"),
+    ({"stakes": "per_point", "amount": "-1"}, "from 0.0001 to 1,000"),
+    ({"stakes": "per_point", "amount": "1e-99999999"}, "from 0.0001 to 1,000 with at most 4 decimals"),
     ({"stakes": "per_point", "amount": "0.00001"}, "with at most 4 decimals"),
-    ({"stakes": "ante", "amount": "1e5"}, "The ante must be an amount from 0.01 to 100000"),
+    ({"stakes": "ante", "amount": "1e5"}, "The ante must be an amount from 0.01 to 100,000"),
     ({"stakes": "per_point", "amount": "0.05", "hard_score_bonus": "NaN"}, "The hard-score bonus must be a whole number"),
     ({"stakes": "per_point", "amount": "0.05", "currency": "E\x00"}, "The currency contains an invisible character"),
     ({"stakes": "ante", "amount": "2", "hard_score_bonus": "10"}, "hard-score bonus goes with a stake per point"),
