@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import pairwise
 from operator import add, eq
 from typing import NamedTuple
 
@@ -31,9 +32,26 @@ class DealInput(NamedTuple):
     """
 
     bids: tuple[int | None, ...]
-    tricks: tuple[int, ...] | None = None
+    tricks: tuple[int | None, ...] | None = None
     trump: str | None = None
     cards: int | None = None
+
+
+class Absence(NamedTuple):
+    """A player not dealt in from deal ``first`` to deal ``last`` (1-based and inclusive; ``last``
+    None: to the end of the game): a late arrival, a player who left, or one who sits out."""
+
+    player: int
+    first: int
+    last: int | None = None
+
+    def covers(self, number: int) -> bool:
+        """Whether the player is away at deal ``number``.
+
+        >>> Absence(2, 5).covers(9), Absence(2, 5, 6).covers(7), Absence(2, 5, 6).covers(5)
+        (True, False, True)
+        """
+        return self.first <= number and (self.last is None or number <= self.last)
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,9 +70,9 @@ class DealResult(NamedTuple):
     deal: Deal
     trump: str | None
     bids: tuple[int | None, ...]
-    tricks: tuple[int, ...] | None
-    made: tuple[bool, ...] | None
-    points: tuple[Points, ...] | None
+    tricks: tuple[int | None, ...] | None  # None for a seat not dealt in
+    made: tuple[bool | None, ...] | None
+    points: tuple[Points | None, ...] | None
     totals: tuple[Points, ...]
     redeal: bool = False
     tiebreak: bool = False
@@ -66,8 +84,8 @@ class DealResult(NamedTuple):
 
     @property
     def entered(self) -> Sequence[int]:
-        """The bids made so far (every bid, once the tricks are in)."""
-        if self.tricks is not None:
+        """The bids made so far (every bid of the players dealt in, once the tricks are in)."""
+        if self.tricks is not None and not self.deal.present:
             every: tuple[int, ...] = self.bids  # type: ignore[assignment]  # no None among them
             return every
         return [b for b in self.bids if b is not None]
@@ -220,9 +238,13 @@ def _check_bids(rules: Rules, deal: Deal, bids: Sequence[int | None], names: Seq
     players = len(names)
     if len(bids) != players:
         raise RulesError(f"there must be {players} bids, one per player, not {len(bids)}")
+    if deal.present:
+        away = [seat for seat in range(players) if seat not in deal.present and bids[seat] is not None]
+        if away:
+            raise BidError(f"{names[away[0]]} is not dealt in this deal, so has no bid")
     if rules.bidding.simultaneous:
         given = [b for b in bids if b is not None]
-        if given and len(given) != players:
+        if given and len(given) != len(deal.seats(players)):
             raise RulesError("bids are shown at once (simultaneous): enter every player's bid together")
         for seat, bid in enumerate(bids):
             if bid is not None:
@@ -255,13 +277,38 @@ def _check_bids(rules: Rules, deal: Deal, bids: Sequence[int | None], names: Seq
 class _Replay:
     """Walks the deals in order, tracking the schedule position, totals and the end of the game."""
 
-    def __init__(self, rules: Rules, players: Sequence[str], first_dealer: int) -> None:
+    def __init__(self, rules: Rules, players: Sequence[str], first_dealer: int,
+                 absences: Sequence[Absence] = ()) -> None:
         self.rules = rules
         self.names = tuple(players)
         self.first_dealer = first_dealer
+        self.absences = tuple(absences)
+        self._dealers: list[int] = []  # with absences: the dealer of each deal so far
         self.position = 0  # index into rules.sizes: re-deals stay, tie-break deals are extra
         self.state = GameState(rules, self.names, first_dealer,
                                totals=[0] * len(players), made_bids=[0] * len(players))
+
+    def present_at(self, number: int) -> tuple[int, ...]:
+        """The seats dealt in at deal ``number`` (1-based), ascending; () when everybody is."""
+        away = {a.player for a in self.absences if a.covers(number)}
+        return tuple(seat for seat in range(len(self.names)) if seat not in away) if away else ()
+
+    def dealer_at(self, index: int) -> int:
+        """Who deals the deal at 0-based ``index``: clockwise from the previous dealer (at the table
+        or not), the first player dealt in (RULES.md §7); deal 1's is the first dealer."""
+        players = len(self.names)
+        if not self.absences:
+            return (self.first_dealer + index) % players
+        while len(self._dealers) <= index:
+            seats = self.present_at(len(self._dealers) + 1) or range(players)
+            if not self._dealers:
+                dealer = self.first_dealer
+            else:
+                before = self._dealers[-1]
+                dealer = next(seat for step in range(1, players + 1)
+                              if (seat := (before + step) % players) in seats)
+            self._dealers.append(dealer)
+        return self._dealers[index]
 
     def deal_at(self, index: int, cards: int | None = None) -> Deal | None:
         """The deal played at 0-based ``index`` from the current position, or None after the end."""
@@ -275,10 +322,15 @@ class _Replay:
             cards, no_trump = rules.sizes[self.position]
         elif rules.deal == "fixed":
             cards = rules.max_cards
-        dealer = (self.first_dealer + index) % players
+        present = self.present_at(index + 1) if self.absences else ()
+        dealer = self.dealer_at(index)
+        dealt = len(present) or players
+        eldest = (dealer + 1) % players
+        while present and eldest not in present:
+            eldest = (eldest + 1) % players
         trump = fixed_trump(index, cards, no_trump, rule=rules.trump, cycle=rules.trump_cycle,
-                            deck=rules.deck_size, players=players)
-        return Deal(index + 1, cards, dealer, (dealer + 1) % players, trump)
+                            deck=rules.deck_size, players=dealt)
+        return Deal(index + 1, cards, dealer, eldest, trump, present)
 
     def play(self, index: int, entry: DealInput, adjustments: Sequence[Adjustment] = ()) -> None:
         """Play the deal at 0-based ``index``; ``adjustments`` are those named at this deal."""
@@ -289,11 +341,13 @@ class _Replay:
         if rules.deal == "manual" and not state.tiebreak:  # tie-break deals are one-card deals
             if entry.cards is None:
                 raise RulesError("the manual pattern needs the number of cards dealt (cards)")
-            self._check_manual(entry.cards)
+            self._check_manual(entry.cards, len(deal.seats(len(self.names))))
             deal = self.deal_at(index, entry.cards)
             assert deal is not None
         elif entry.cards is not None and entry.cards != deal.cards:
             raise RulesError(f"the schedule deals {deal.cards} cards here, not {entry.cards}")
+        if self.absences:  # the pattern was sized for those at deal 1; late arrivals may not fit it
+            self._check_present(deal)
         trump = deal.trump if entry.trump is None else _check_trump(rules, deal, entry.trump)
         bids, tricks, names = entry.bids, entry.tricks, self.names
         _check_bids(rules, deal, bids, names)
@@ -301,21 +355,32 @@ class _Replay:
             state.deals.append(DealResult(deal, trump, bids, None, None, None, tuple(state.totals),
                                           False, state.tiebreak))
             return
-        if None in bids:
+        if None in bids and not deal.present:
             raise RulesError("tricks can be entered only once every player has bid")
         if len(tricks) != len(names):
             raise RulesError(f"there must be {len(names)} trick counts, one per player")
         cards = deal.cards or 0
-        verify_tricks(tricks, cards, names)
+        doubled = rules.spades_double and trump == "S"
+        made: tuple[bool | None, ...]
+        points: Sequence[Points | None]
+        if deal.present:
+            made, points = self._scored(deal, bids, tricks, cards, doubled)
+            totals = [t if p is None else t + p for t, p in zip(state.totals, points)]
+        else:
+            if None in tricks:
+                raise RulesError("every player dealt in needs a trick count")
+            bid: tuple[int, ...] = bids  # type: ignore[assignment]  # no None among them
+            took: tuple[int, ...] = tricks  # type: ignore[assignment]  # no None among them
+            verify_tricks(took, cards, names)
+            made = tuple(map(eq, bid, took))
+            scored = deal_points(rules.scoring, bid, took, cards, zero_bid=rules.zero_bid, doubled=doubled)
+            points, totals = scored, list(map(add, state.totals, scored))
         if rules.spades_double and trump is None:
             raise RulesError("spades double is played, so the trump of a finished deal must be recorded")
-        bid: tuple[int, ...] = bids  # type: ignore[assignment]  # no None among them
-        made = tuple(map(eq, bid, tricks))
-        points = deal_points(rules.scoring, bid, tricks, cards, zero_bid=rules.zero_bid,
-                             doubled=rules.spades_double and trump == "S")
-        state.totals = totals = list(map(add, state.totals, points))
+        state.totals = totals
         if True in made:
-            state.made_bids = [m + b if b == t else m for m, b, t in zip(state.made_bids, bid, tricks)]
+            state.made_bids = [m + b if b is not None and b == t else m
+                               for m, b, t in zip(state.made_bids, bids, tricks)]
         for adj in adjustments:
             totals[adj.player] += adj.points
         redeal = rules.cooperative and False in made
@@ -324,6 +389,43 @@ class _Replay:
         if not redeal and not state.tiebreak:
             self.position += 1
         self._after_deal(index + 1)
+
+    def _check_present(self, deal: Deal) -> None:
+        """A deal of a game with absences: at least two players dealt in, and cards enough for them."""
+        dealt, rules = len(deal.seats(len(self.names))), self.rules
+        if dealt < 2:
+            raise RulesError("at least two players must be dealt in")
+        if deal.cards is not None and deal.cards * dealt > rules.deck_size:
+            most = rules.deck_size // dealt
+            pack = "one pack" if rules.deck_size == 52 else f"{rules.deck_size} cards"
+            raise RulesError(
+                f"{dealt} players can't get {deal.cards} cards from {pack}: play the rest with at most "
+                f"{most} (change the plan)" + (" or add a pack" if rules.deck_size < 104 else ""))
+        if deal.cards is not None and rules.scoring is not None:
+            check_system(rules.scoring, (deal.cards,), dealt)
+
+    def _scored(self, deal: Deal, bids: Sequence[int | None], tricks: Sequence[int | None], cards: int,
+                doubled: bool) -> tuple[tuple[bool | None, ...], list[Points | None]]:
+        """What a deal some players sit out scores: each player dealt in as usual, counted among
+        the players dealt in; the others nothing (None)."""
+        names, seats = self.names, deal.present
+        for seat in range(len(names)):
+            if seat not in seats and tricks[seat] is not None:
+                raise RulesError(f"{names[seat]} is not dealt in this deal, so has no tricks")
+        bid = [bids[seat] for seat in seats]
+        took = [tricks[seat] for seat in seats]
+        if None in bid:
+            raise RulesError("tricks can be entered only once every player has bid")
+        if None in took:
+            raise RulesError("every player dealt in needs a trick count")
+        verify_tricks(took, cards, [names[seat] for seat in seats])  # type: ignore[arg-type]
+        scored = deal_points(self.rules.scoring, bid, took, cards,  # type: ignore[arg-type]
+                             zero_bid=self.rules.zero_bid, doubled=doubled)
+        made: list[bool | None] = [None] * len(names)
+        points: list[Points | None] = [None] * len(names)
+        for seat, b, t, p in zip(seats, bid, took, scored):
+            made[seat], points[seat] = b == t, p
+        return tuple(made), points
 
     def checkpoint(self) -> Checkpoint:
         """Where the replay stands now, after the last deal played."""
@@ -340,13 +442,13 @@ class _Replay:
         state.totals, state.made_bids = list(mark.totals), list(mark.made_bids)
         state.tiebreak, state.finished = mark.tiebreak, mark.finished
 
-    def _check_manual(self, cards: int) -> None:
+    def _check_manual(self, cards: int, dealt: int) -> None:
         rules = self.rules
         if isinstance(cards, bool) or not isinstance(cards, int):
             raise RulesError(f"cards must be a whole number, not {cards!r}")
-        check_hand_fits(cards, rules.deck_size, len(self.names))
+        check_hand_fits(cards, rules.deck_size, dealt)
         if rules.scoring is not None:  # a house formula is checked for each hand size as it is entered
-            check_system(rules.scoring, (cards,), len(self.names))
+            check_system(rules.scoring, (cards,), dealt)
         if cards > rules.max_cards:
             raise RulesError(f"a hand of {cards} cards is above the top hand size of {rules.max_cards}")
         if rules.only and cards % 2 != {"odd": 1, "even": 0}[rules.only]:
@@ -380,13 +482,15 @@ def replay(
     first_dealer: int = 0,
     adjustments: Sequence[Adjustment] = (),
     ended: bool = False,
+    absences: Sequence[Absence] = (),
     resume: tuple[GameState, int] | None = None,
 ) -> GameState:
     """Play every deal in order and return the game; a refused deal raises DealRefused.
 
-    ``resume=(earlier, k)`` goes on from where ``earlier`` stood after its first k deals instead of
-    replaying them: the caller vouches that ``earlier`` was replayed with the same rules, players,
-    first dealer and adjustments, and from the same first k deals.
+    ``absences`` say who is not dealt in which deals (RULES.md §7). ``resume=(earlier, k)`` goes on
+    from where ``earlier`` stood after its first k deals instead of replaying them: the caller
+    vouches that ``earlier`` was replayed with the same rules, players, first dealer, adjustments
+    and absences, and from the same first k deals.
 
     >>> from .presets import make_rules
     >>> game = replay(make_rules({"max_cards": 2}, 3), ["Ann", "Bob", "Cy"],
@@ -394,7 +498,8 @@ def replay(
     >>> [str(t) for t in game.totals], game.next_deal.cards
     (['11', '1', '10'], 1)
     """
-    replayer = _Replay(rules, players, first_dealer)
+    check_absences(absences, players, first_dealer)
+    replayer = _Replay(rules, players, first_dealer, absences)
     state = replayer.state
     for adj in adjustments:
         if not 1 <= adj.deal <= len(deals):
@@ -430,6 +535,44 @@ def replay(
         state.next_deal = None if state.current else replayer.deal_at(len(deals))
     state.schedule = _schedule(replayer, len(deals), None if resume is None else resume[0])
     return state
+
+
+def check_absences(absences: Sequence[Absence], players: Sequence[str], first_dealer: int) -> None:
+    """Refuse absences that can't be played (RULES.md §7): a player's overlapping ranges, a first
+    dealer away at deal 1, fewer than two players at a deal; DealRefused names the deal.
+
+    >>> check_absences([Absence(1, 1, 3), Absence(1, 3)], ["Ann", "Bob", "Cy"], 0)
+    Traceback (most recent call last):
+    ...
+    scorekeeper.rules.game.DealRefused: deal 3: Bob is away twice over (from deal 1 to 3, and from deal 3 on)
+    """
+    by_player: dict[int, list[Absence]] = {}
+    for absence in absences:
+        if not 0 <= absence.player < len(players):
+            raise GameError(f"an absence names player {absence.player}, who is not in the game")
+        if absence.last is not None and absence.last < absence.first:
+            raise DealRefused(absence.first, f"{players[absence.player]}'s absence ends before it begins")
+        by_player.setdefault(absence.player, []).append(absence)
+    for player, ranges in by_player.items():
+        ranges.sort(key=lambda absence: absence.first)
+        for before, after in pairwise(ranges):
+            if before.last is None or before.last >= after.first:
+                raise DealRefused(after.first, f"{players[player]} is away twice over ({_span(before)}, "
+                                               f"and {_span(after)})")
+    if any(a.player == first_dealer and a.covers(1) for a in absences):
+        raise DealRefused(1, f"{players[first_dealer]} deals first, so must be dealt in at deal 1")
+    for number in sorted({a.first for a in absences}):  # who is there changes only where one begins
+        away = {a.player for a in absences if a.covers(number)}
+        if len(players) - len(away) < 2:
+            raise DealRefused(number, "at least two players must be dealt in")
+
+
+def _span(absence: Absence) -> str:
+    if absence.last is None:
+        return f"from deal {absence.first} on"
+    if absence.last == absence.first:
+        return f"at deal {absence.first}"
+    return f"from deal {absence.first} to {absence.last}"
 
 
 def _schedule(replayer: _Replay, played: int, earlier: GameState | None = None) -> list[Deal]:

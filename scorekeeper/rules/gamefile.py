@@ -9,7 +9,7 @@ from typing import Any, NoReturn, cast
 from . import values
 from .bidding import WHOLE, announce
 from .errors import GameError, RulesError
-from .game import Adjustment, DealInput, GameState, replay
+from .game import Absence, Adjustment, DealInput, GameState, replay
 from .presets import Rules, rules_for
 from .schedule import TRUMPS
 from .scoring import Points
@@ -18,11 +18,11 @@ from .values import shown
 
 FORMAT = "oh-hell-scorekeeper/1"
 INPUT_FIELDS = ("format", "title", "players", "first_dealer", "rules", "stakes", "adjustments",
-                "ended", "deals")
+                "absent", "ended", "deals")
 #: Fields an export adds; an imported export may carry them, and they are recomputed.
 COMPUTED_FIELDS = ("schedule", "finished", "standings", "winners", "settlement", "links")
 DEAL_FIELDS = ("trump", "bids", "tricks", "cards")
-COMPUTED_DEAL_FIELDS = ("number", "dealer", "eldest", "bid_total", "announce", "made", "points",
+COMPUTED_DEAL_FIELDS = ("number", "dealer", "eldest", "present", "bid_total", "announce", "made", "points",
                         "totals")
 #: The bounds of a game (RULES.md §8): deals (re-deals and tie-breaks included), adjustments and
 #: their points, players; the most cards one player can hold (two packs, two players).
@@ -31,6 +31,8 @@ MAX_ADJUSTMENTS = 100
 MAX_ADJUSTMENT = 10_000
 MAX_PLAYERS = 10
 MAX_HAND = 52
+#: The most absences a game file lists (arrivals, departures, sit-outs).
+MAX_ABSENCES = 100
 
 
 class GameFileError(GameError):
@@ -53,6 +55,7 @@ class GameFile:
     deals: list[DealInput] = field(default_factory=list)
     ended: bool = False
     state: GameState | None = None
+    absences: tuple[Absence, ...] = ()
 
     @property
     def game(self) -> GameState:
@@ -104,8 +107,9 @@ def _deal(index: int, data: object, names: Sequence[str]) -> DealInput:
     elif type(bids) is not list or len(bids) != len(names) or not _BID_TYPES.issuperset(map(type, bids)):
         _refuse_seats(index, bids, names, "bids", "bid", "a whole number or null", _BID_TYPES)
     if tricks is not None and (type(tricks) is not list or len(tricks) != len(names)
-                               or not WHOLE.issuperset(map(type, tricks))):
-        _refuse_seats(index, tricks, names, "tricks", "tricks", "a whole number", WHOLE)
+                               or not _BID_TYPES.issuperset(map(type, tricks))):
+        _refuse_seats(index, tricks, names, "tricks", "tricks", "a whole number (null when not dealt in)",
+                      _BID_TYPES)
     trump, cards = data.get("trump"), data.get("cards")
     if trump is not None:
         if type(trump) is not str or trump.upper() not in TRUMPS:
@@ -147,6 +151,29 @@ def _adjustments(given: object, names: Sequence[str]) -> tuple[list[Adjustment],
     return result, kept
 
 
+def _absences(given: object, names: Sequence[str]) -> tuple[Absence, ...]:
+    """The game file's ``absent`` list: who is not dealt in which deals (RULES.md §7)."""
+    if given is None:
+        return ()
+    if not isinstance(given, list) or len(given) > MAX_ABSENCES:
+        raise GameFileError(f"absent must be a list of at most {MAX_ABSENCES} {{player, from, to}}")
+    found = []
+    for item in given:
+        if not isinstance(item, Mapping) or set(item) - {"player", "from", "to"}:
+            raise GameFileError("absent: each one is {player, from, to} (to is optional) and nothing else")
+        player = values.count(item.get("player"), "An absent player", 0, len(names) - 1)
+        first = values.count(item.get("from"), f"The first deal {names[player]} is away", 1, MAX_DEALS)
+        last = None if item.get("to") is None else values.count(
+            item.get("to"), f"The last deal {names[player]} is away", first, MAX_DEALS)
+        found.append(Absence(player, first, last))
+    return tuple(found)
+
+
+def _absent_input(absences: Sequence[Absence]) -> list[dict[str, int]]:
+    """The ``absent`` list as a game file writes it."""
+    return [{"player": a.player, "from": a.first} | ({} if a.last is None else {"to": a.last}) for a in absences]
+
+
 def parse(data: object, previous: GameFile | None = None) -> GameFile:
     """Check a whole game file and replay it; a GameFileError names what is wrong.
 
@@ -181,13 +208,16 @@ def _parse(data: object, previous: GameFile | None) -> GameFile:
     players = check_players(data.get("players"))
     title = values.text(data.get("title"), "The title")
     first_dealer = values.count(data.get("first_dealer", 0), "The first dealer", 0, len(players) - 1)
+    absences = _absences(data.get("absent"), players)
     rules_input = data.get("rules", {})
     if not isinstance(rules_input, Mapping):
         raise GameFileError("rules must be an object such as {\"preset\": \"oh-hell\"}")
-    if previous is not None and len(previous.players) == len(players) and previous.rules_input == rules_input:
+    # The pattern is sized for the players dealt in at deal 1 (RULES.md §7).
+    seated = len(players) - len({a.player for a in absences if a.covers(1)})
+    if previous is not None and previous.rules.players == seated and previous.rules_input == rules_input:
         rules = previous.rules  # made from these very rules for as many players
     else:
-        rules = rules_for(rules_input, len(players))
+        rules = rules_for(rules_input, max(seated, 2))
     stakes_input = data.get("stakes")
     stakes = None
     if stakes_input is not None:
@@ -203,18 +233,20 @@ def _parse(data: object, previous: GameFile | None) -> GameFile:
     if not isinstance(ended, bool):
         raise GameFileError("ended must be true or false")
     state = replay(rules, players, deals, first_dealer=first_dealer, adjustments=adjustments,
-                   ended=ended, resume=_shared(previous, rules, players, first_dealer, adjustments, deals))
+                   ended=ended, absences=absences,
+                   resume=_shared(previous, rules, players, first_dealer, adjustments, deals, absences))
     return GameFile(players, dict(rules_input), rules, title, first_dealer,
                     None if stakes_input is None else dict(stakes_input), stakes, adjustments,
-                    adjustment_input, deals, ended, state)
+                    adjustment_input, deals, ended, state, absences)
 
 
 def _shared(previous: GameFile | None, rules: Rules, players: tuple[str, ...], first_dealer: int,
-            adjustments: list[Adjustment], deals: list[DealInput]) -> tuple[GameState, int] | None:
+            adjustments: list[Adjustment], deals: list[DealInput],
+            absences: tuple[Absence, ...]) -> tuple[GameState, int] | None:
     """The earlier replay to go on from, and how many deals it shares with these; None if none."""
     if (previous is None or previous.state is None or previous.rules is not rules
             or previous.players != players or previous.first_dealer != first_dealer
-            or previous.adjustments != adjustments):
+            or previous.adjustments != adjustments or previous.absences != absences):
         return None
     shared = 0
     for now, before in zip(deals, previous.deals):
@@ -251,6 +283,8 @@ def _head(game: GameFile) -> dict[str, Any]:
         doc["stakes"] = game.stakes_input
     if game.adjustment_input:
         doc["adjustments"] = game.adjustment_input
+    if game.absences:
+        doc["absent"] = _absent_input(game.absences)
     if game.ended:
         doc["ended"] = True
     return doc
@@ -283,16 +317,16 @@ def number(value: Points) -> int | float:
     return int(value) if value.denominator == 1 else float(value)
 
 
-def _numbers(values: Sequence[Points]) -> list[int | float]:
-    """Points as JSON numbers (most are ints already).
+def _numbers(values: Sequence[Points | None]) -> list[int | float | None]:
+    """Points as JSON numbers (most are ints already); null for a player not dealt in.
 
     >>> from fractions import Fraction
-    >>> _numbers([3, -1]), _numbers([Fraction(5, 2), Fraction(4, 2), 1])
-    ([3, -1], [2.5, 2, 1])
+    >>> _numbers([3, -1]), _numbers([Fraction(5, 2), Fraction(4, 2), 1]), _numbers([2, None])
+    ([3, -1], [2.5, 2, 1], [2, None])
     """
     if WHOLE.issuperset(map(type, values)):
         return list(cast(Sequence[int], values))
-    return [value if type(value) is int else number(value) for value in values]
+    return [value if value is None or type(value) is int else number(value) for value in values]
 
 
 def export(game: GameFile, links: Mapping[str, str] | None = None) -> dict[str, Any]:
@@ -303,7 +337,8 @@ def export(game: GameFile, links: Mapping[str, str] | None = None) -> dict[str, 
     for result in state.deals:
         deal, tricks, entered = result.deal, result.tricks, result.entered
         entry: dict[str, Any] = {"number": deal.number, "cards": deal.cards, "dealer": deal.dealer,
-                                 "eldest": deal.eldest, "trump": result.trump, "bids": list(result.bids)}
+                                 "eldest": deal.eldest, "present": list(deal.seats(len(names))),
+                                 "trump": result.trump, "bids": list(result.bids)}
         if tricks is not None:
             entry["tricks"] = list(tricks)
         entry["bid_total"] = sum(entered)

@@ -163,6 +163,8 @@ class Deal(NamedTuple):
     ``trump`` is the trump the rules fix for the deal: ``"NT"`` for a no-trump deal, a suit
     from a rotation, or ``None`` when a card decides it (turned up, or the dealer's last).
     ``cards`` is ``None`` for a ``manual`` deal whose size the scorer has not entered yet.
+    ``present`` lists the seats dealt in, ascending, when somebody is not (RULES.md §7); it is
+    empty when everybody is.
     """
 
     number: int
@@ -170,19 +172,34 @@ class Deal(NamedTuple):
     dealer: int
     eldest: int
     trump: str | None
+    present: tuple[int, ...] = ()
 
     @property
     def has_trump(self) -> bool:
         """Whether the deal is played with a trump suit."""
         return self.trump != "NT"
 
+    def seats(self, players: int) -> tuple[int, ...]:
+        """The seats dealt in, ascending: every seat unless somebody sits this deal out.
+
+        >>> Deal(1, 3, 0, 2, None, present=(0, 2, 3)).seats(4), Deal(1, 3, 0, 1, None).seats(3)
+        ((0, 2, 3), (0, 1, 2))
+        """
+        return self.present or tuple(range(players))
+
     def bidding_order(self, players: int) -> list[int]:
-        """Seat indexes in bidding order: eldest hand first, the dealer last.
+        """Seat indexes in bidding order: eldest hand first, clockwise among the players dealt in,
+        the dealer last.
 
         >>> Deal(1, 3, dealer=1, eldest=2, trump=None).bidding_order(4)
         [2, 3, 0, 1]
+        >>> Deal(5, 3, dealer=2, eldest=3, trump=None, present=(0, 2, 3)).bidding_order(4)
+        [3, 0, 2]
         """
-        return [(self.eldest + i) % players for i in range(players)]
+        if not self.present:
+            return [(self.eldest + i) % players for i in range(players)]
+        start = self.present.index(self.eldest)
+        return [*self.present[start:], *self.present[:start]]
 
 
 def fixed_trump(

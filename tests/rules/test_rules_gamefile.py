@@ -47,7 +47,8 @@ def roundtrip(data: dict[str, Any]) -> dict[str, Any]:
 
 def test_export_of_the_game_file_example() -> None:
     """GAME-FILE.md export: the input repeated, plus numbers, cards, dealer, eldest, bid_total,
-    announce, made, points and totals, schedule, finished, standings, winners, settlement."""
+    announce, made, points and totals, schedule, finished, standings, winners, settlement; and the
+    players dealt in (present: everybody here)."""
     doc = export(parse(EXAMPLE))
     assert doc["format"] == FORMAT
     assert doc["title"] == "Friday at Ann's"
@@ -55,7 +56,7 @@ def test_export_of_the_game_file_example() -> None:
     assert doc["rules"] == EXAMPLE["rules"]
     assert doc["stakes"] == EXAMPLE["stakes"]
     assert doc["deals"][0] == {
-        "number": 1, "cards": 7, "dealer": 0, "eldest": 1, "trump": "S",
+        "number": 1, "cards": 7, "dealer": 0, "eldest": 1, "present": [0, 1, 2, 3], "trump": "S",
         "bids": [2, 1, 0, 3], "tricks": [2, 2, 0, 3], "bid_total": 6, "announce": "under by 1",
         "made": [True, False, True, True], "points": [12, 0, 10, 13], "totals": [12, 0, 10, 13],
     }
