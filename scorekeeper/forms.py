@@ -241,9 +241,10 @@ class SeatsForm(NamedTuple):
         """The version the post follows, and a sentence for each refused entry (none: all fine)."""
         return self.version, self.errors
 
-    def entries(self, kind: str) -> list[int]:
-        """Every player's number of one kind (only called when nothing was refused)."""
-        return [n for n in self.numbers[kind] if n is not None]
+    def entries(self, kind: str) -> list[int | None]:
+        """Every player's number of one kind, None for a player not dealt in (only called when
+        nothing was refused)."""
+        return self.numbers[kind]
 
 
 def _seat_number(text: str, what: str, cards: int, errors: list[str]) -> int | None:
@@ -265,12 +266,15 @@ SEAT_KINDS = {"bids": ("bid", "bid"), "tricks": ("trick count", "tricks")}
 
 
 def seats_form(formdata: Any, names: Sequence[str], cards: int, *, bids: bool, tricks: bool,
-               trump: bool = False, data: Mapping[str, Any] | None = None) -> SeatsForm:
-    """Every player's bid and/or trick count as posted (or, without a post, as in ``data``)."""
+               trump: bool = False, data: Mapping[str, Any] | None = None,
+               seats: Sequence[int] | None = None) -> SeatsForm:
+    """Every player's bid and/or trick count as posted (or, without a post, as in ``data``): one for
+    each of the ``seats`` dealt in (everybody by default), none for a player who sits the deal out."""
     numbers: dict[str, list[int | None]] = {}
     texts: dict[str, list[str]] = {}
     errors: list[str] = []
     shown = data or {}
+    dealt = range(len(names)) if seats is None else seats
     for kind, wanted in (("bids", bids), ("tricks", tricks)):
         if not wanted:
             continue
@@ -282,16 +286,19 @@ def seats_form(formdata: Any, names: Sequence[str], cards: int, *, bids: bool, t
             errors += refused
         texts[kind] = ["" if text is None else text for text in given]
         numbers[kind] = []
-        for name, text in zip(names, given):
+        for seat, (name, text) in enumerate(zip(names, given)):
             number = None
-            if text is None or not text.strip():
+            if seat not in dealt:
+                if text is not None and formdata is not None:
+                    errors.append(f"A {one} was sent for {name}, who sits this deal out; nothing was saved.")
+            elif text is None or not text.strip():
                 errors.append(sentence(f"{name}'s {label}: missing"))
             else:
                 number = _seat_number(text, f"{name}'s {label}", cards, errors)
             numbers[kind].append(number)
     if tricks and not errors:
         try:
-            verify_tricks([n or 0 for n in numbers["tricks"]], cards, names)
+            verify_tricks([numbers["tricks"][seat] or 0 for seat in dealt], cards, [names[seat] for seat in dealt])
         except RulesError as exc:
             errors.append(sentence(str(exc)))
     chosen = (shown.get("trump") or None) if formdata is None else (formdata.get("trump") or None)

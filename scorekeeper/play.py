@@ -154,7 +154,8 @@ def _seats(game: StoredGame, *, bids: bool) -> SeatsForm:
     gamefile = game.load()
     step = board.screen(gamefile)
     cards = step.deal.cards or 0 if step.deal else 0
-    return seats_form(request.form, gamefile.players, cards, bids=bids, tricks=not bids)
+    seats = step.deal.seats(len(gamefile.players)) if step.deal else None
+    return seats_form(request.form, gamefile.players, cards, bids=bids, tricks=not bids, seats=seats)
 
 
 def _save_seats(token: str, *, bids: bool) -> Response:
@@ -223,7 +224,7 @@ def correct(token: str, number: int) -> Response:
             "version": found.version}
     posted = request.form if request.method == "POST" else None  # HEAD and OPTIONS change nothing
     form = seats_form(posted, found.document["players"], result.deal.cards or 0, bids=True, tricks=True,
-                      trump=True, data=data)
+                      trump=True, data=data, seats=result.deal.seats(len(result.bids)))
     if posted is None:
         return _correct_page(found, number, form)
     return _save(found, form,
