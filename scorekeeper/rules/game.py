@@ -395,12 +395,9 @@ class _Replay:
         dealt, rules = len(deal.seats(len(self.names))), self.rules
         if dealt < 2:
             raise RulesError("at least two players must be dealt in")
-        if deal.cards is not None and deal.cards * dealt > rules.deck_size:
-            most = rules.deck_size // dealt
-            pack = "one pack" if rules.deck_size == 52 else f"{rules.deck_size} cards"
-            raise RulesError(
-                f"{dealt} players can't get {deal.cards} cards from {pack}: play the rest with at most "
-                f"{most} (change the plan)" + (" or add a pack" if rules.deck_size < 104 else ""))
+        refusal = too_many_cards(deal.cards, dealt, rules.deck_size)
+        if refusal is not None:
+            raise RulesError(refusal)
         if deal.cards is not None and rules.scoring is not None:
             check_system(rules.scoring, (deal.cards,), dealt)
 
@@ -535,6 +532,31 @@ def replay(
         state.next_deal = None if state.current else replayer.deal_at(len(deals))
     state.schedule = _schedule(replayer, len(deals), None if resume is None else resume[0])
     return state
+
+
+def too_many_cards(cards: int | None, dealt: int, deck: int) -> str | None:
+    """Why ``cards`` each can't be dealt to ``dealt`` players from the deck, with the way out; None
+    when they can.
+
+    >>> too_many_cards(10, 6, 52)
+    "6 players can't get 10 cards from one pack: play the rest with at most 8 (change the plan) or add a pack"
+    """
+    if cards is None or cards * dealt <= deck:
+        return None
+    pack = "one pack" if deck == 52 else f"{deck} cards"
+    return (f"{dealt} players can't get {cards} cards from {pack}: play the rest with at most "
+            f"{deck // dealt} (change the plan)" + (" or add a pack" if deck < 104 else ""))
+
+
+def undealable(state: GameState) -> tuple[Deal, str] | None:
+    """The first deal still to come that can't be dealt to the players it has (after an arrival),
+    and why; None when every one can."""
+    players, deck = len(state.players), state.rules.deck_size
+    for deal in state.schedule[len(state.deals):]:
+        refusal = too_many_cards(deal.cards, len(deal.seats(players)), deck)
+        if refusal is not None:
+            return deal, refusal
+    return None
 
 
 def check_absences(absences: Sequence[Absence], players: Sequence[str], first_dealer: int) -> None:
