@@ -55,9 +55,10 @@ MONO_PT = (6.5, 5.0)
 #: sheet.css draws them.
 PT_MM = 25.4 / 72
 SIDE_MM = 2 * 9 + 2 * 1.2 * PT_MM
-#: Characters a line of text in the grid's font may carry: every one of them takes a cell of
-#: the grid, so names of other scripts (wider, or laid out from another font) are not printed
-#: in it: Latin, Greek and Cyrillic letters, which DejaVu Sans Mono has all of.
+#: Characters a line of text in that font may carry, each one character wide: the Latin, Greek
+#: and Cyrillic letters DejaVu Sans Mono has all of, and the ellipsis of a shortened name. A
+#: dealer's name of other characters (wider, or set in another font) would push the line out of
+#: its columns: the dealer's seat is printed instead.
 MONO_CHARS = frozenset(
     chr(c) for a, b in ((0x20, 0x7E), (0xA0, 0x17F), (0x386, 0x3CE), (0x400, 0x45F), (0x2026, 0x2026))
     for c in range(a, b + 1) if unicodedata.category(chr(c)) != "Cn"
