@@ -528,6 +528,9 @@ def test_the_heaviest_game_prints_every_deal_on_five_pages_at_most(client: Flask
     names, adjustments = doc["players"], doc["adjustments"]
     reader = pdf(client.get(store(client, doc)["links"]["sheet"]))
     assert len(reader.pages) <= 5 and is_paper(reader, A4, landscape=False)
+    fonts = [font.get_object() for font in reader.pages[0]["/Resources"]["/Font"].values()]
+    assert any("DejaVu-Sans-Mono" in str(font["/BaseFont"]) for font in fonts)  # the lines' font
+    assert all("/FontFile2" in font["/DescendantFonts"][0].get_object()["/FontDescriptor"] for font in fonts)
     rows = long_rows(reader)
     assert list(rows) == list(range(1, 301))
     totals = [0] * len(names)
