@@ -2,7 +2,8 @@
 
 largest_game_file() (parsed: largest_game()) and LARGEST_BLANK are the worst cases: the
 worst-case benchmark imports them, and so do the sheet tests (for their page counts and
-structure, never their times).
+structure, never their times). The worst-case benchmark's own largest game, the same game made
+as heavy as RULES.md allows (the longest names, title and reasons, house formulas), is timed too.
 
     .venv/bin/python bench/sheet_cases.py [N]
 
@@ -93,15 +94,19 @@ def _median_seconds(render: Callable[[], bytes], runs: int) -> tuple[float, floa
 
 def main(runs: int = 5) -> int:
     """Print each worst case's median render time in seconds and its page count."""
+    from worst_cases import largest_game as heaviest_game  # it imports this module: not at the top
+
     from scorekeeper import create_app
     from scorekeeper.pdf import render_pdf
     from scorekeeper.scoresheet import filled_sheet
     from scorekeeper.sheets import blank_pdf_sheet
 
     app = create_app({"TESTING": True, "SECRET_KEY": "bench", "SQLALCHEMY_DATABASE_URI": "sqlite://"})
-    game = largest_game()
+    game, heaviest = largest_game(), parse(heaviest_game())
     cases: dict[str, Callable[[], bytes]] = {
         "filled sheet, 10 players x 300 deals, 100 adjustments": lambda: render_pdf(filled_sheet(game)),
+        "the same, 40-character names, house formulas (worst_cases.py)":
+            lambda: render_pdf(filled_sheet(heaviest)),
         "blank sheet, 10 players x 200 deals + tie-breaks": lambda: render_pdf(blank_pdf_sheet(LARGEST_BLANK)),
     }
     with app.test_request_context():

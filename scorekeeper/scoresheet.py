@@ -6,6 +6,8 @@ totals, leaders, forbidden bids and settlements come from scorekeeper.rules.
 
 from __future__ import annotations
 
+import math
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import date
@@ -43,7 +45,27 @@ LONG_ROWS = 6.0
 #: Pages a sheet of LONG_ROWS and its footer may take before it is printed long (see layout()).
 NORMAL_PAGES = 2
 #: Row height of a long filled sheet: a record to read, not a form to write on.
-COMPACT_ROWS = 3.2
+COMPACT_ROWS = 3.0
+#: A long filled sheet is set in DejaVu Sans Mono, every character of it 1233/2048 em wide.
+MONO_EM = 1233 / 2048
+#: Its type size (pt): the largest that fits the page's width, at most the first; below the
+#: second a portrait sheet turns to landscape (unless portrait is asked for).
+MONO_PT = (6.5, 5.0)
+#: What a page's width loses to its side margins and the score table's outer borders (mm), as
+#: sheet.css draws them.
+PT_MM = 25.4 / 72
+SIDE_MM = 2 * 9 + 2 * 1.2 * PT_MM
+#: Characters a line of text in that font may carry, each one character wide: the Latin, Greek
+#: and Cyrillic letters DejaVu Sans Mono has all of, and the ellipsis of a shortened name. A
+#: dealer's name of other characters (wider, or set in another font) would push the line out of
+#: its columns: the dealer's seat is printed instead.
+MONO_CHARS = frozenset(
+    chr(c) for a, b in ((0x20, 0x7E), (0xA0, 0x17F), (0x386, 0x3CE), (0x400, 0x45F), (0x2026, 0x2026))
+    for c in range(a, b + 1) if unicodedata.category(chr(c)) != "Cn"
+)
+#: The fewest characters inside a player's column of a long filled sheet, cooperative or scored:
+#: room for its heading, "Bid/took" or "Bid/took Total" in condensed type (see sheet.css).
+GRID_HEADING = (6, 10)
 #: Adjustments listed in the results box; more get a block of their own, in columns.
 BOXED_ADJUSTMENTS = 6
 #: Paper sizes in mm (short side, long side).
@@ -77,20 +99,6 @@ class Entry:
         """
         return ("★" if self.leader else "") + self.total + ("†" if self.adjusted else "")
 
-    @property
-    def tally(self) -> str:
-        """Bid and tricks in one cell, as a long sheet prints them: ✗ marks a missed bid.
-
-        >>> Entry("2", "3", missed=True).tally, Entry("1", "1").tally, Entry("0").tally, Entry().tally
-        ('2/3✗', '1/1', '0', '')
-        """
-        return self.bid + (f"/{self.took}" if self.took else "") + ("✗" if self.missed else "")
-
-    @property
-    def line(self) -> str:
-        """The tally and the marked total as one line, joined by a no-break space (see sheet.css)."""
-        return f"{self.tally}\u00a0{self.marked_total}" if self.total else self.tally
-
 
 @dataclass(frozen=True)
 class Row:
@@ -98,7 +106,8 @@ class Row:
 
     number: int
     cards: str
-    dealer: str
+    dealer_seat: int
+    dealer: str  # the dealer's name, shortened
     trump: str
     hook: str | None
     entries: tuple[Entry, ...]
@@ -113,6 +122,32 @@ class Row:
     def restriction(self) -> str:
         """The dealer cell's text on a long sheet: "free" where the dealer bids freely."""
         return "free" if self.hook is None else self.hook
+
+
+@dataclass(frozen=True)
+class Grid:
+    """A long filled sheet's rows as lines of monospace text, one per deal, aligned by characters.
+
+    A line holds the deal's own columns (``lead`` characters), then ``column`` characters for
+    each player, the first of them a space that the rule before the player is drawn down.
+    """
+
+    font_pt: float  # the type size that makes a line fit the page's width
+    lead: int
+    column: int
+    names: tuple[str, ...]  # shortened to fit their columns
+    labels: str  # the heading line under the names
+    lines: tuple[str, ...]  # one per row of the sheet
+
+    @property
+    def width(self) -> int:
+        """Characters in a line."""
+        return self.lead + self.column * len(self.names)
+
+    @property
+    def rules(self) -> tuple[int, ...]:
+        """Where the rule before each player's column is drawn, in characters from the left."""
+        return tuple(self.lead + self.column * seat for seat in range(len(self.names)))
 
 
 @dataclass(frozen=True)
@@ -154,7 +189,8 @@ class Sheet:
     date: str = ""
     results: Results | None = None
     chart: Markup | None = None
-    long: bool = False  # printed a line per deal in a cell per column; filled: bid/took and total
+    long: bool = False  # printed a line per deal: blank in a cell per column, filled as ``grid``
+    grid: Grid | None = None  # a long filled sheet's rows as monospace text
 
     @property
     def filled(self) -> bool:
@@ -211,7 +247,8 @@ def layout(paper: str, orientation: str | None, players: int, rows: int, *, fill
 
     A sheet that would take more than NORMAL_PAGES pages is long: a blank one keeps its rows
     to write in, a filled one is a record to read and gets small rows on portrait paper (unless
-    landscape is asked for), so that the longest game takes a few pages.
+    landscape is asked for, or filled_sheet() finds its lines too wide), so that the longest
+    game takes a few pages.
 
     >>> layout("a4", None, 4, 19)
     Layout(landscape=False, row_height=8.0, one_page=True, long=False)
@@ -220,7 +257,7 @@ def layout(paper: str, orientation: str | None, players: int, rows: int, *, fill
     >>> tuple(layout("letter", "portrait", 4, 60)), tuple(layout("a4", None, 10, 203))
     ((False, 6.0, False, False), (True, 6.0, False, True))
     >>> layout("a4", None, 10, 300, filled=True)
-    Layout(landscape=False, row_height=3.2, one_page=False, long=True)
+    Layout(landscape=False, row_height=3.0, one_page=False, long=True)
     """
     if paper not in PAPERS:
         raise SheetError(f"Unknown paper size {paper!r}; use one of: {', '.join(PAPERS)}.")
@@ -268,8 +305,75 @@ def _row(deal: Deal, seats: Sequence[str], entries: tuple[Entry, ...], hook: str
     """A row of the sheet; ``trump`` is the recorded one, else the one the rules fix (if any)."""
     dealer = shorten(seats[deal.dealer], DEALER_CHARS) or str(deal.dealer + 1)
     cards = "" if deal.cards is None else str(deal.cards)
-    return Row(deal.number, cards, dealer, SUIT_SIGNS.get(trump or deal.trump or "", ""), hook,
-               entries, mark)
+    return Row(deal.number, cards, deal.dealer, dealer, SUIT_SIGNS.get(trump or deal.trump or "", ""),
+               hook, entries, mark)
+
+
+def _aligned(values: Sequence[str], widths: Sequence[int], right: Sequence[bool]) -> str:
+    """Values padded to their widths, a space apart and around."""
+    cells = (v.rjust(w) if r else v.ljust(w) for v, w, r in zip(values, widths, right))
+    return " " + " ".join(cells) + " "
+
+
+def text_grid(rows: Sequence[Row], players: Sequence[str], hook_label: str | None, scored: bool,
+              width_mm: float) -> Grid:
+    """The rows as lines of monospace text, in the largest type that fits ``width_mm``.
+
+    Each column is as wide as its widest value or heading; type of MONO_PT[0] can leave width
+    to spare, which widens the players' columns.
+
+    >>> rows = [Row(9, "5", 0, "Ann", "", "free", (Entry("2", "3", total="31", missed=True),
+    ...                                           Entry("1", "1", total="−4", leader=True)))]
+    >>> grid = text_grid(rows, ("Ann", "Bob"), "can't bid", True, 60)
+    >>> grid.font_pt, grid.lead, grid.column, grid.rules
+    (5.64, 26, 12, (26, 38))
+    >>> print(grid.labels, grid.lines[0], sep="\\n")
+     # Cards Dealer can't bid
+     9     5 Ann    free       2/3✗    31  1/1   ★−4
+    """
+    dealers = [row.dealer if set(row.dealer) <= MONO_CHARS else f"seat {row.dealer_seat + 1}"
+               for row in rows]
+    fields = [("#", [row.label for row in rows], True), ("Cards", [row.cards for row in rows], True),
+              ("Dealer", dealers, False)]
+    if any(row.trump for row in rows):
+        fields.append(("Trump", [row.trump for row in rows], False))
+    if hook_label is not None:
+        fields.append((hook_label, [row.restriction for row in rows], False))
+    headings, columns, right = zip(*fields)
+    widths = [max([len(heading), *map(len, values)]) for heading, values in zip(headings, columns)]
+    entries = [entry for row in rows for entry in row.entries]
+    bid = max(len(e.bid) for e in entries)
+    took = max(len(e.took) for e in entries)
+    missed = any(e.missed for e in entries)
+    adjusted = any(e.adjusted for e in entries)
+    tally = bid + (took + 1 if took else 0) + missed
+    total = max(len(e.total) + e.leader for e in entries) + adjusted
+    inner = max(tally + 1 + total if scored else tally, GRID_HEADING[scored])
+    lead = 1 + sum(w + 1 for w in widths)
+    chars = lead + len(players) * (inner + 2)
+    font = min(MONO_PT[0], math.floor(100 * width_mm / (chars * MONO_EM * PT_MM)) / 100)
+    spare = max(0, int(width_mm / (font * MONO_EM * PT_MM)) - chars)
+    inner += spare // len(players)
+    widths[2] += spare % len(players)  # the dealer's column takes the rest: the lines fill the width
+
+    def cell(entry: Entry) -> str:
+        text = (entry.bid.rjust(bid) + ("/" + entry.took if entry.took else "").ljust(took + 1 if took else 0)
+                + ("✗" if entry.missed else " " * missed))
+        if scored:
+            marked = ("★" if entry.leader else "") + entry.total + ("†" if entry.adjusted else " " * adjusted)
+            text += marked.rjust(inner - len(text))
+        return f" {text:{inner}} "
+
+    lines = tuple(_aligned(values, widths, right) + "".join(cell(entry) for entry in row.entries)
+                  for row, values in zip(rows, zip(*columns)))
+    return Grid(font, lead + spare % len(players), inner + 2,
+                tuple(shorten(name, inner) for name in players), _aligned(headings, widths, right), lines)
+
+
+def _grid(rows: Sequence[Row], names: Sequence[str], frame: dict[str, Any]) -> Grid:
+    """The rows as text on the page that _frame() chose."""
+    width = PAPER_MM[frame["paper"]][1 if frame["landscape"] else 0] - SIDE_MM
+    return text_grid(rows, names, frame["hook_label"], frame["scored"], width)
 
 
 def _mark(game: GameFile, deal: Deal, tiebreak: bool) -> str:
@@ -366,6 +470,11 @@ def filled_sheet(game: GameFile, *, paper: str = "a4", orientation: str | None =
         rows.append(_row(deal, names, empty, _hook_cell(rules, deal.cards),
                          _mark(game, deal, state.tiebreak)))
     frame = _frame(rules, len(rows), paper, orientation, True, rules_summary(rules, game.stakes))
+    if frame["long"]:
+        frame["grid"] = _grid(rows, names, frame)
+        if frame["grid"].font_pt < MONO_PT[1] and orientation is None:
+            frame["landscape"] = True
+            frame["grid"] = _grid(rows, names, frame)
     chart = None if rules.cooperative or len(series[0]) < 2 else running_totals_svg(names, series)
     return Sheet(title=game.title or default_title(rules), players=names, rows=tuple(rows),
                  date="" if played_on is None else f"{played_on.day} {played_on:%B %Y}",

@@ -11,11 +11,18 @@ from scorekeeper.rules.presets import make_rules
 from scorekeeper.scoresheet import (
     COMPACT_ROWS,
     LONG_ROWS,
+    MONO_EM,
+    MONO_PT,
+    PAPER_MM,
+    PT_MM,
+    SIDE_MM,
     Entry,
+    Row,
     SheetError,
     blank_sheet,
     filled_sheet,
     layout,
+    text_grid,
 )
 
 FOUR = ("Ann", "Bob", "Cy", "Dee")
@@ -136,15 +143,89 @@ def test_a_sheet_of_more_than_two_pages_is_long(paper: str, filled: bool) -> Non
         assert page.long and page.landscape and page.row_height == LONG_ROWS
 
 
-def test_long_sheets_print_bid_and_tricks_in_one_cell_with_the_total() -> None:
-    assert Entry("2", "3", "3", "41", missed=True, leader=True).line == "2/3✗\u00a0★41"
-    assert Entry("1", "1", "11", "52", adjusted=True).line == "1/1\u00a052†"
-    assert Entry("1").line == "1" and Entry().line == ""  # being bid; still to come
+def test_long_rows_label_their_deals_and_the_dealers_restriction() -> None:
     sheet = filled_sheet(game(deals=[{"bids": [1, 1, 0, 0], "tricks": [1, 1, 1, 0]}]))
     assert [row.label for row in sheet.rows] == ["1", "2", "3", "4", "5"]
     assert [row.restriction for row in sheet.rows] == ["2", "", "", "", ""]
+    assert [row.dealer_seat for row in sheet.rows] == [0, 1, 2, 3, 0]
     assert blank_sheet(make_rules({"bidding": "free", "preset": "denexa"}, 4)).rows[-1].label == "22T"
     assert blank_sheet(make_rules({"hook_from": 3}, 4)).rows[9].restriction == "free"
+
+
+def long_game(**fields: Any) -> Any:
+    """Ninety deals of two cards: a sheet too long for two pages."""
+    return game(rules={"deal": "fixed", "max_cards": 2, "deals": 90}, **fields)
+
+
+def test_a_long_filled_sheet_is_a_line_of_text_per_deal() -> None:
+    deals = [{"bids": [0, 1, 0, 0], "tricks": [0, 1, 1, 0]}, {"bids": [0, 0, 1, 0], "tricks": [0, 0, 1, 1]},
+             {"bids": [None, None, None, 1]}]
+    sheet = filled_sheet(long_game(deals=deals, adjustments=[{"deal": 2, "player": 0, "points": 5}]))
+    grid = sheet.grid
+    assert sheet.long and grid is not None and len(grid.lines) == len(sheet.rows) == 90
+    assert {len(line) for line in grid.lines} == {len(grid.labels) + 4 * grid.column} == {grid.width}
+    assert grid.rules == tuple(grid.lead + seat * grid.column for seat in range(4))
+    assert grid.names == FOUR
+    columns = [[line[at:at + grid.column] for at in grid.rules] for line in grid.lines]
+    # Common scoring: a made bid scores 10 + tricks, a missed one 1 a trick; Ann's 5 points at
+    # deal 2 are an adjustment (†).
+    assert [column.split() for column in columns[0]] == [["0/0", "10"], ["1/1", "★11"], ["0/1✗", "1"],
+                                                         ["0/0", "10"]]
+    assert [column.split() for column in columns[1]] == [["0/0", "★25†"], ["0/0", "21"], ["1/1", "12"],
+                                                         ["0/1✗", "11"]]
+    assert [column.split() for column in columns[2]] == [[], [], [], ["1"]]  # being bid
+    assert columns[3] == [" " * grid.column] * 4  # still to come
+    assert all(column.startswith(" ") and column.endswith(" ") for row in columns for column in row)
+    # Ann deals 2 cards: Bob 1, Cy 0, Dee 0 bid first, so the hook forbids Ann 2 − 1 = 1.
+    assert [line[:grid.lead].split() for line in grid.lines[:3]] == [["1", "2", "Ann", "1"],
+                                                                     ["2", "2", "Bob", "1"],
+                                                                     ["3", "2", "Cy"]]
+    assert grid.labels.split() == ["#", "Cards", "Dealer", "can't", "bid"]
+
+
+def test_a_long_cooperative_sheet_has_no_totals() -> None:
+    sheet = filled_sheet(parse({"players": list(FOUR), "deals": [{"bids": [1, 0, 1, 0], "tricks": [1, 0, 1, 0]}],
+                                "rules": {"preset": "cooperative", "deal": "fixed", "max_cards": 2,
+                                          "deals": 90}}))
+    assert sheet.grid is not None
+    assert sheet.grid.lines[0][sheet.grid.lead:].split() == ["1/1", "0/0", "1/1", "0/0"]
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_a_grid_takes_the_largest_type_that_fits_the_page(paper: str) -> None:
+    entry = Entry("12", "13", total="−123456789", missed=True, leader=True, adjusted=True)
+    rows = [Row(n, "13", n % 10, "Bartholom…", "NT", "0–12", (entry,) * 10) for n in range(1, 301)]
+    names = [f"{n} Bartholomew Evangeline Hildegard-Maxim" for n in range(10)]
+    for landscape in (False, True):
+        width = PAPER_MM[paper][1 if landscape else 0] - SIDE_MM
+        grid = text_grid(rows, names, "can't bid", True, width)
+        assert grid.width * grid.font_pt * MONO_EM * PT_MM <= width
+        assert (grid.width + 1) * grid.font_pt * MONO_EM * PT_MM > width or grid.font_pt == MONO_PT[0]
+        assert grid.lines[-1].split()[-2:] == ["12/13✗", "★−123456789†"]
+        assert all(len(name) == grid.column - 2 and name.endswith("…") for name in grid.names)
+    few = text_grid(rows[:3], FOUR, None, True, PAPER_MM[paper][0] - SIDE_MM)
+    assert few.font_pt == MONO_PT[0] and few.width * few.font_pt * MONO_EM * PT_MM > 0.98 * (
+        PAPER_MM[paper][0] - SIDE_MM)  # the players' columns share the width to spare
+
+
+def test_a_grid_prints_the_seat_of_a_dealer_whose_name_it_cannot_align() -> None:
+    rows = [Row(1, "3", 2, "山田", "", None, (Entry(),) * 3), Row(2, "3", 0, "Zoë", "", None, (Entry(),) * 3)]
+    grid = text_grid(rows, ("Zoë", "Åsa", "山田"), None, True, 190)
+    assert [line.split() for line in grid.lines] == [["1", "3", "seat", "3"], ["2", "3", "Zoë"]]
+
+
+def test_a_filled_sheet_too_wide_for_portrait_turns_landscape_unless_asked() -> None:
+    # A house formula of a million points a deal: totals of nine digits and a sign.
+    doc = {"players": [f"Player {n}" for n in range(10)],
+           "rules": {"deal": "fixed", "max_cards": 5, "deals": 150, "bidding": "free", "scoring": "custom",
+                     "made": "1000000", "missed": "-1000000"},
+           "deals": [{"bids": [1, 0, 0, 0, 0, 1, 1, 1, 1, 0], "tricks": [1, 1, 1, 1, 1, 0, 0, 0, 0, 0]}] * 150}
+    sheet = filled_sheet(parse(doc))
+    assert sheet.long and sheet.landscape and sheet.grid is not None and sheet.grid.font_pt >= MONO_PT[1]
+    asked = filled_sheet(parse(doc), orientation="portrait")
+    assert not asked.landscape and asked.grid is not None and asked.grid.font_pt < MONO_PT[1]
+    short = {**doc, "rules": {**doc["rules"], "deals": 5}, "deals": doc["deals"][:2]}
+    assert filled_sheet(parse(short)).grid is None  # a sheet of a page has a cell per value
 
 
 def test_many_adjustments_leave_the_results_box_for_a_block_of_their_own() -> None:

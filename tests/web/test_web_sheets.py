@@ -6,6 +6,7 @@ Every expectation is worked out here from RULES.md, not by asking the code that 
 from __future__ import annotations
 
 import io
+import itertools
 import random
 import re
 from decimal import Decimal
@@ -17,6 +18,8 @@ from flask.testing import FlaskClient
 from pypdf import PdfReader
 
 from bench.sheet_cases import LARGEST_BLANK, largest_game_file
+from bench.worst_cases import MADE, MISSED
+from bench.worst_cases import largest_game as heaviest_game
 from scorekeeper.models import Game, db
 
 FOUR = ["Ann", "Bob", "Cy", "Dee"]
@@ -89,6 +92,13 @@ def long_rows(reader: PdfReader) -> dict[int, list[str]]:
             if words and re.fullmatch(r"\d+[T↻]?", words[0]) and int(words[0].rstrip("T↻")) == len(rows) + 1:
                 rows[len(rows) + 1] = words
     return rows
+
+
+def pages_of_rows(reader: PdfReader) -> list[int]:
+    """The pages that hold a long sheet's deals: their lines begin with a number and the cards."""
+    row = re.compile(r"^ *\d+[T↻]? +\d+ ", re.MULTILINE)
+    return [page for page, content in enumerate(reader.pages)
+            if row.search(content.extract_text(extraction_mode="layout"))]
 
 
 def blank(client: FlaskClient, **params: Any) -> PdfReader:
@@ -492,14 +502,61 @@ def test_the_largest_game_prints_every_deal_on_a_few_pages(client: FlaskClient) 
             assert cells[2 * seat] == f"{bid}/{took}{'✗' if bid != took else ''}"
             mark = "†" if any(a["player"] == seat for a in adjusted) else ""
             assert cells[2 * seat + 1].lstrip("★") == f"{totals[seat]}{mark}"
-    for page in range(len(reader.pages)):
+    pages = pages_of_rows(reader)
+    assert pages == list(range(len(pages))) and len(pages) >= 3
+    for page in pages:  # the column heads repeat on every page of rows
         content = text(reader, page)
-        if page < 3:  # the rows fill three pages at least: the column heads repeat on each
-            assert squeezed(content).count("Bid/tookTotal") == len(names)
-            assert all(name in content for name in names)
+        assert squeezed(content).count("Bid/tookTotal") == len(names)
+        assert all(name in content for name in names)
     ending = squeezed(text(reader))
     for heading in ("RULESINFORCE", "RUNNINGTOTALS", "FINALSTANDINGS", "SETTLEMENT", "ADJUSTMENTS†"):
         assert heading in ending
+    for adjustment in adjustments:
+        assert squeezed(adjustment["reason"]) in ending
+
+
+def house_points(formula: str, bid: int, took: int) -> int:
+    """A house formula's points (RULES.md §3) for one of the heaviest game's five-card deals at
+    ten players: the benchmark's formulas are written as Python expressions too."""
+    value: int = eval(formula, {"__builtins__": {}, "abs": abs, "min": min, "max": max},
+                      {"bid": bid, "tricks": took, "cards": 5, "players": 10})
+    return value
+
+
+def test_the_heaviest_game_prints_every_deal_on_five_pages_at_most(client: FlaskClient) -> None:
+    doc = heaviest_game()  # 40-character names, a 100-character title, house formulas
+    names, adjustments = doc["players"], doc["adjustments"]
+    reader = pdf(client.get(store(client, doc)["links"]["sheet"]))
+    assert len(reader.pages) <= 5 and is_paper(reader, A4, landscape=False)
+    fonts = [font.get_object() for font in reader.pages[0]["/Resources"]["/Font"].values()]
+    assert any("DejaVu-Sans-Mono" in str(font["/BaseFont"]) for font in fonts)  # the lines' font
+    assert all("/FontFile2" in font["/DescendantFonts"][0].get_object()["/FontDescriptor"] for font in fonts)
+    rows = long_rows(reader)
+    assert list(rows) == list(range(1, 301))
+    totals = [0] * len(names)
+    for number, deal in enumerate(doc["deals"], start=1):
+        adjusted = [a for a in adjustments if a["deal"] == number]
+        totals = [total + house_points(MADE if bid == took else MISSED, bid, took)
+                  + sum(a["points"] for a in adjusted if a["player"] == seat)
+                  for seat, (total, bid, took) in enumerate(zip(totals, deal["bids"], deal["tricks"]))]
+        # The deal, its cards, the dealer's name shortened ("0 Bartho…"), then each player's
+        # bid/took (✗ if missed) and total (★ leading, † adjusted).
+        words = rows[number]
+        assert words[:4] == [str(number), "5", str((number - 1) % 10), "Bartho…"]
+        cells = words[4:]
+        assert len(cells) == 2 * len(names)
+        for seat, (bid, took) in enumerate(zip(deal["bids"], deal["tricks"])):
+            assert cells[2 * seat] == f"{bid}/{took}{'✗' if bid != took else ''}"
+            mark = "†" if any(a["player"] == seat for a in adjusted) else ""
+            leading = "★" if totals[seat] == max(totals) else ""
+            assert cells[2 * seat + 1] == f"{leading}{totals[seat]}{mark}"
+    for page in pages_of_rows(reader):  # every page of rows is headed by the names, shortened
+        lines = reader.pages[page].extract_text(extraction_mode="layout").splitlines()
+        heads = "\n".join(itertools.takewhile(lambda line: not re.match(r" *\d+ +5 ", line), lines))
+        assert squeezed(heads).count("Bid/tookTotal") == len(names)
+        assert all(any(name[:k] + "…" in heads for k in range(8, 40)) for name in names)
+    ending = squeezed(text(reader))
+    assert "Winner:" + squeezed(names[max(range(10), key=totals.__getitem__)]) in ending
     for adjustment in adjustments:
         assert squeezed(adjustment["reason"]) in ending
 
