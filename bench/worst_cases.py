@@ -58,7 +58,7 @@ def largest_game(ended: bool = True) -> dict[str, Any]:
     adjustments with 100-character reasons, stakes; with ``ended`` false, its last deal half bid."""
     document = largest_game_file()
     document["players"] = [f"{n} {NAME}"[:40] for n in range(10)]
-    document["title"] = "The longest game of the year, at the big table, with every house rule we know, to the last card"
+    document["title"] = "The longest game of the year, at the big table, with every house rule we know, to the very last deal"
     assert len(document["title"]) == 100
     document["rules"] = {**document["rules"], "scoring": "custom", "made": MADE, "missed": MISSED}
     for adjustment in document["adjustments"]:
