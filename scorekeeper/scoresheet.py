@@ -100,6 +100,10 @@ class Entry:
         return ("★" if self.leader else "") + self.total + ("†" if self.adjusted else "")
 
 
+#: A player's cells in a deal they are not dealt in (RULES.md §7): a dash, the total carried over.
+AWAY = Entry("–", "–", "–")
+
+
 @dataclass(frozen=True)
 class Row:
     """One deal: ``hook`` is None where the dealer bids freely, "" for the scorer to fill in."""
@@ -389,9 +393,10 @@ def _spare(rules: Rules, first_dealer: int, index: int, cards: int | None) -> De
 
 
 def _frame(rules: Rules, rows: int, paper: str, orientation: str | None, filled: bool,
-           summary: tuple[tuple[str, str], ...]) -> dict[str, Any]:
-    """The Sheet fields that depend on the page: orientation, row height, the dealer column."""
-    page = layout(paper, orientation, rules.players, rows, filled=filled, summary_lines=len(summary))
+           summary: tuple[tuple[str, str], ...], players: int | None = None) -> dict[str, Any]:
+    """The Sheet fields that depend on the page: orientation, row height, the dealer column;
+    ``players`` columns (the rules' players, the players at deal 1, unless the game has more)."""
+    page = layout(paper, orientation, players or rules.players, rows, filled=filled, summary_lines=len(summary))
     label = None if rules.bidding.simultaneous else DEALER_RULES.get(rules.bidding.rule)
     return {"paper": paper, "hook_label": label, "summary": summary, "scored": not rules.cooperative,
             **page._asdict()}
@@ -450,7 +455,9 @@ def filled_sheet(game: GameFile, *, paper: str = "a4", orientation: str | None =
     series: list[list[Fraction]] = [[Fraction(0)] for _ in names]
     adjusted = {(a.deal, a.player) for a in game.adjustments}
     for result in state.deals:
-        entries = tuple(Entry("" if b is None else str(b)) for b in result.bids)
+        seats = result.deal.seats(players)
+        entries = tuple(Entry("" if b is None else str(b)) if s in seats else AWAY
+                        for s, b in enumerate(result.bids))
         if result.tricks is not None and result.made is not None and result.points is not None:
             bids = [b or 0 for b in result.bids]
             for seat in range(players):
@@ -458,18 +465,23 @@ def filled_sheet(game: GameFile, *, paper: str = "a4", orientation: str | None =
                 series[seat].append(Fraction(result.totals[seat]))
             leaders = {s.player for s in standings(rules, result.totals, made_bids) if s.rank == 1}
             entries = tuple(
-                Entry(str(bids[s]), str(result.tricks[s]), points(result.points[s]),
+                Entry(str(bids[s]), str(result.tricks[s]), points(result.points[s]),  # type: ignore[arg-type]
                       points(result.totals[s]), not result.made[s],
                       s in leaders and not rules.cooperative, (result.deal.number, s) in adjusted)
+                if s in seats else
+                replace(AWAY, total=points(result.totals[s]), leader=s in leaders and not rules.cooperative,
+                        adjusted=(result.deal.number, s) in adjusted)
                 for s in range(players)
             )
         rows.append(_row(result.deal, names, entries, _dealer_bids(rules, result, players),
                          _mark(game, result.deal, result.tiebreak), result.trump))
     empty = (Entry(),) * players
     for deal in state.schedule[len(state.deals):]:
-        rows.append(_row(deal, names, empty, _hook_cell(rules, deal.cards),
+        seats = deal.seats(players)
+        upcoming = tuple(Entry() if s in seats else AWAY for s in range(players)) if deal.present else empty
+        rows.append(_row(deal, names, upcoming, _hook_cell(rules, deal.cards),
                          _mark(game, deal, state.tiebreak)))
-    frame = _frame(rules, len(rows), paper, orientation, True, rules_summary(rules, game.stakes))
+    frame = _frame(rules, len(rows), paper, orientation, True, rules_summary(rules, game.stakes), players)
     if frame["long"]:
         frame["grid"] = _grid(rows, names, frame)
         if frame["grid"].font_pt < MONO_PT[1] and orientation is None:

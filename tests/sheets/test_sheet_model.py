@@ -249,3 +249,22 @@ def test_a_one_page_sheet_can_tighten_its_rows_and_a_long_one_cannot() -> None:
     assert tighter is not None and tighter.row_height < short.row_height
     long = blank_sheet(make_rules({"deal": "fixed", "deals": 90, "max_cards": 2}, 4), FOUR)
     assert not long.one_page and long.tighter() is None
+
+
+def test_a_deal_a_player_sits_out_prints_a_dash_and_their_total_carried_over() -> None:
+    """RULES.md §7 on the sheet: a dash in a deal someone is not dealt in, their total unchanged;
+    the deals to come show who will sit out; the page is laid out for every player of the game."""
+    game = parse({"players": [*FOUR, "Eve", "Fay"], "rules": {"deal": "fixed", "max_cards": 2, "bidding": "free", "deals": 4},
+                  "absent": [{"player": 4, "from": 1, "to": 1}, {"player": 1, "from": 2, "to": 2},
+                             {"player": 5, "from": 1}],
+                  "deals": [{"bids": [1, 1, 0, 0, None, None], "tricks": [1, 1, 0, 0, None, None]},
+                            {"bids": [0, None, 1, 0, 1, None], "tricks": [0, None, 1, 0, 1, None]},
+                            {"bids": [0, 0, 0, 1, 0, None]}]})
+    sheet = filled_sheet(game)
+    first, second, third, fourth = sheet.rows
+    assert (first.entries[4].bid, first.entries[4].took, first.entries[4].score, first.entries[4].total) == \
+        ("–", "–", "–", "0")
+    assert (second.entries[1].bid, second.entries[1].score, second.entries[1].total) == ("–", "–", "11")
+    assert third.entries[5].bid == "–" and third.entries[0].bid == "0"
+    assert fourth.entries[5].bid == "–" and fourth.entries[0] == Entry()  # Fay has left: she sits out what is to come
+    assert sheet.landscape  # six players' columns, though five sat down at deal 1
