@@ -10,9 +10,10 @@ from datetime import date, datetime, timedelta
 from decimal import Decimal
 from fractions import Fraction
 
+from .edits import JOINED_LATE
 from .rules.bidding import announce
 from .rules.errors import RulesError
-from .rules.game import DealResult, bid_options, next_bidder
+from .rules.game import Absence, DealResult, bid_options, next_bidder
 from .rules.gamefile import GameFile
 from .rules.presets import PRESETS, Rules, rules_for
 from .rules.schedule import Deal
@@ -72,8 +73,8 @@ def screen(gamefile: GameFile) -> Screen:
         return Screen("over")
     if deal.cards is None:
         return Screen("cards", deal, current)
-    if current is not None and all(b is not None for b in current.bids):
-        return Screen("tricks", deal, current)
+    if current is not None and all(current.bids[seat] is not None for seat in deal.seats(len(current.bids))):
+        return Screen("tricks", deal, current)  # every player dealt in has bid
     return Screen("bids" if gamefile.rules.bidding.simultaneous else "bid", deal, current)
 
 
@@ -171,11 +172,23 @@ class Row:
     finished: bool = False
     redeal: bool = False
     tiebreak: bool = False
+    away: tuple[int, ...] = ()  # the seats not dealt in: a dash in their cells
+
+
+def _away(deal: Deal, players: int) -> tuple[int, ...]:
+    """The seats not dealt in ``deal``.
+
+    >>> _away(Deal(5, 3, 2, 3, None, present=(0, 2, 3)), 4), _away(Deal(1, 3, 0, 1, None), 3)
+    ((1,), ())
+    """
+    seats = deal.seats(players)
+    return tuple(seat for seat in range(players) if seat not in seats)
 
 
 def board(gamefile: GameFile) -> list[Row]:
     """The whole game as on the paper sheet: a row per deal, played ones filled in."""
     state = gamefile.game
+    players = len(state.players)
     rows = []
     for index, result in enumerate(state.deals):
         cells = []
@@ -192,10 +205,58 @@ def board(gamefile: GameFile) -> list[Row]:
             ]
             cells.append(cell)
         rows.append(Row(result.deal, result.trump or result.deal.trump, cells,
-                        result.finished, result.redeal, result.tiebreak))
+                        result.finished, result.redeal, result.tiebreak, _away(result.deal, players)))
     for deal in state.schedule[len(state.deals):]:
-        rows.append(Row(deal, deal.trump, None))
+        rows.append(Row(deal, deal.trump, None, away=_away(deal, players)))
     return rows
+
+
+def away_at(gamefile: GameFile, number: int) -> dict[int, Absence]:
+    """Who is not dealt in at deal ``number`` (1-based), each with the absence that keeps them out."""
+    return {absence.player: absence for absence in gamefile.absences if absence.covers(number)}
+
+
+def gone(gamefile: GameFile) -> set[int]:
+    """The players who have left: away from the next deal to the end of the game (still ranked)."""
+    upcoming = len(gamefile.game.deals) + 1
+    return {seat for seat, absence in away_at(gamefile, upcoming).items() if absence.last is None}
+
+
+def sitting_out(gamefile: GameFile, number: int) -> list[int]:
+    """The players who sit deal ``number`` out and play again after it (not those who left)."""
+    return [seat for seat, absence in sorted(away_at(gamefile, number).items()) if absence.last is not None]
+
+
+def sits_out(gamefile: GameFile, number: int) -> str:
+    """Who sits deal ``number`` out, as its header says it ("Bob sits this deal out."); empty when
+    nobody does."""
+    seats = sitting_out(gamefile, number)
+    if not seats:
+        return ""
+    verb = "sits" if len(seats) == 1 else "sit"
+    return f"{listed([gamefile.players[seat] for seat in seats])} {verb} this deal out."
+
+
+def seat_notes(gamefile: GameFile) -> dict[int, list[str]]:
+    """What the board says of late arrivals and of players who left, by seat: "joined at deal 5
+    with 12" (the "joined late" adjustment), "left after deal 9"; sitting out shows as dashes."""
+    upcoming = len(gamefile.game.deals) + 1
+    notes: dict[int, list[str]] = {}
+    for absence in sorted(gamefile.absences, key=lambda a: (a.player, a.first)):
+        if absence.first == 1 and absence.last is not None:
+            joins = absence.last + 1
+            start = [adj.points for adj in gamefile.adjustments if adj.player == absence.player
+                     and adj.deal == absence.last and adj.reason == JOINED_LATE]
+            note = (f"{'joined' if joins <= upcoming else 'joins'} at deal {joins}"
+                    + (f" with {points(sum(start))}" if start else ""))
+        elif absence.last is None:
+            left = absence.first - 1
+            note = (f"{'left' if absence.first <= upcoming else 'leaves'} after deal {left}" if left
+                    else "left before the first deal")
+        else:
+            continue
+        notes.setdefault(absence.player, []).append(note)
+    return notes
 
 
 def leaders(gamefile: GameFile) -> list[int]:
@@ -284,3 +345,12 @@ def played(started: datetime, last: datetime, now: datetime) -> str:
         return f"started {day(started.date(), today)}, last played {day(last.date(), today)} {end}"
     begin = f"{started:%H:%M}"
     return f"{day(last.date(), today)} {begin}" + (f"–{end}" if end != begin else "")
+
+
+def listed(words: list[str]) -> str:
+    """Names in a sentence.
+
+    >>> listed(["Bob"]), listed(["Bob", "Cy"]), listed(["Ann", "Bob", "Cy"])
+    ('Bob', 'Bob and Cy', 'Ann, Bob and Cy')
+    """
+    return " and ".join([", ".join(words[:-1]), words[-1]] if len(words) > 1 else words)

@@ -144,6 +144,10 @@ def set_stakes(doc: Document, stakes: dict[str, Any] | None) -> None:
 # Changes at the table (RULES.md §7): each keeps the game file's meaning for the deals played and
 # changes only what is still to come; the view replays the result, as for any other change.
 
+#: The reason of a late arrival's starting score (an adjustment on the deal before they join).
+JOINED_LATE = "joined late"
+
+
 def next_deal(doc: Document) -> int:
     """The number of the next deal to be dealt: the one after the deal being played, or the one
     about to start.
@@ -202,7 +206,7 @@ def arrive(doc: Document, name: str, seat: int, start: int = 0) -> None:
         doc.setdefault("absent", []).append({"player": seat, "from": 1, "to": number - 1})
         if start:
             doc.setdefault("adjustments", []).append(
-                {"deal": number - 1, "player": seat, "points": start, "reason": "joined late"})
+                {"deal": number - 1, "player": seat, "points": start, "reason": JOINED_LATE})
 
 
 def leave(doc: Document, seat: int) -> None:

@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 from flask import request
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField
-from wtforms import Form, FormField, SelectChoice, SelectField, StringField, TextAreaField
+from wtforms import Field, Form, FormField, SelectChoice, SelectField, StringField, TextAreaField
 from wtforms.validators import InputRequired, Length, ValidationError
 from wtforms.widgets import HiddenInput
 
@@ -31,6 +31,8 @@ from .web import read_json
 
 #: A game's version: every write names the one its page was drawn from.
 MAX_VERSION = 2**31 - 1
+#: What a late arrival may start with (RULES.md §7), as the form names each choice.
+STARTS = {"zero": "0", "lowest": "the lowest total", "average": "the others' average", "number": "a number"}
 
 
 class TextField(StringField):
@@ -178,6 +180,70 @@ class AdjustForm(VersionForm):
             field.data = values.text(field.data, "The reason")
         except RulesError as exc:
             raise ValidationError(str(exc)) from None
+
+
+class ArriveForm(VersionForm):
+    """A late arrival (RULES.md §7): their name, the gap they sit in (before whom: 1 to the number
+    of players, clockwise from the first), and what they start with."""
+
+    name = TextField("The new player's name")
+    seat = WholeNumberField("Where they sit", 1, MAX_PLAYERS,
+                            validators=[InputRequired("choose a place at the table")])
+    start = SelectField("Starting score", choices=list(STARTS), validate_choice=False)
+    points = WholeNumberField("Starting score", -MAX_ADJUSTMENT, MAX_ADJUSTMENT)
+
+    def validate_name(self, field: StringField) -> None:
+        try:
+            field.data = values.name(field.data, str(field.label.text))
+        except RulesError as exc:
+            raise ValidationError(str(exc)) from None
+
+    def validate_start(self, field: SelectField) -> None:
+        typed = self.points.data is not None
+        if field.data not in STARTS:
+            if not typed:  # a number typed without its choice (no JavaScript to tick it) is that choice
+                raise ValidationError("choose what they start with")
+            field.data = "number"
+        elif field.data == "number" and not typed and not self.points.process_errors:
+            raise ValidationError("type the number they start with, such as 10 or -5")
+        elif field.data != "number" and typed:
+            raise ValidationError(f"{self.points._value()} is typed as a number, but {STARTS[field.data]} "
+                                  "is chosen: choose one of the two")
+
+    def starting(self, offered: Mapping[str, int]) -> int:
+        """The starting score chosen: one of those ``offered`` (by name), or the number typed."""
+        if self.start.data == "number":
+            return self.points.data or 0
+        return offered.get(self.start.data or "", 0)
+
+
+class SeatsField(Field):
+    """Players ticked in a list (checkboxes): their seats, each read by ``values.whole``; a post of
+    more than a table holds is refused as a whole."""
+
+    def process_formdata(self, valuelist: list[Any]) -> None:
+        self.data: list[int] = []
+        if len(valuelist) > MAX_PLAYERS:
+            raise ValueError(f"at most {MAX_PLAYERS} players can be chosen")
+        for raw in valuelist:
+            try:
+                seat = values.whole(str(raw), "A player", 0, MAX_PLAYERS - 1)
+            except RulesError as exc:
+                raise ValueError(str(exc)) from None
+            if seat not in self.data:
+                self.data.append(seat)
+
+
+class PlayerForm(VersionForm):
+    """A change at the table for one player: leaves, comes back."""
+
+    player = WholeNumberField("Player", 0, MAX_PLAYERS - 1, validators=[InputRequired("choose who it is")])
+
+
+class SitOutForm(VersionForm):
+    """The players who sit the next deal out (one or several)."""
+
+    player = SeatsField("", default=list)  # its messages name "a player" themselves
 
 
 #: The names of indexed fields: ``bids-0`` … (ASCII digits, no leading zero).

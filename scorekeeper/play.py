@@ -84,11 +84,13 @@ def _page(game: StoredGame, error: str = "", status: int = 200, **kept: Any) -> 
 
 
 def _save(game: StoredGame, form: VersionForm | Tap, change: Callable[[edits.Document], None],
-          fail: Failure = _page, done: Callable[[], str] | None = None) -> Response:
+          fail: Failure = _page, done: Callable[[], str] | None = None,
+          check: Callable[[GameFile], None] | None = None) -> Response:
     """Apply one change if the form is current and the rules accept the result; else say why.
 
     ``done`` words what was saved, for the page it redirects to (a change made away from the
-    deal being played, which would otherwise show no sign of it).
+    deal being played, which would otherwise show no sign of it). ``check`` may refuse a game the
+    rules accept but the table can't play on (an EditError: a deal still to come too big for it).
     """
     version, refusals = form.posted()
     if version != game.version:
@@ -99,6 +101,8 @@ def _save(game: StoredGame, form: VersionForm | Tap, change: Callable[[edits.Doc
     try:
         change(document)
         checked = game.replay(document)
+        if check is not None:
+            check(checked)
     except (RulesError, edits.EditError) as exc:
         return fail(game, sentence(str(exc)), 422)
     if not game.save(checked):

@@ -6,7 +6,8 @@ It plays a short 4-player game for stakes on a throw-away database, with the rea
 on 127.0.0.1 (so the share page warns that its links lead to this computer only) and headless
 Chromium, then opens the states a short game doesn't reach: a 10-card deal's tricks and bids
 shown at once as the screen shows them (the Save bar at its foot), ten players' board, a
-cooperative game and the list of games. docs/screenshot-deal.png and
+cooperative game, changes at the table (an arrival, a sit-out, a departure, and an arrival no
+deal to come can hold) and the list of games. docs/screenshot-deal.png and
 docs/screenshot-scoreboard.png are copies of deal-light.png and scoreboard-light.png.
 """
 
@@ -129,6 +130,45 @@ def play(page: Page, base: str, out: Path) -> None:
     shoot(page, out, "view")
 
 
+def table(page: Page, base: str, out: Path) -> None:
+    """Changes at the table: Eve arrives after deal 1, Cy sits deal 2 out, Dee leaves after it."""
+    opened(page, base, title="Late at Ann's", players=["Ann", "Bob", "Cy", "Dee"], rules={"max_cards": 3},
+           stakes={"per_point": "0.10", "currency": "€"}, deals=[{"bids": [1, 1, 0, 0], "tricks": [1, 1, 1, 0]}])
+    game = page.url
+    page.goto(game + "/arrive")
+    page.fill("#arrive-name", "Eve")
+    page.locator("input[name=seat][value='2']").check()
+    page.locator("input[name=start][value='average']").check()
+    shoot(page, out, "arrive")
+    send(page, "#arrive-form button[type=submit]")
+    page.goto(game + "/leave")
+    page.locator("#sit-out input[value='3']").check()  # Cy, after Eve sat down between Bob and him
+    shoot(page, out, "leave")
+    send(page, "#sit-out button[type=submit]")
+    shoot(page, out, "sit-out", full_page=False)  # the next deal's header says who sits it out
+    bids(page, 0, 0, 0, 0)                       # deal 2: Dee, Ann, Bob, then Eve deals
+    took(page, 1, 2)
+    took(page, 0, 0)
+    send(page, ".tricks-form button[type=submit]")
+    page.goto(game + "/leave")
+    page.locator("#leave input[value='4']").check()
+    send(page, "#leave button[type=submit]")
+    shoot(page, out, "game-absences")
+    page.goto(game + "/leave")
+    shoot(page, out, "leave-back")               # Dee can come back
+    view = page.request.get(base + "/api/games/" + game.rsplit("/", 1)[1]).json()["links"]["view"]
+    page.goto(view)
+    shoot(page, out, "view-absences")
+    opened(page, base, players=["Ann", "Bob", "Cy", "Dee"], rules={"deal": "down", "max_cards": 13},
+           deals=[{"bids": [3, 3, 3, 3], "tricks": [3, 3, 3, 4]}])
+    page.goto(page.url + "/arrive")
+    page.fill("#arrive-name", "Eve")
+    page.locator("input[name=seat][value='4']").check()
+    page.locator("input[name=start][value='zero']").check()
+    send(page, "#arrive-form button[type=submit]")
+    shoot(page, out, "arrive-refused", full_page=False)
+
+
 def more(page: Page, base: str, out: Path) -> None:
     """The states a short game doesn't reach, then the list of all these games."""
     five, ten = ["Ann", "Bob", "Cy", "Dee", "Eve"], ["Annabelle", "Bob", "Cy", "Dee", "Evangeline", "Fay",
@@ -161,6 +201,7 @@ def main() -> None:
         browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", headless=True, args=ARGS)
         page = browser.new_page(viewport={"width": 390, "height": 844})
         play(page, base, out)
+        table(page, base, out)
         more(page, base, out)
         browser.close()
     print(f"screenshots in {out}/")

@@ -34,9 +34,12 @@ from wtforms.fields.core import UnboundField
 from scorekeeper.forms import (
     BID_TAP,
     AdjustForm,
+    ArriveForm,
     CardsForm,
     ImportForm,
     NewGameForm,
+    PlayerForm,
+    SitOutForm,
     StakesForm,
     TrumpForm,
 )
@@ -74,7 +77,9 @@ FIELDS = {"play.bid": list(BID_TAP), "play.cards": field_names(CardsForm), "play
           "play.trump": field_names(TrumpForm), "play.adjust": field_names(AdjustForm), "play.tricks": SEATS,
           "play.correct": SEATS, "play.stakes": field_names(StakesForm),
           "games.new": [*field_names(NewGameForm), *PLAYERS, "action"],
-          "games.import_game": field_names(ImportForm)}
+          "games.import_game": field_names(ImportForm), "table.arrive": field_names(ArriveForm),
+          "table.leave": field_names(PlayerForm), "table.sit_out": field_names(SitOutForm),
+          "table.come_back": field_names(PlayerForm)}
 ALL_FIELDS = sorted({name for names in FIELDS.values() for name in names} | {"version"})
 GAME_ROUTES = [r for r in url_rules("POST") if "token" in r.arguments and not r.rule.startswith("/api/")]
 

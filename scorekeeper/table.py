@@ -1,0 +1,201 @@
+"""Changes at the table (RULES.md §7): someone arrives, leaves, comes back or sits the next deal out.
+
+Each is a change of the game file (``edits``) written as every other one is (``play._save``):
+replayed, stored only when the rules accept it, refused with the reason and nothing stored.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from itertools import count
+from typing import Any
+
+from flask import Blueprint, make_response, render_template, request
+from werkzeug.wrappers import Response
+
+from . import board, edits
+from .forms import ArriveForm, PlayerForm, SitOutForm
+from .models import StoredGame
+from .play import _no_store, _save
+from .rules.errors import RulesError
+from .rules.game import undealable
+from .rules.gamefile import MAX_PLAYERS, GameFile, parse
+from .web import endpoint_url, game_or_404
+
+bp = Blueprint("table", __name__)
+
+Change = Callable[[edits.Document], None]
+
+
+class Dealable:
+    """After an arrival or a return: every deal still to come can be dealt to the players it has
+    (RULES.md §7). A refusal says so with the way out, which the refused page offers as links."""
+
+    def __init__(self, token: str) -> None:
+        self.token = token
+        self.links: dict[str, str] = {}
+
+    def __call__(self, gamefile: GameFile) -> None:
+        """Refuse (EditError) a game with a deal still to come too big for its players."""
+        found = undealable(gamefile.game)
+        if found is None:
+            return
+        deal, why = found
+        ways = {"Change the plan": "plan.plan", "Add a pack": "plan.rules"}
+        if not why.endswith("add a pack"):  # two packs already: the plan is the one way out
+            ways.pop("Add a pack")
+        self.links = {label: url for label, endpoint in ways.items()
+                      if (url := endpoint_url(endpoint, token=self.token))}
+        raise edits.EditError(f"at deal {deal.number}, {why}.")
+
+
+def _closed(gamefile: GameFile) -> str:
+    """Why nobody can join, leave or sit out any more (the game is over); empty while it goes on."""
+    state = gamefile.game
+    if state.ended_by_table:
+        return "The game was ended: resume it first to change who plays."
+    if state.finished:
+        return "The game is over: nobody joins, leaves or sits out any more."
+    return ""
+
+
+def _playing(gamefile: GameFile, change: Change) -> Change:
+    """The change, refused (EditError) when the game is over."""
+
+    def checked(doc: edits.Document) -> None:
+        closed = _closed(gamefile)
+        if closed:
+            raise edits.EditError(closed)
+        change(doc)
+
+    return checked
+
+
+def _page(template: str, game: StoredGame, error: str = "", status: int = 200, **shown: Any) -> Response:
+    gamefile = game.load()
+    names = gamefile.players
+    page = render_template(template, game=game, file=gamefile, names=names, error=error,
+                           number=len(gamefile.game.deals) + 1, current=gamefile.game.current,
+                           closed=_closed(gamefile), **shown)
+    return _no_store(make_response(page, status))
+
+
+def _arrival_warning(game: StoredGame, gamefile: GameFile) -> tuple[str, dict[str, str]]:
+    """Before a name is typed: whether one more player would make a deal still to come too big
+    (the same check as the arrival's own), and the way out."""
+    document, taken = game.document, {name.casefold() for name in gamefile.players}
+    stand_in = next(name for k in count(len(taken) + 1) if (name := f"Player {k}").casefold() not in taken)
+    edits.arrive(document, stand_in, len(gamefile.players))
+    check = Dealable(game.token)
+    try:
+        check(parse(document))
+    except edits.EditError as exc:
+        return f"With one more player, {exc}", check.links
+    except RulesError:  # the arrival is refused for another reason, said when it is sent
+        pass
+    return "", {}
+
+
+def _arrive_page(game: StoredGame, form: ArriveForm, error: str = "", status: int = 200,
+                 way_out: dict[str, str] | None = None) -> Response:
+    gamefile = game.load()
+    full = len(gamefile.players) >= MAX_PLAYERS
+    warning, links = ("", {}) if error or full or _closed(gamefile) else _arrival_warning(game, gamefile)
+    return _page("table/arrive.html", game, error, status, form=form, full=full, warning=warning,
+                 way_out=way_out or links, offered=edits.starting_scores(gamefile))
+
+
+@bp.route("/g/<token>/arrive", methods=("GET", "POST"))
+def arrive(token: str) -> Response:
+    """Someone arrives: their name, where they sit, what they start with; dealt in from the next deal."""
+    found = game_or_404(token, edit=True)
+    form = ArriveForm()  # reads the post only on POST: HEAD and OPTIONS change nothing
+    if request.method != "POST":
+        return _arrive_page(found, form)
+    gamefile = found.load()
+    offered, number = edits.starting_scores(gamefile), len(gamefile.game.deals) + 1
+
+    def change(doc: edits.Document) -> None:
+        start = form.starting(offered)  # read once the form is checked: a number typed is its choice
+        if len(doc["players"]) >= MAX_PLAYERS:
+            raise edits.EditError(f"This game has {MAX_PLAYERS} players already, as many as a game can have.")
+        name = form.name.data or ""
+        same = [player for player in doc["players"] if player.casefold() == name.casefold()]
+        if same:
+            raise edits.EditError(f"{same[0]} is in this game already: every player needs a different name, "
+                                  "so add an initial or choose a nickname")
+        if start and number == 1:
+            raise edits.EditError("No deal has been played yet: the new player starts at 0 like everyone")
+        if start and gamefile.rules.cooperative:
+            raise edits.EditError("A cooperative game keeps no points: the new player starts with none")
+        edits.arrive(doc, name, form.seat.data or 0, start)
+
+    def done() -> str:
+        scored = number > 1 and not gamefile.rules.cooperative
+        start = board.points(form.starting(offered))
+        return f"{form.name.data} joins at deal {number}" + (f" with {start}." if scored else ".")
+
+    check = Dealable(token)
+    return _save(found, form, _playing(gamefile, change),
+                 lambda g, error, status: _arrive_page(g, form, error, status, check.links), done, check)
+
+
+def _seats_page(game: StoredGame, error: str = "", status: int = 200, way_out: dict[str, str] | None = None,
+                **kept: Any) -> Response:
+    """Who leaves, sits out or comes back (one page, three small forms)."""
+    gamefile = game.load()
+    number = len(gamefile.game.deals) + 1
+    gone = board.gone(gamefile)
+    out = board.sitting_out(gamefile, number)
+    return _page("table/leave.html", game, error, status, at=edits.at_the_table(gamefile), gone=gone,
+                 out=out, back=sorted([*gone, *out]), notes=board.seat_notes(gamefile),
+                 way_out=way_out or {}, kept=kept)
+
+
+@bp.route("/g/<token>/leave", methods=("GET", "POST"))
+def leave(token: str) -> Response:
+    """Someone leaves: not dealt in from the next deal on (the page also offers sitting out and
+    coming back)."""
+    found = game_or_404(token, edit=True)
+    if request.method != "POST":
+        return _seats_page(found)
+    form, gamefile = PlayerForm(), found.load()
+    seat, number = form.player.data, len(gamefile.game.deals) + 1
+
+    def done() -> str:
+        name = gamefile.players[seat or 0]
+        return f"{name} leaves after deal {number - 1}." if number > 1 else f"{name} leaves before the first deal."
+
+    return _save(found, form, _playing(gamefile, lambda doc: edits.leave(doc, seat or 0)),
+                 lambda g, error, status: _seats_page(g, error, status, leaving=seat), done)
+
+
+@bp.post("/g/<token>/sit-out")
+def sit_out(token: str) -> Response:
+    """One player or several sit the next deal out."""
+    found, form = game_or_404(token, edit=True), SitOutForm()
+    gamefile, seats = found.load(), form.player.data or []
+    number = len(gamefile.game.deals) + 1
+
+    def done() -> str:
+        names = board.listed([gamefile.players[seat] for seat in sorted(seats)])
+        return f"{names} {'sits' if len(seats) == 1 else 'sit'} out deal {number}."
+
+    return _save(found, form, _playing(gamefile, lambda doc: edits.sit_out(doc, seats)),
+                 lambda g, error, status: _seats_page(g, error, status, sitting=seats), done)
+
+
+@bp.post("/g/<token>/come-back")
+def come_back(token: str) -> Response:
+    """A player who left comes back, or one who was to sit the next deal out plays it after all."""
+    found, form = game_or_404(token, edit=True), PlayerForm()
+    gamefile, seat = found.load(), form.player.data or 0
+    number, left = len(gamefile.game.deals) + 1, seat in board.gone(gamefile)
+
+    def done() -> str:
+        name = gamefile.players[seat]
+        return f"{name} comes back at deal {number}." if left else f"{name} plays deal {number} after all."
+
+    check = Dealable(token)
+    return _save(found, form, _playing(gamefile, lambda doc: edits.come_back(doc, seat)),
+                 lambda g, error, status: _seats_page(g, error, status, way_out=check.links), done, check)
