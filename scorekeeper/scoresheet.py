@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 
 from markupsafe import Markup
 
-from .board import SUIT_SIGNS, is_redeal, money, points
+from .board import SUIT_SIGNS, is_redeal, money, points, seat_notes
 from .chart import running_totals_svg, shorten
 from .rules.bidding import bid_check
 from .rules.errors import RulesError
@@ -174,6 +174,7 @@ class Results:
     verdict: str
     payments: tuple[str, ...] = ()
     adjustments: tuple[str, ...] = ()
+    table: str = ""  # changes at the table: "Eve joined at deal 5 with 12; Bob left after deal 9"
 
 
 @dataclass(frozen=True)
@@ -525,7 +526,19 @@ def _results(game: GameFile) -> Results:
         + (f" ({a.reason})" if a.reason else "")
         for a in game.adjustments
     )
-    return Results(heading, places, verdict, payments, adjustments)
+    return Results(heading, places, verdict, payments, adjustments, at_the_table(game))
+
+
+def at_the_table(game: GameFile) -> str:
+    """Who joined late and who left, in one line (RULES.md §7); "" when nobody did.
+
+    >>> from .rules.gamefile import parse
+    >>> at_the_table(parse({"players": ["Ann", "Bob", "Cy"], "absent": [{"player": 2, "from": 4}]}))
+    'Cy leaves after deal 3.'
+    """
+    notes = seat_notes(game)
+    return "; ".join(f"{game.players[seat]} {note}" for seat in sorted(notes) for note in notes[seat]) \
+        + ("." if notes else "")
 
 
 def _pattern(rules: Rules) -> str:

@@ -268,3 +268,4 @@ def test_a_deal_a_player_sits_out_prints_a_dash_and_their_total_carried_over() -
     assert third.entries[5].bid == "–" and third.entries[0].bid == "0"
     assert fourth.entries[5].bid == "–" and fourth.entries[0] == Entry()  # Fay has left: she sits out what is to come
     assert sheet.landscape  # six players' columns, though five sat down at deal 1
+    assert sheet.results is not None and sheet.results.table == "Eve joined at deal 2; Fay left before the first deal."
