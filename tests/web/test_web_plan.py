@@ -1,0 +1,277 @@
+"""Changes at the table (RULES.md §7) on their pages: the plan of the deals still to come, or, for a
+game without one, when it ends."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from flask import Flask
+from webhelpers import Scorer, csrf_from, message, snapshot, text
+
+Start = Callable[..., Scorer]
+
+#: 3 cards down to 1 and back up (3, 2, 1, 2, 3); Ann deals first.
+RULES = {"max_cards": 3}
+#: Deal 1 (3 cards, Ann deals): Ann 0/1 ✗, Bob 1/1, Cy 1/0 ✗, Dee 0/1 ✗.
+#: Deal 2 (2 cards, Bob deals): Ann 1/1, Bob 0/0, Cy 0/0, Dee 0/1 ✗.
+TWO_DEALS = [{"bids": [0, 1, 1, 0], "tricks": [1, 1, 0, 1]}, {"bids": [1, 0, 0, 0], "tricks": [1, 0, 0, 1]}]
+
+
+def rows(page: str) -> list[str]:
+    """The cards of each deal still to come, as the plan page shows them."""
+    return re.findall(r'name="cards-\d+" value="([^"]*)"', page.split('<template', 1)[0])
+
+
+def value(page: str, name: str) -> str | None:
+    """The value of a page's text field or hidden field, by its name."""
+    found = re.search(rf'<input[^>]*name="{name}"[^>]*value="([^"]*)"', page)
+    return found.group(1) if found else None
+
+
+def plan(game: Scorer, **fields: Any) -> Any:
+    """Post the plan page's form, with its rows as ``cards=[...]`` and the rest as given."""
+    cards = fields.pop("cards", [])
+    return game.post("/plan", {**{f"cards-{row}": size for row, size in enumerate(cards)}, **fields})
+
+
+def stored_rules(game: Scorer) -> dict[str, Any]:
+    rules: dict[str, Any] = game.export()["rules"]
+    return rules
+
+
+# The plan of a game with hand sizes set in advance
+
+
+def test_the_plan_page_lists_the_deals_still_to_come(start: Start) -> None:
+    game = start(rules=RULES, deals=TWO_DEALS)
+    page = game.client.get(game.url + "/plan").get_data(as_text=True)
+    assert rows(page) == ["1", "2", "3"]
+    said = text(page)
+    assert "Dealt so far: 3 · 2 ." in said and "Deal 3 − + ✕ Deal 4 − + ✕ Deal 5" in said
+    assert "Stop after this deal (deal 3)" in said and "NT" not in said
+    assert "Change the plan…" in text(game.page())
+
+
+def test_the_deal_being_played_keeps_its_size_and_the_plan_goes_on_after_it(start: Start) -> None:
+    game = start(rules=RULES, deals=[*TWO_DEALS, {"bids": [None, None, None, 0]}])
+    page = game.client.get(game.url + "/plan").get_data(as_text=True)
+    assert rows(page) == ["2", "3"]
+    assert "Dealt so far: 3 · 2 ; deal 3 (1 card) is being played." in text(page)
+    assert 'aria-label="Deal 4: cards each"' in page and "Stop after this deal (deal 3)" in text(page)
+
+
+def test_a_number_of_deals_stops_the_plan_shown_where_the_game_stops(start: Start) -> None:
+    game = start(rules={**RULES, "deals": 3}, deals=TWO_DEALS)
+    assert rows(game.client.get(game.url + "/plan").get_data(as_text=True)) == ["1"]
+
+
+def test_a_new_plan_is_written_as_custom_after_the_sizes_dealt(start: Start) -> None:
+    game = start(rules={**RULES, "scoring": "exact"}, deals=TWO_DEALS)
+    response = plan(game, cards=["1", " 1 "], action="save")
+    assert response.status_code == 302 and response.headers["Location"] == game.url
+    assert stored_rules(game) == {"scoring": "exact", "deal": "custom", "sequence": "3-2-1-1"}
+    page = text(game.page())
+    assert "The plan is changed: 2 deals to come." in page and "Deal 3 of 4 · 1 card" in page
+    assert [deal["cards"] for deal in game.export()["schedule"]] == [3, 2, 1, 1]
+
+
+def test_enter_in_a_deals_number_saves_the_plan(start: Start) -> None:
+    game = start(rules=RULES, deals=TWO_DEALS)
+    page = game.client.get(game.url + "/plan").get_data(as_text=True)
+    form = page.split('id="plan-form"', 1)[1]
+    first = re.search(r'<button type="submit" name="action" value="(\w+)"', form)
+    assert first and first.group(1) == "save"  # the form's default button comes before the rows' buttons
+    assert plan(game, cards=["2"]).status_code == 302  # a post without an action saves
+    assert stored_rules(game)["sequence"] == "3-2-2"
+
+
+@pytest.mark.parametrize(("action", "after"), [
+    ("remove-1", ["1", "3"]), ("less-2", ["1", "2", "2"]), ("more-0", ["2", "2", "3"]), ("less-0", ["1", "2", "3"]),
+    ("add", ["1", "2", "3", "3"]), ("one", ["1", "2", "3", "1"]), ("remove-7", ["1", "2", "3"]),
+])
+def test_the_row_buttons_change_the_page_and_store_nothing(app: Flask, start: Start, action: str,
+                                                           after: list[str]) -> None:
+    game = start(rules=RULES, deals=TWO_DEALS)
+    before = snapshot(app)
+    response = plan(game, cards=["1", "2", "3"], action=action)
+    assert response.status_code == 200 and rows(response.get_data(as_text=True)) == after
+    assert snapshot(app) == before
+
+
+def test_a_row_typed_wrong_is_kept_as_typed_while_the_rows_change(start: Start) -> None:
+    game = start(rules=RULES, deals=TWO_DEALS)
+    page = plan(game, cards=["x", "2"], action="more-0").get_data(as_text=True)
+    assert rows(page) == ["x", "2"]
+    assert rows(plan(game, cards=["x"], action="add").get_data(as_text=True)) == ["x", "1"]
+
+
+def test_stop_after_this_deal_between_deals_keeps_the_deal_about_to_be_dealt(start: Start) -> None:
+    game = start(rules=RULES, deals=TWO_DEALS)
+    page = plan(game, action="stop").get_data(as_text=True)
+    assert rows(page) == ["1"]
+    assert plan(game, cards=["1"]).status_code == 302
+    assert stored_rules(game) == {"deal": "custom", "sequence": "3-2-1"}
+    game.bid(0, 0, 0, 0)
+    game.tricks(0, 0, 1, 0)
+    assert "Game over" in text(game.page())
+
+
+def test_stop_after_this_deal_while_it_is_played_leaves_nothing_to_come(start: Start) -> None:
+    game = start(rules=RULES, deals=[*TWO_DEALS, {"bids": [None, None, None, 0]}])
+    page = plan(game, action="stop").get_data(as_text=True)
+    assert rows(page) == [] and "Nothing more: the game ends after deal 3." in text(page)
+    assert plan(game, action="save").status_code == 302
+    assert "The plan is changed: this deal is the last." in text(game.page())
+    assert game.export()["schedule"][-1]["number"] == 3
+
+
+@pytest.mark.parametrize(("shape", "top", "after"), [
+    ("down", "3", ["3", "2", "1"]), ("up", "2", ["1", "2"]), ("down-up", "2", ["2", "1", "2"]),
+    ("up-down", "2", ["1", "2", "1"]),
+])
+def test_the_rest_is_rebuilt_down_up_or_both_from_a_top_hand(start: Start, shape: str, top: str,
+                                                             after: list[str]) -> None:
+    game = start(rules=RULES, deals=TWO_DEALS)
+    response = plan(game, action="rebuild", shape=shape, top=top)
+    assert response.status_code == 200 and rows(response.get_data(as_text=True)) == after
+
+
+@pytest.mark.parametrize(("fields", "said"), [
+    ({"top": "1e5"}, "The top hand (n) must be a whole number from 1 to 52, not '1e5'."),
+    ({"top": ""}, "The top hand (n) must be a whole number from 1 to 52, not ''."),
+    ({"top": "3", "shape": "sideways"}, "The shape must be one of down, up, down-up, up-down, not 'sideways'."),
+])
+def test_a_rebuild_that_cant_be_read_says_why_and_keeps_what_was_typed(start: Start, fields: dict[str, str],
+                                                                       said: str) -> None:
+    game = start(rules=RULES, deals=TWO_DEALS)
+    response = plan(game, action="rebuild", **{"shape": "down", **fields})
+    assert response.status_code == 422 and message(response) == said
+    page = response.get_data(as_text=True)
+    assert rows(page) == ["1", "2", "3"] and f'name="top" id="top" value="{fields["top"]}"' in page
+
+
+@pytest.mark.parametrize(("cards", "said"), [
+    (["14"], ("A hand in the sequence of 14 cards can't be dealt to 4 players from 52 cards: the largest possible "
+              "is 13; choose at most 13 or play with a second pack.")),
+    (["2", "x"], "Deal 4's hand must be a whole number from 1 to 52, not 'x'."),
+    (["2", "53"], "Deal 4's hand must be a whole number from 1 to 52, not '53'."),
+    (["1e1"], "Deal 3's hand must be a whole number from 1 to 52, not '1e1'."),
+    (["", "2"], "Deal 3 has no number of cards: type one, or remove the deal."),
+    (["1"] * 99, "A plan has at most 100 deals in all: 2 are dealt, so at most 98 can come."),
+])
+def test_a_plan_that_cant_be_dealt_is_refused_and_kept_as_typed(app: Flask, start: Start, cards: list[str],
+                                                                said: str) -> None:
+    game = start(rules=RULES, deals=TWO_DEALS)
+    before = snapshot(app)
+    response = plan(game, cards=cards, action="save")
+    assert response.status_code == 422 and message(response) == said
+    assert rows(response.get_data(as_text=True)) == cards
+    assert snapshot(app) == before
+
+
+def test_a_plan_that_leaves_no_deal_at_all_is_refused(app: Flask, start: Start) -> None:
+    game = start(rules=RULES)
+    before = snapshot(app)
+    response = plan(game, action="save")
+    assert response.status_code == 422 and message(response) == "A game needs at least one deal."
+    assert snapshot(app) == before
+
+
+def test_no_trump_deals_can_be_marked(start: Start) -> None:
+    game = start(rules=RULES, deals=TWO_DEALS)
+    page = plan(game, cards=["1", "2", "3"], action="nt").get_data(as_text=True)
+    assert 'name="nt-2"' in page and 'name="marks" value="nt"' in page
+    assert plan(game, cards=["1", "2", "3"], marks="nt", **{"nt-2": "yes"}).status_code == 302
+    assert stored_rules(game)["sequence"] == "3-2-1-2-3NT"
+    assert game.export()["schedule"][4]["trump"] is False
+    marked = game.client.get(game.url + "/plan").get_data(as_text=True)
+    assert re.search(r'name="nt-2" value="yes" checked', marked) and not re.search(r'name="nt-1"[^>]*checked', marked)
+
+
+def test_a_pattern_with_no_trump_deals_shows_the_marks(start: Start) -> None:
+    game = start(players=["Ann", "Bob", "Cy"], rules={"preset": "oh-sh-64", "max_cards": 2})
+    page = game.client.get(game.url + "/plan").get_data(as_text=True)
+    assert rows(page) == ["1", "2", "2", "2", "2", "1"]
+    assert re.findall(r'name="nt-(\d)" value="yes" checked', page) == ["2", "3"]
+    response = plan(game, cards=["1", "2"], **{"nt-0": "perhaps"})
+    assert response.status_code == 422 and message(response) == "Deal 1 at no trump must be yes or no, not 'perhaps'."
+
+
+# Games without a plan of hand sizes: when they end
+
+
+def test_a_fixed_game_changes_its_number_of_deals_or_its_target(start: Start) -> None:
+    game = start(rules={"preset": "oh-well", "max_cards": 2},
+                 deals=[{"bids": [0, 0, 0, 1], "tricks": [1, 0, 0, 1]}])
+    page = game.client.get(game.url + "/plan").get_data(as_text=True)
+    assert "When the game ends" in text(page) and value(page, "target") == "100"
+    assert "Change when the game ends…" in text(game.page())
+    assert game.post("/plan", deals="5", target="150").status_code == 302
+    assert stored_rules(game) == {"preset": "oh-well", "max_cards": 2, "deals": 5, "target": 150}
+    assert ("The game now ends after 5 deals or when a total reaches 150, whichever comes first."
+            in text(game.page()))
+    assert game.post("/plan", deals="", target="").status_code == 302
+    assert stored_rules(game) == {"preset": "oh-well", "max_cards": 2}  # the preset's target again
+    assert "The game now ends when a total reaches 100." in text(game.page())
+
+
+def test_a_manual_game_with_no_end_goes_on_until_the_table_ends_it(start: Start) -> None:
+    game = start(rules={"deal": "manual", "deals": 4})
+    assert game.post("/plan", deals="").status_code == 302
+    assert "The game now goes on until the table ends it." in text(game.page())
+
+
+@pytest.mark.parametrize(("fields", "said"), [
+    ({"deals": "1e5"}, "Number of deals must be a whole number from 1 to 200, not '1e5'."),
+    ({"target": "0"}, "Game to (points) must be a whole number from 1 to 100,000, not '0'."),
+    ({"deals": "1"}, "2 deals have been dealt already: the game can't end after 1."),
+])
+def test_an_end_that_cant_be_is_refused_and_kept_as_typed(app: Flask, start: Start, fields: dict[str, str],
+                                                          said: str) -> None:
+    game = start(rules={"deal": "fixed", "max_cards": 1},
+                 deals=[{"bids": [0, 0, 0, 0], "tricks": [1, 0, 0, 0]}] * 2)
+    before = snapshot(app)
+    response = game.post("/plan", fields)
+    assert response.status_code == 422 and message(response).startswith(said)
+    name, typed = next(iter(fields.items()))
+    assert value(response.get_data(as_text=True), name) == typed
+    assert snapshot(app) == before
+
+
+# Stale pages and the read-only link
+
+
+@pytest.mark.parametrize(("path", "fields"), [
+    ("/plan", {"cards-0": "1", "action": "save"}),
+    ("/plan", {"deals": "3"}),
+])
+def test_a_change_from_a_page_out_of_date_changes_nothing(app: Flask, start: Start, path: str,
+                                                          fields: dict[str, str]) -> None:
+    rules = {"deal": "fixed", "max_cards": 1} if "deals" in fields else RULES
+    game = start(rules=rules, deals=TWO_DEALS[:1] if "deals" not in fields else [])
+    stale = game.version()
+    game.bid(0)  # another phone enters a bid
+    before = snapshot(app)
+    response = game.client.post(game.url + path, data={**fields, "version": stale,
+                                                       "csrf_token": csrf_from(game.page())})
+    assert response.status_code == 409 and "This screen was out of date" in message(response)
+    assert snapshot(app) == before
+
+
+@pytest.mark.parametrize("path", ["/plan"])
+def test_the_read_only_link_cant_change_the_plan(app: Flask, start: Start,
+                                                                              path: str) -> None:
+    game = start(rules=RULES, deals=[*TWO_DEALS, {"bids": [0, 0, 0, 0], "tricks": [0, 0, 1, 0]},
+                                     {"bids": [0, 1, 0, 0], "tricks": [1, 1, 0, 0]},
+                                     {"bids": [1, 1, 0, 0], "tricks": [1, 1, 0, 1]}])
+    assert "Game over" in text(game.page())
+    before = snapshot(app)
+    fields = {"csrf_token": csrf_from(game.page()), "version": game.version(), "cards-0": "1", "action": "save",
+              "preset": "oh-hell"}
+    response = game.client.post(f"/g/{game.view_token}{path}", data=fields)
+    assert response.status_code == 403
+    assert game.client.get(f"/g/{game.view_token}{path}").status_code == 403
+    assert snapshot(app) == before
