@@ -369,6 +369,28 @@ class HouseRulesForm(Form):
         return rules_from_text({field.short_name: field.data or "" for field in self})
 
 
+class RulesForm(VersionForm):
+    """New rules for a game under way: a preset and house rules (its stakes are changed on their own)."""
+
+    preset = SelectField("Rules", choices=list(PRESETS), default="oh-hell")
+    rules = FormField(HouseRulesForm)
+
+    def rules_input(self) -> dict[str, Any]:
+        """The game file's ``rules`` the form asks for (RulesError when a rule can't be read)."""
+        return {"preset": self.preset.data, **self.rules.form.overrides()}
+
+    @staticmethod
+    def shown(rules_input: Mapping[str, Any]) -> dict[str, Any]:
+        """A game's ``rules`` as the form's fields show them: numbers as text, true and false as yes and no.
+
+        >>> RulesForm.shown({"max_cards": 7, "spades_double": True, "zero_bid": "5+n"})
+        {'preset': 'oh-hell', 'rules': {'max_cards': '7', 'spades_double': 'yes', 'zero_bid': '5+n'}}
+        """
+        texts = {name: ("yes" if value else "no") if isinstance(value, bool) else str(value)
+                 for name, value in rules_input.items() if name != "preset"}
+        return {"preset": rules_input.get("preset", "oh-hell"), "rules": texts}
+
+
 class EndForm(VersionForm):
     """When a game without a plan of hand sizes (fixed, manual) ends: after a number of deals, at a
     target, whichever comes first; either left empty is not a way to end."""

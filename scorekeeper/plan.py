@@ -1,5 +1,5 @@
-"""Changes at the table to what is still to come (RULES.md §7): the plan of hand sizes, or, for a
-game without one, when it ends.
+"""Changes at the table to what is still to come (RULES.md §7): the plan of hand sizes (or, for a
+game without one, when it ends) and the rules of the whole game.
 
 Every change goes through the game page's write path (``play._save``): the game file is changed
 by an ``edits`` function, replayed, and stored only when the rules accept it.
@@ -14,14 +14,15 @@ from flask import Blueprint, make_response, render_template, request
 from werkzeug.wrappers import Response
 
 from . import board, edits
-from .forms import BID_TAP, EndForm, Tap, indexed, read_tap, sentence
+from .forms import BID_TAP, EndForm, RulesForm, Tap, indexed, read_tap, sentence
 from .models import StoredGame
-from .play import _no_store, _save
+from .play import STALE, _no_store, _page, _save
 from .rules import values
 from .rules.errors import RulesError
-from .rules.gamefile import MAX_HAND, GameFile
+from .rules.gamefile import MAX_HAND, GameFile, parse
 from .rules.presets import PRESETS
 from .rules.schedule import MAX_SEQUENCE, HandSize, hand_sizes
+from .scoresheet import rules_summary
 from .web import game_or_404
 
 bp = Blueprint("plan", __name__)
@@ -252,3 +253,71 @@ def _ends(gamefile: GameFile) -> str:
     said = (" or ".join(ways) + (", whichever comes first" if len(ways) > 1 else "")) if ways else ""
     text = f"The game now ends {said}." if said else "The game now goes on until the table ends it."
     return text + (" It is over." if gamefile.game.finished else "")
+
+
+@bp.route("/g/<token>/rules", methods=("GET", "POST"))
+def rules(token: str) -> Response:
+    """New rules for the whole game, previewed (the points and totals that change) before they are saved."""
+    found = game_or_404(token, edit=True)
+    gamefile = found.load()
+    if request.method != "POST":
+        form = RulesForm(formdata=None, data={**RulesForm.shown(gamefile.rules_input), "version": found.version})
+        return _rules_page(found, gamefile, form)
+    form = RulesForm()
+
+    def change(doc: edits.Document) -> None:
+        edits.set_rules(doc, gamefile, form.rules_input(), gamefile.rules.players)
+
+    if request.form.get("action") == "save":
+        return _save(found, form, change,
+                     lambda g, error, status: _rules_page(g, gamefile, form, error, status),
+                     lambda: _rules_saved(gamefile, found.load()))
+    version, refusals = form.posted()
+    if version != found.version:
+        return _page(found, STALE, 409)
+    if refusals:
+        return _rules_page(found, gamefile, form, " ".join(refusals), 422)
+    if request.form.get("action") == "edit":
+        return _rules_page(found, gamefile, form)
+    document = found.document
+    try:
+        change(document)
+        changed = parse(document)
+    except (RulesError, edits.EditError) as exc:
+        return _rules_page(found, gamefile, form, sentence(str(exc)), 422)
+    page = render_template("plan/preview.html", game=found, file=gamefile, form=form,
+                           words=_rules_words(gamefile, changed), change=board.rules_change(gamefile, changed),
+                           same=_same(gamefile.rules_input, changed.rules_input))
+    return _no_store(make_response(page))
+
+
+def _rules_page(found: StoredGame, gamefile: GameFile, form: RulesForm, error: str = "",
+                status: int = 200) -> Response:
+    page = render_template("plan/rules.html", game=found, file=gamefile, form=form, error=error,
+                           presets=PRESETS, summary=rules_summary(gamefile.rules))
+    return _no_store(make_response(page, status))
+
+
+def _same(old: Mapping[str, Any], new: Mapping[str, Any]) -> bool:
+    """Whether two games' rules are the same as written (a preset left out is Oh Hell).
+
+    >>> _same({"max_cards": 5}, {"preset": "oh-hell", "max_cards": 5}), _same({}, {"preset": "kachuful"})
+    (True, False)
+    """
+    return {"preset": "oh-hell", **old} == {"preset": "oh-hell", **new}
+
+
+def _rules_words(old: GameFile, new: GameFile) -> list[tuple[str, str | None, str | None]]:
+    """The lines of the rules in words (as the sheet prints them) that new rules change:
+    (label, before, after), None for a line one of them doesn't have."""
+    was, now = dict(rules_summary(old.rules)), dict(rules_summary(new.rules))
+    labels = [*was, *(label for label in now if label not in was)]
+    return [(label, was.get(label), now.get(label)) for label in labels
+            if was.get(label) != now.get(label)]
+
+
+def _rules_saved(old: GameFile, new: GameFile) -> str:
+    """The confirmation of new rules: how many deals score differently."""
+    count = board.rules_change(old, new).deals
+    scored = "no deal scores" if not count else f"{count} deal{'s score' if count != 1 else ' scores'}"
+    return f"The rules are changed: {scored} differently."

@@ -1,5 +1,5 @@
-"""Changes at the table (RULES.md §7) on their pages: the plan of the deals still to come, or, for a
-game without one, when it ends."""
+"""Changes at the table (RULES.md §7) on their pages: the plan of the deals still to come (or, without
+one, when the game ends) and new rules for the whole game, previewed before they are saved."""
 
 from __future__ import annotations
 
@@ -241,12 +241,115 @@ def test_an_end_that_cant_be_is_refused_and_kept_as_typed(app: Flask, start: Sta
     assert snapshot(app) == before
 
 
+# New rules for the whole game
+
+
+def test_the_rules_page_shows_the_games_rules(start: Start) -> None:
+    game = start(rules={"preset": "blackout", "max_cards": 3, "spades_double": True})
+    page = game.client.get(game.url + "/rules").get_data(as_text=True)
+    assert '<option value="blackout" selected>' in page
+    assert value(page, "rules-max_cards") == "3"
+    assert '<option selected value="yes">yes</option>' in page
+    assert "Change the rules…" in text(game.page())
+
+
+def test_the_preview_says_which_points_and_which_totals_change(app: Flask, start: Start) -> None:
+    """Exact scoring gives a missed bid 0 where common gives the tricks taken: Ann's 1 and Dee's 1 in
+    deal 1, Dee's 1 in deal 2 (Cy missed with no trick: 0 either way)."""
+    game = start(rules=RULES, deals=TWO_DEALS)
+    before = snapshot(app)
+    response = game.post("/rules", {"preset": "oh-hell", "rules-max_cards": "3", "rules-scoring": "exact"})
+    assert response.status_code == 200
+    page = text(response.get_data(as_text=True))
+    assert "Scoring made: 10 + tricks; missed: 1 per trick → made: 10 + tricks; missed: 0" in page
+    assert ("2 deals score differently: Deal Player Before After 1 Ann 1 0 1 Dee 1 0 2 Dee 1 0 Totals" in page)
+    assert "Totals Player Before After Ann 12 11 Bob 21 21 Cy 10 10 Dee 2 0" in page
+    assert snapshot(app) == before  # a preview stores nothing
+
+
+def test_saving_the_new_rules_scores_every_deal_again(start: Start) -> None:
+    game = start(rules=RULES, deals=TWO_DEALS)
+    fields = {"preset": "oh-hell", "rules-max_cards": "3", "rules-scoring": "exact", "action": "save"}
+    response = game.post("/rules", fields)
+    assert response.status_code == 302 and response.headers["Location"] == game.url
+    assert stored_rules(game) == {"preset": "oh-hell", "max_cards": 3, "scoring": "exact"}
+    assert "The rules are changed: 2 deals score differently." in text(game.page())
+    assert [s["total"] for s in game.export()["standings"]] == [21, 11, 10, 0]
+
+
+def test_the_preview_carries_the_fields_and_the_version_to_save_or_to_change(start: Start) -> None:
+    game = start(rules=RULES, deals=TWO_DEALS)
+    page = game.post("/rules", {"preset": "oh-hell", "rules-max_cards": "3", "rules-zero_bid": "5+n"}).get_data(
+        as_text=True)
+    save = page.split("</form>")[-2]
+    assert re.search(r'name="version"[^>]*value="1"', save)
+    assert 'name="rules-zero_bid" value="5+n"' in save and 'name="preset" value="oh-hell"' in save
+    assert 'name="action" value="save"' in save and 'name="action" value="edit"' in save
+    back = game.post("/rules", {"preset": "oh-hell", "rules-zero_bid": "5+n", "action": "edit"})
+    assert back.status_code == 200 and value(back.get_data(as_text=True), "rules-zero_bid") == "5+n"
+
+
+def test_rules_that_change_the_plan_keep_the_hand_sizes_dealt(start: Start) -> None:
+    game = start(rules=RULES, deals=TWO_DEALS)
+    page = text(game.post("/rules", {"preset": "oh-hell", "rules-max_cards": "2"}).get_data(as_text=True))
+    assert ("Deals 3 cards down to 1 and back up to 3: 5 deals (one pack) → "
+            "the sequence 3-2-2: 3 deals (one pack)") in page
+    assert "No deal entered so far scores differently." in page
+    assert game.post("/rules", {"preset": "oh-hell", "rules-max_cards": "2", "action": "save"}).status_code == 302
+    assert stored_rules(game) == {"preset": "oh-hell", "deal": "custom", "sequence": "3-2-2"}
+    assert "The rules are changed: no deal scores differently." in text(game.page())
+
+
+def test_the_same_rules_change_nothing(start: Start) -> None:
+    game = start(rules=RULES, deals=TWO_DEALS)
+    page = text(game.post("/rules", {"preset": "oh-hell", "rules-max_cards": "3"}).get_data(as_text=True))
+    assert "These are the rules the game is played by already: nothing would change." in page
+    assert "Save the new rules" not in page
+
+
+FREE = {"max_cards": 3, "bidding": "free"}
+#: Deal 1: Bob, Cy, Dee bid 1, 1, 0 and Ann (the dealer) 1: the bids add up to the 3 tricks.
+HOOKED = [{"bids": [1, 1, 1, 0], "tricks": [1, 1, 1, 0]}]
+
+
+@pytest.mark.parametrize("action", ["preview", "save"])
+def test_rules_a_deal_entered_no_longer_fits_are_refused_with_the_rule(app: Flask, start: Start,
+                                                                         action: str) -> None:
+    game = start(rules=FREE, deals=HOOKED)
+    before = snapshot(app)
+    response = game.post("/rules", {"preset": "oh-hell", "rules-max_cards": "3", "rules-bidding": "hook",
+                                    "action": action})
+    assert response.status_code == 422
+    assert message(response) == "Deal 1: Ann deals and can't bid 1: the bids would add up to the 3 tricks (hook)"
+    page = response.get_data(as_text=True)
+    assert "Nothing was changed." in text(page) and '<option selected value="hook">hook</option>' in page
+    assert snapshot(app) == before
+
+
+@pytest.mark.parametrize(("fields", "said"), [
+    ({"rules-max_cards": "1e5"}, "Top hand (cards) must be a whole number from 1 to 104, not '1e5'."),
+    ({"rules-scoring": "golf"}, "Scoring: Not a valid choice."),
+    ({"preset": "poker"}, "Rules: Not a valid choice."),
+    ({"rules-max_cards": "14"}, "A top hand of 14 cards can't be dealt to 4 players from 52 cards"),
+])
+def test_rules_that_cant_be_read_are_refused_and_kept_as_typed(app: Flask, start: Start, fields: dict[str, str],
+                                                               said: str) -> None:
+    game = start(rules=RULES, deals=TWO_DEALS)
+    before = snapshot(app)
+    for action in ("preview", "save"):
+        response = game.post("/rules", {"preset": "oh-hell", **fields, "action": action})
+        assert response.status_code == 422 and message(response).startswith(said)
+    assert snapshot(app) == before
+
+
 # Stale pages and the read-only link
 
 
 @pytest.mark.parametrize(("path", "fields"), [
     ("/plan", {"cards-0": "1", "action": "save"}),
     ("/plan", {"deals": "3"}),
+    ("/rules", {"preset": "oh-hell", "rules-scoring": "exact"}),
+    ("/rules", {"preset": "oh-hell", "rules-scoring": "exact", "action": "save"}),
 ])
 def test_a_change_from_a_page_out_of_date_changes_nothing(app: Flask, start: Start, path: str,
                                                           fields: dict[str, str]) -> None:
@@ -261,8 +364,8 @@ def test_a_change_from_a_page_out_of_date_changes_nothing(app: Flask, start: Sta
     assert snapshot(app) == before
 
 
-@pytest.mark.parametrize("path", ["/plan"])
-def test_the_read_only_link_cant_change_the_plan(app: Flask, start: Start,
+@pytest.mark.parametrize("path", ["/plan", "/rules"])
+def test_the_read_only_link_can_change_neither_plan_nor_rules(app: Flask, start: Start,
                                                                               path: str) -> None:
     game = start(rules=RULES, deals=[*TWO_DEALS, {"bids": [0, 0, 0, 0], "tricks": [0, 0, 1, 0]},
                                      {"bids": [0, 1, 0, 0], "tricks": [1, 1, 0, 0]},
