@@ -1,5 +1,5 @@
 """Changes at the table to what is still to come (RULES.md §7): the plan of hand sizes (or, for a
-game without one, when it ends) and the rules of the whole game.
+game without one, when it ends), the rules of the whole game, and a new game for the same table.
 
 Every change goes through the game page's write path (``play._save``): the game file is changed
 by an ``edits`` function, replayed, and stored only when the rules accept it.
@@ -10,11 +10,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
-from flask import Blueprint, make_response, render_template, request
+from flask import Blueprint, flash, make_response, render_template, request
 from werkzeug.wrappers import Response
 
 from . import board, edits
 from .forms import BID_TAP, EndForm, RulesForm, Tap, indexed, read_tap, sentence
+from .games import open_new
 from .models import StoredGame
 from .play import STALE, _no_store, _page, _save
 from .rules import values
@@ -321,3 +322,19 @@ def _rules_saved(old: GameFile, new: GameFile) -> str:
     count = board.rules_change(old, new).deals
     scored = "no deal scores" if not count else f"{count} deal{'s score' if count != 1 else ' scores'}"
     return f"The rules are changed: {scored} differently."
+
+
+@bp.post("/g/<token>/again")
+def again(token: str) -> Response:
+    """A new game for the same table (RULES.md §7), from a finished one: the players still at the
+    table, the same rules and stakes, the deal moving on."""
+    found = game_or_404(token, edit=True)
+    gamefile = found.load()
+    if not gamefile.game.finished:
+        return _page(found, "Only a finished game can be played again: finish this one, or end it now.", 422)
+    try:
+        checked = parse(edits.play_again(gamefile))
+    except RulesError as exc:
+        return _page(found, sentence(f"The new game can't be set up: {exc}"), 422)
+    flash(f"A new game for the same table: {checked.players[checked.first_dealer]} deals first.", "done")
+    return open_new(checked)

@@ -80,7 +80,7 @@ FIELDS = {"play.bid": list(BID_TAP), "play.cards": field_names(CardsForm), "play
           "play.correct": SEATS, "play.stakes": field_names(StakesForm),
           "games.new": [*field_names(NewGameForm), *PLAYERS, "action"],
           "games.import_game": field_names(ImportForm), "plan.plan": PLAN,
-          "plan.rules": [*field_names(RulesForm), "action"]}
+          "plan.rules": [*field_names(RulesForm), "action"], "plan.again": ["version"]}
 ALL_FIELDS = sorted({name for names in FIELDS.values() for name in names} | {"version"})
 GAME_ROUTES = [r for r in url_rules("POST") if "token" in r.arguments and not r.rule.startswith("/api/")]
 

@@ -1,5 +1,6 @@
 """Changes at the table (RULES.md §7) on their pages: the plan of the deals still to come (or, without
-one, when the game ends) and new rules for the whole game, previewed before they are saved."""
+one, when the game ends), new rules for the whole game previewed before they are saved, and a new
+game for the same table once one is over."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ from typing import Any
 
 import pytest
 from flask import Flask
-from webhelpers import Scorer, csrf_from, message, snapshot, text
+from flask.testing import FlaskClient
+from webhelpers import FOUR, Scorer, csrf_from, message, snapshot, text
 
 Start = Callable[..., Scorer]
 
@@ -364,8 +366,8 @@ def test_a_change_from_a_page_out_of_date_changes_nothing(app: Flask, start: Sta
     assert snapshot(app) == before
 
 
-@pytest.mark.parametrize("path", ["/plan", "/rules"])
-def test_the_read_only_link_can_change_neither_plan_nor_rules(app: Flask, start: Start,
+@pytest.mark.parametrize("path", ["/plan", "/rules", "/again"])
+def test_the_read_only_link_can_change_neither_plan_nor_rules_nor_start_again(app: Flask, start: Start,
                                                                               path: str) -> None:
     game = start(rules=RULES, deals=[*TWO_DEALS, {"bids": [0, 0, 0, 0], "tricks": [0, 0, 1, 0]},
                                      {"bids": [0, 1, 0, 0], "tricks": [1, 1, 0, 0]},
@@ -376,5 +378,68 @@ def test_the_read_only_link_can_change_neither_plan_nor_rules(app: Flask, start:
               "preset": "oh-hell"}
     response = game.client.post(f"/g/{game.view_token}{path}", data=fields)
     assert response.status_code == 403
-    assert game.client.get(f"/g/{game.view_token}{path}").status_code == 403
+    if path != "/again":
+        assert game.client.get(f"/g/{game.view_token}{path}").status_code == 403
+    assert snapshot(app) == before
+
+
+# Play again
+
+
+def _finish(game: Scorer) -> None:
+    """Three deals of 2, 1 and 2 cards: Ann, Bob and Cy deal them."""
+    game.bid(1, 0, 0, 0)
+    game.tricks(0, 1, 1, 0)
+    game.bid(0, 0, 0, 0)
+    game.tricks(1, 0, 0, 0)
+    game.bid(0, 1, 0, 0)
+    game.tricks(1, 0, 0, 1)
+
+
+def test_play_again_starts_the_same_table_with_the_deal_moved_on(app: Flask, start: Start) -> None:
+    game = start(title="Friday", rules={"preset": "blackout", "max_cards": 2},
+                 stakes={"per_point": "0.10", "currency": "€"})
+    _finish(game)
+    over = game.page()
+    form = re.search(r'<form method="post" action="/g/[^"]+/again">(.*?)</form>', over, re.DOTALL)
+    assert form and 'name="csrf_token"' in form.group(1) and "Play again" in form.group(1)
+    assert "/again" not in game.client.get(f"/v/{game.view_token}").get_data(as_text=True)
+    before = snapshot(app)
+    response = game.post("/again")
+    assert response.status_code == 302
+    stored = snapshot(app)
+    assert stored[:-1] == before and len(stored) == len(before) + 1
+    new = Scorer(game.client, response.headers["Location"].rsplit("/", 1)[1], "")
+    assert new.token != game.token
+    again = new.export()
+    assert again["players"] == FOUR and again["first_dealer"] == 3  # Cy dealt last: Dee deals first
+    assert again["rules"] == {"preset": "blackout", "max_cards": 2}
+    assert again["stakes"] == {"per_point": "0.10", "currency": "€"} and again["title"] == "Friday"
+    assert again["deals"] == [] and not again["finished"]
+    page = text(new.page())
+    assert "A new game for the same table: Dee deals first." in page and "Deal 1 of 3 · 2 cards" in page
+    home = game.client.get("/").get_data(as_text=True)
+    assert home.index(new.token) < home.index(game.token)  # on this phone's list, first
+
+
+def test_play_again_leaves_out_who_has_left(client: FlaskClient) -> None:
+    """Ann leaves after deal 2; Cy deals deal 3, the last: Dee, the next at the table, deals first."""
+    game = {"players": FOUR, "rules": {"max_cards": 2}, "absent": [{"player": 0, "from": 3}],
+            "deals": [{"bids": [1, 0, 0, 0], "tricks": [0, 1, 1, 0]}, {"bids": [0, 0, 0, 0], "tricks": [1, 0, 0, 0]},
+                      {"bids": [None, 1, 0, 0], "tricks": [None, 1, 0, 1]}]}
+    created = client.post("/api/games", json=game).get_json()
+    assert created["finished"] and created["deals"][-1]["dealer"] == 2
+    form = {"csrf_token": csrf_from(client.get("/new").get_data(as_text=True)), "version": 1}
+    response = client.post(created["links"]["edit"] + "/again", data=form)
+    assert response.status_code == 302
+    new = client.get("/api/games/" + response.headers["Location"].rsplit("/", 1)[1]).get_json()
+    assert new["players"] == ["Bob", "Cy", "Dee"] and new["first_dealer"] == 2
+
+
+def test_only_a_finished_game_is_played_again(app: Flask, start: Start) -> None:
+    game = start(rules=RULES, deals=TWO_DEALS)
+    before = snapshot(app)
+    response = game.post("/again")
+    assert response.status_code == 422
+    assert message(response) == "Only a finished game can be played again: finish this one, or end it now."
     assert snapshot(app) == before

@@ -40,6 +40,7 @@ FORMS: dict[str, dict[str, Any]] = {
     "games.new": {"players-0": "Ann", "players-1": "Bob", "action": "start"},
     "plan.plan": {"cards-0": "1", "action": "save"},
     "plan.rules": {"preset": "oh-hell", "rules-max_cards": "3", "rules-scoring": "exact", "action": "save"},
+    "plan.again": {},
     "games.import_game": {"text": json.dumps(GAME)},
 }
 ANY_FORM = {name: value for form in FORMS.values() for name, value in form.items()}
