@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from decimal import Decimal
 from fractions import Fraction
+from typing import NamedTuple
 
 from .edits import JOINED_LATE
 from .rules.bidding import announce
@@ -17,6 +18,7 @@ from .rules.game import Absence, DealResult, bid_options, next_bidder
 from .rules.gamefile import GameFile
 from .rules.presets import PRESETS, Rules, rules_for
 from .rules.schedule import Deal
+from .rules.scoring import Points
 
 SUIT_SIGNS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣", "NT": "NT"}
 TRUMP_BY_CARD = {"turn-up": "turned up", "dealer-last-card": "dealer's last card", "rotation": "by rotation"}
@@ -257,6 +259,49 @@ def seat_notes(gamefile: GameFile) -> dict[int, list[str]]:
             continue
         notes.setdefault(absence.player, []).append(note)
     return notes
+
+
+class PointsChanged(NamedTuple):
+    """One player's points in one deal (1-based), by the game's rules and by the new ones; None
+    where there are none (a player not dealt in, a deal not finished, a cooperative game)."""
+
+    deal: int
+    player: int
+    before: Points | None
+    after: Points | None
+
+
+@dataclass(frozen=True)
+class RulesChange:
+    """What playing the whole game by other rules changes (RULES.md §7): every player's points that
+    differ, deal by deal, and every player's total before and after."""
+
+    points: list[PointsChanged]
+    totals: list[tuple[Points | None, Points | None]]
+
+    @property
+    def deals(self) -> int:
+        """How many deals score differently."""
+        return len({change.deal for change in self.points})
+
+
+def rules_change(old: GameFile, new: GameFile) -> RulesChange:
+    """Compare a game with the same game replayed by new rules (the same deals, as entered).
+
+    >>> from .rules.gamefile import parse
+    >>> game = {"players": ["Ann", "Bob"], "rules": {"max_cards": 2}, "deals": [{"bids": [1, 0], "tricks": [2, 0]}]}
+    >>> change = rules_change(parse(game), parse({**game, "rules": {"max_cards": 2, "scoring": "exact"}}))
+    >>> change.points, change.totals, change.deals
+    ([PointsChanged(deal=1, player=0, before=2, after=0)], [(2, 0), (10, 10)], 1)
+    """
+    changed = []
+    for before, after in zip(old.game.deals, new.game.deals):
+        was, now = before.points or (None,) * len(old.players), after.points or (None,) * len(new.players)
+        changed += [PointsChanged(before.deal.number, seat, a, b) for seat, (a, b) in enumerate(zip(was, now))
+                    if a != b]
+    totals = [(None if old.rules.cooperative else a, None if new.rules.cooperative else b)
+              for a, b in zip(old.game.totals, new.game.totals)]
+    return RulesChange(changed, totals)
 
 
 def leaders(gamefile: GameFile) -> list[int]:

@@ -23,7 +23,7 @@ from .rules import values
 from .rules.bidding import BIDDING_RULES, verify_tricks
 from .rules.errors import RulesError
 from .rules.gamefile import MAX_ADJUSTMENT, MAX_HAND, MAX_PLAYERS, check_players
-from .rules.presets import DECK_SIZES, PRESETS, RULE_LABELS, TIES, rules_from_text
+from .rules.presets import DECK_SIZES, PRESETS, RULE_BOUNDS, RULE_LABELS, TIES, rules_from_text
 from .rules.schedule import PATTERNS, TRUMP_RULES, TRUMPS
 from .rules.scoring import SYSTEMS, WINS
 from .rules.stakes import SETTLEMENTS
@@ -260,11 +260,13 @@ def _seat(index: str, count: int) -> int | None:
         return None
 
 
-def indexed(formdata: Any, prefix: str, count: int, what: str, beyond: str = "") -> tuple[list[str | None], list[str]]:
+def indexed(formdata: Any, prefix: str, count: int, what: str, beyond: str = "",
+            twice: str = "") -> tuple[list[str | None], list[str]]:
     """The texts posted as ``<prefix>-0`` … ``<prefix>-<count - 1>`` (None for one not posted), and a
     sentence for each field that can't be one of them: an index out of range or not written as
     such, or a field posted twice. A form that posts one seat's entry twice, or an entry for a
-    seat that isn't there, is refused as a whole: nothing is read into the wrong seat.
+    seat that isn't there, is refused as a whole: nothing is read into the wrong seat. ``beyond``
+    and ``twice`` word those two refusals for rows that are not seats.
 
     >>> from werkzeug.datastructures import MultiDict
     >>> indexed(MultiDict([("bids-1", "3"), ("bids-2", "2")]), "bids", 3, "bid")
@@ -282,7 +284,7 @@ def indexed(formdata: Any, prefix: str, count: int, what: str, beyond: str = "")
         if seat is None:
             message = beyond or f"A {what} was sent for a player who is not at this table; nothing was saved."
         elif len(posted) > 1:
-            message = f"Two {what}s were sent for the same player; nothing was saved."
+            message = twice or f"Two {what}s were sent for the same player; nothing was saved."
         else:
             found[seat] = posted[0]
             continue
@@ -431,6 +433,36 @@ class HouseRulesForm(Form):
     def overrides(self) -> dict[str, Any]:
         """The fields the table changed, typed as the game file wants them (RulesError if one can't be)."""
         return rules_from_text({field.short_name: field.data or "" for field in self})
+
+
+class RulesForm(VersionForm):
+    """New rules for a game under way: a preset and house rules (its stakes are changed on their own)."""
+
+    preset = SelectField("Rules", choices=list(PRESETS), default="oh-hell")
+    rules = FormField(HouseRulesForm)
+
+    def rules_input(self) -> dict[str, Any]:
+        """The game file's ``rules`` the form asks for (RulesError when a rule can't be read)."""
+        return {"preset": self.preset.data, **self.rules.form.overrides()}
+
+    @staticmethod
+    def shown(rules_input: Mapping[str, Any]) -> dict[str, Any]:
+        """A game's ``rules`` as the form's fields show them: numbers as text, true and false as yes and no.
+
+        >>> RulesForm.shown({"max_cards": 7, "spades_double": True, "zero_bid": "5+n"})
+        {'preset': 'oh-hell', 'rules': {'max_cards': '7', 'spades_double': 'yes', 'zero_bid': '5+n'}}
+        """
+        texts = {name: ("yes" if value else "no") if isinstance(value, bool) else str(value)
+                 for name, value in rules_input.items() if name != "preset"}
+        return {"preset": rules_input.get("preset", "oh-hell"), "rules": texts}
+
+
+class EndForm(VersionForm):
+    """When a game without a plan of hand sizes (fixed, manual) ends: after a number of deals, at a
+    target, whichever comes first; either left empty is not a way to end."""
+
+    deals = WholeNumberField(RULE_LABELS["deals"], *RULE_BOUNDS["deals"])
+    target = WholeNumberField(RULE_LABELS["target"], *RULE_BOUNDS["target"])
 
 
 STAKE_KINDS = [SelectChoice("", "no stakes"), SelectChoice("per_point", "per point"),

@@ -60,7 +60,8 @@ def _local(moment: datetime) -> datetime:
     return (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).astimezone()
 
 
-def _create(checked: GameFile) -> BaseResponse:
+def open_new(checked: GameFile) -> BaseResponse:
+    """Store a new game, remember it on this phone and open it (the answer is made before the commit)."""
     game = StoredGame.create(checked)
     response = redirect(url_for("play.game", token=game.token))
     commit()
@@ -130,7 +131,7 @@ def new() -> str | BaseResponse | tuple[str, int]:
     except RulesError as exc:
         return _form(form, sentence(str(exc))), 422
     if action == "start":
-        return _create(checked)
+        return open_new(checked)
     keep = [(k, v) for k, v in request.form.items(multi=True)
             if k not in ("csrf_token", "action", "first_dealer") and not k.startswith("players-")]
     return render_template("games/preview.html", form=form, file=checked, drawn=drawn, keep=keep,
@@ -190,7 +191,7 @@ def import_game() -> str | BaseResponse | tuple[str, int]:
             document = form.document()
             if backup.is_backup(document):
                 return _restored(backup.restore(document))
-            return _create(parse(document))
+            return open_new(parse(document))
         except (ValidationError, backup.BackupError) as exc:
             error = str(exc)
         except RulesError as exc:

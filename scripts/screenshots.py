@@ -6,8 +6,9 @@ It plays a short 4-player game for stakes on a throw-away database, with the rea
 on 127.0.0.1 (so the share page warns that its links lead to this computer only) and headless
 Chromium, then opens the states a short game doesn't reach: a 10-card deal's tricks and bids
 shown at once as the screen shows them (the Save bar at its foot), ten players' board, a
-cooperative game, changes at the table (an arrival, a sit-out, a departure, and an arrival no
-deal to come can hold) and the list of games. docs/screenshot-deal.png and
+cooperative game, changes at the table (an arrival, a sit-out, a departure, an arrival no deal
+to come can hold, the plan of a down-up game part played, new rules previewed and refused, the end
+with "Play again") and the list of games. docs/screenshot-deal.png and
 docs/screenshot-scoreboard.png are copies of deal-light.png and scoreboard-light.png.
 """
 
@@ -193,6 +194,35 @@ def more(page: Page, base: str, out: Path) -> None:
     shoot(page, out, "error")
 
 
+def changes(page: Page, base: str, out: Path) -> None:
+    """Changes at the table: the plan page, new rules previewed and refused, the end with "Play again"."""
+    four = ["Ann", "Bob", "Cy", "Dee"]
+    opened(page, base, title="Down and up", players=four, rules={"max_cards": 5},
+           deals=[{"bids": [1, 1, 1, 1], "tricks": [2, 1, 1, 1]}, {"bids": [1, 0, 1, 1], "tricks": [1, 1, 1, 1]},
+                  {"bids": [None, None, None, 1]}])
+    game = page.url
+    page.goto(game + "/plan")
+    shoot(page, out, "plan")
+    page.locator("button[value=nt]").click()
+    page.wait_for_selector("input[name=nt-0]")
+    shoot(page, out, "plan-marks", full_page=False)
+    page.goto(game + "/rules")
+    page.select_option("select[name='rules-scoring']", "exact")
+    page.fill("input[name='rules-zero_bid']", "5")
+    shoot(page, out, "rules", full_page=False)
+    send(page, "#rules-form .action-bar button")
+    shoot(page, out, "rules-preview")
+    opened(page, base, title="Free bidding", players=four, rules={"max_cards": 3, "bidding": "free"},
+           deals=[{"bids": [1, 1, 1, 0], "tricks": [1, 1, 1, 0]}])
+    page.goto(page.url + "/rules")
+    page.select_option("select[name='rules-bidding']", "hook")
+    send(page, "#rules-form .action-bar button")
+    shoot(page, out, "rules-refused", full_page=False)
+    opened(page, base, title="Over", players=four, rules={"max_cards": 1, "deal": "down"},
+           stakes={"per_point": "0.10", "currency": "€"}, deals=[{"bids": [0, 0, 0, 0], "tricks": [0, 1, 0, 0]}])
+    shoot(page, out, "over", full_page=False)
+
+
 def main() -> None:
     out = Path(sys.argv[1] if len(sys.argv) > 1 else "shots")
     out.mkdir(parents=True, exist_ok=True)
@@ -203,6 +233,7 @@ def main() -> None:
         play(page, base, out)
         table(page, base, out)
         more(page, base, out)
+        changes(page, base, out)
         browser.close()
     print(f"screenshots in {out}/")
 

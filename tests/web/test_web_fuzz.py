@@ -36,9 +36,11 @@ from scorekeeper.forms import (
     AdjustForm,
     ArriveForm,
     CardsForm,
+    EndForm,
     ImportForm,
     NewGameForm,
     PlayerForm,
+    RulesForm,
     SitOutForm,
     StakesForm,
     TrumpForm,
@@ -73,13 +75,17 @@ ODD_SEATS = ["01", "²", "١", "-1", "4", "10", " 1", "1e0"]
 SEATS = [*(f"{kind}-{seat}" for kind in ("bids", "tricks") for seat in [*map(str, range(4)), *ODD_SEATS]),
          "trump", "version"]
 PLAYERS = [f"players-{row}" for row in [*map(str, range(12)), *ODD_SEATS]]
+#: The plan page's rows (cards-0, nt-0 …, a row too many among them) and its other fields.
+PLAN = [*(f"{kind}-{row}" for kind in ("cards", "nt") for row in [*map(str, range(5)), "99", "100", *ODD_SEATS]),
+        "marks", "shape", "top", "action", *field_names(EndForm)]
 FIELDS = {"play.bid": list(BID_TAP), "play.cards": field_names(CardsForm), "play.bids": SEATS,
           "play.trump": field_names(TrumpForm), "play.adjust": field_names(AdjustForm), "play.tricks": SEATS,
           "play.correct": SEATS, "play.stakes": field_names(StakesForm),
           "games.new": [*field_names(NewGameForm), *PLAYERS, "action"],
           "games.import_game": field_names(ImportForm), "table.arrive": field_names(ArriveForm),
           "table.leave": field_names(PlayerForm), "table.sit_out": field_names(SitOutForm),
-          "table.come_back": field_names(PlayerForm)}
+          "table.come_back": field_names(PlayerForm), "plan.plan": PLAN,
+          "plan.rules": [*field_names(RulesForm), "action"], "plan.again": ["version"]}
 ALL_FIELDS = sorted({name for names in FIELDS.values() for name in names} | {"version"})
 GAME_ROUTES = [r for r in url_rules("POST") if "token" in r.arguments and not r.rule.startswith("/api/")]
 
@@ -87,7 +93,8 @@ HOSTILE = ["", " ", "\x00", "0", "-1", "−2", "1.5", "1e9", "1e309", "nan", "in
            "1_000", "0x10", "S", "NT", "x", "<script>alert(1)</script>", "' OR 1=1 --", "🂡", "a" * 300, "preview",
            "start", "random", "add", "remove-1", "up-0", "down-9", "edit", "yes", "custom", "5+n", "n**n**n",
            "__import__('os')", "fixed", "manual", "1-2-3NT-2-1", "S-D-C-H-NT", "per_point", "ante", "EUR",
-           "Ann,Bob,Cy", "4", "a4", "letter", "landscape"]
+           "Ann,Bob,Cy", "4", "a4", "letter", "landscape", "save", "stop", "rebuild", "one", "nt", "less-0",
+           "more-2", "remove-1", "down-up", "up-down"]
 VALUES = st.one_of(st.integers(-3, 12).map(str), st.sampled_from(HOSTILE), hostile_text)
 EXTRA = st.dictionaries(st.text(max_size=8), VALUES, max_size=2)
 

@@ -175,7 +175,7 @@ def test_the_read_only_token_can_change_nothing(start: Start) -> None:
     page = game.page()
     csrf = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', page).group(1)  # type: ignore[union-attr]
     writes = ["/bid", "/bids", "/undo", "/trump", "/cards", "/tricks", "/adjust", "/adjust/0/remove", "/end",
-              "/resume", "/deal/1", "/delete"]
+              "/resume", "/deal/1", "/delete", "/plan", "/rules", "/again"]
     for path in writes:
         response = game.client.post(f"/g/{token}{path}", data={"csrf_token": csrf, "version": game.version(),
                                                               "seat": 1, "bid": 1})

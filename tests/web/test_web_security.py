@@ -38,6 +38,9 @@ FORMS: dict[str, dict[str, Any]] = {
                      **{f"tricks-{s}": t for s, t in enumerate([1, 1, 1, 0])}, "trump": "H"},
     "play.adjust": {"player": 0, "deal": 1, "points": "5", "reason": "revoke"},
     "games.new": {"players-0": "Ann", "players-1": "Bob", "action": "start"},
+    "plan.plan": {"cards-0": "1", "action": "save"},
+    "plan.rules": {"preset": "oh-hell", "rules-max_cards": "3", "rules-scoring": "exact", "action": "save"},
+    "plan.again": {},
     "games.import_game": {"text": json.dumps(GAME)},
 }
 ANY_FORM = {name: value for form in FORMS.values() for name, value in form.items()}
