@@ -1,5 +1,6 @@
-"""Changes at the table in Chromium: a short game through a late arrival, a sit-out and a departure
-to the settled end; the arrival form with the keyboard alone, and without JavaScript."""
+"""Changes at the table in Chromium: a short game through a late arrival, a sit-out, a departure
+and a change of plan to the settled end; the arrival form with the keyboard alone, and without
+JavaScript."""
 
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ def opened(page: Page, **document: object) -> str:
     return page.url
 
 
-def test_a_game_through_an_arrival_a_sit_out_and_a_departure_to_the_settlement(page: Page) -> None:
+def test_a_game_through_an_arrival_a_sit_out_a_departure_and_a_new_plan_to_the_settlement(page: Page) -> None:
     taps = Taps(page)
     opened(page)
     for bid in (1, 1, 1):                        # deal 1, 4 cards: Bob, Cy, then Ann deals
@@ -65,18 +66,31 @@ def test_a_game_through_an_arrival_a_sit_out_and_a_departure_to_the_settlement(p
     expect(page.locator(".flash-done")).to_have_text("Cy leaves after deal 3.")
     expect(page.locator(".standings-strip")).to_contain_text("Cy (left)")
 
+    taps.tap("text=Change the plan…")           # the table plays one more one-card deal
+    expect(page.locator(".plan-no").first).to_have_text("Deal 4")
+    taps.tap("button[value=one]")
+    expect(page.locator("#plan-count")).to_have_text("2 deals to come")
+    taps.save("#plan-form .action-bar button[value=save]")
+    expect(page.locator(".flash-done")).to_have_text("The plan is changed: 2 deals to come.")
+
     # Deal 4, 1 card: Dee deals (the first dealt in after Cy), Ann bids first; Dee takes the trick.
     expect(page.locator(".deal-meta")).to_have_text("Dee deals · Ann bids first and leads")
     for bid in (0, 0, 0):
         taps.bid(bid)
     taps.save(".tricks-form button[type=submit]")
+    # Deal 5, the one added: Ann deals, Bob bids first; Ann takes the trick she didn't bid.
+    expect(page.locator(".deal-meta")).to_have_text("Ann deals · Bob bids first and leads")
+    for bid in (0, 0, 0):
+        taps.bid(bid)
+    taps.save(".tricks-form button[type=submit]")
 
     expect(page.locator(".over-title")).to_have_text("Game over")
-    # Everyone is ranked and settles, Cy too: Ann 34; Cy and Dee 23 (Dee from her starting 2); Bob 22.
-    expect(page.locator(".standings li")).to_have_text(["1. Ann 34", "2. Cy (left) 23", "2. Dee 23", "4. Bob 22"])
-    expect(page.locator(".winner")).to_have_text("★ Ann wins with 34.")
-    expect(page.locator(".payments li")).to_have_text(["Bob pays Ann €1.40", "Cy pays Ann €1.00",
-                                                       "Dee pays Ann €1.00"])
+    # Everyone is ranked and settles, Cy too: Ann 35; Dee 33 (from her starting 2); Bob 32; Cy 23.
+    expect(page.locator(".standings li")).to_have_text(["1. Ann 35", "2. Dee 33", "3. Bob 32", "4. Cy (left) 23"])
+    expect(page.locator(".winner")).to_have_text("★ Ann wins with 35.")
+    # Pairwise at 10 cents: Ann +1.70, Dee +0.90, Bob +0.50, Cy −3.10.
+    expect(page.locator(".payments li")).to_have_text(["Cy pays Ann €1.70", "Cy pays Dee €0.90",
+                                                       "Cy pays Bob €0.50"])
     assert "Someone arrives" not in page.locator("main").inner_text()  # nobody joins a game that is over
     assert_fits_the_phone(page)
     page.emulate_media(color_scheme="dark")
