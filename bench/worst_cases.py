@@ -71,6 +71,23 @@ def largest_game(ended: bool = True) -> dict[str, Any]:
     return document
 
 
+def largest_game_with_absences() -> dict[str, Any]:
+    """The heaviest game again, with the most absences a game file may list (100 sit-outs): every
+    one of its deals replays with its own players present, dealer and eldest hand."""
+    document = largest_game()
+    absent = []
+    for number in range(3, 301, 3):
+        seat = number % 10
+        deal = document["deals"][number - 1]
+        took = deal["tricks"][seat]
+        deal["bids"][seat] = deal["tricks"][seat] = None
+        deal["tricks"][(seat + 1) % 10] += took  # the tricks still add up among those dealt in
+        absent.append({"player": seat, "from": number, "to": number})
+    document["absent"] = absent
+    document["adjustments"] = [a for a in document["adjustments"] if a["deal"] % 3]
+    return document
+
+
 def backup_games(limit: int = 1_000_000) -> list[dict[str, Any]]:
     """A full backup (MAX_GAMES games) as large as an upload may be: each game as many deals of
     10 players as fit."""
@@ -133,6 +150,7 @@ def cases(app: Any) -> dict[str, tuple[Callable[[], TestResponse], int, Callable
     """Each case: the request, the status it answers, and what puts the game back between runs."""
     phone = Phone(app.test_client())
     ended, playing = phone.store(largest_game()), phone.store(largest_game(ended=False))
+    away = phone.store(largest_game_with_absences())
     view = phone.client.get(f"/api/games/{ended}").get_json()["links"]["view"].rsplit("/", 1)[1]
     blank = "&".join(f"{k}={v}" for k, v in LARGEST_BLANK.items())
     full = {"format": FORMAT, "games": backup_games()}
@@ -177,6 +195,9 @@ def cases(app: Any) -> dict[str, tuple[Callable[[], TestResponse], int, Callable
         "its export (API)": (lambda: phone.client.get(f"/api/games/{ended}"), 200, nothing),
         "its game file download": (lambda: phone.client.get(f"/g/{ended}/export.json"), 200, nothing),
         "its filled sheet (PDF)": (lambda: phone.client.get(f"/g/{ended}/sheet.pdf"), 200, nothing),
+        "the same with 100 sit-outs: its game page": (lambda: phone.client.get(f"/g/{away}"), 200, nothing),
+        "the same with 100 sit-outs: its filled sheet (PDF)": (
+            lambda: phone.client.get(f"/g/{away}/sheet.pdf"), 200, nothing),
         "a bid on it": (tap, 302, untap),
         "a correction of its deal 1": (correct, 302, nothing),
         "the largest blank sheet (PDF)": (lambda: phone.client.get(f"/sheets/blank.pdf?{blank}"), 200, nothing),
