@@ -64,3 +64,11 @@ def page(browser: Browser, server: str) -> Iterator[Page]:
     context.close()
     unexpected = [e for e in errors if "status of 4" not in e]  # refused forms answer 4xx on purpose
     assert not unexpected, unexpected
+
+
+@pytest.fixture
+def plain(browser: Browser, server: str) -> Iterator[Page]:
+    """A phone with JavaScript turned off."""
+    context = browser.new_context(viewport=PHONE, base_url=server, java_script_enabled=False)
+    yield context.new_page()
+    context.close()

@@ -2,21 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
-from phone import PHONE, Taps, assert_fits_the_phone
-from playwright.sync_api import Browser, Page, expect
+from phone import Taps, assert_fits_the_phone
+from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture
-def plain(browser: Browser, server: str) -> Iterator[Page]:
-    """A phone with JavaScript turned off."""
-    context = browser.new_context(viewport=PHONE, base_url=server, java_script_enabled=False)
-    yield context.new_page()
-    context.close()
 
 
 def test_setup_and_a_deal_without_javascript(plain: Page) -> None:

@@ -3,12 +3,11 @@ table again; the plan page by keyboard alone and without JavaScript; new rules p
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from phone import PHONE, Taps, assert_fits_the_phone
-from playwright.sync_api import Browser, Page, expect
+from phone import Taps, assert_fits_the_phone
+from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.browser
 
@@ -93,14 +92,6 @@ def test_the_plan_page_by_keyboard_alone(page: Page) -> None:
     page.keyboard.press("Enter")  # Enter in a field saves the plan
     expect(page.locator(".flash-done")).to_have_text("The plan is changed: 4 deals to come.")
     expect(page.locator(".deal-title")).to_have_text("Deal 2 of 5 · 2 cards")
-
-
-@pytest.fixture
-def plain(browser: Browser, server: str) -> Iterator[Page]:
-    """A phone with JavaScript turned off."""
-    context = browser.new_context(viewport=PHONE, base_url=server, java_script_enabled=False)
-    yield context.new_page()
-    context.close()
 
 
 def test_without_javascript_the_plan_buttons_post_and_come_back(plain: Page) -> None:

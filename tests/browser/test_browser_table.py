@@ -4,11 +4,9 @@ JavaScript."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
-from phone import PHONE, Taps, assert_fits_the_phone
-from playwright.sync_api import Browser, Page, expect
+from phone import Taps, assert_fits_the_phone
+from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.browser
 
@@ -113,14 +111,6 @@ def test_the_arrival_form_with_the_keyboard_alone(page: Page) -> None:
     page.keyboard.press("Enter")
     expect(page.locator(".flash-done")).to_have_text("Dee joins at deal 2 with 12.")
     expect(page.locator(".board thead th")).to_have_text(["Deal", "Ann", "Bob", "Dee ★", "Cy"])  # 12 leads
-
-
-@pytest.fixture
-def plain(browser: Browser, server: str) -> Iterator[Page]:
-    """A phone with JavaScript turned off."""
-    context = browser.new_context(viewport=PHONE, base_url=server, java_script_enabled=False)
-    yield context.new_page()
-    context.close()
 
 
 def test_without_javascript_a_number_typed_is_the_starting_score(plain: Page) -> None:
