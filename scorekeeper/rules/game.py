@@ -531,7 +531,27 @@ def replay(
     else:
         state.next_deal = None if state.current else replayer.deal_at(len(deals))
     state.schedule = _schedule(replayer, len(deals), None if resume is None else resume[0])
+    if absences and rules.scoring is not None:
+        _check_to_come(replayer)
     return state
+
+
+def _check_to_come(replayer: _Replay) -> None:
+    """A house formula worked out for each deal still to come with the players dealt in at it
+    (RULES.md §7, §8): a change of who plays can't leave the game stuck on a formula at a later
+    deal. Tie-break deals are one-card deals to those still at the table after the schedule."""
+    state, rules, players = replayer.state, replayer.rules, len(replayer.names)
+    assert rules.scoring is not None
+    upcoming = [(deal.number, deal.cards, len(deal.seats(players))) for deal in state.schedule[len(state.deals):]]
+    if rules.tie == "one-card-hand" and not state.finished and not state.tiebreak:
+        after = len(state.schedule) + 1
+        upcoming.append((after, 1, len(replayer.present_at(after)) or players))
+    for number, cards, dealt in upcoming:
+        if cards is not None:
+            try:
+                check_system(rules.scoring, (cards,), dealt)
+            except RulesError as exc:
+                raise DealRefused(number, str(exc)) from None
 
 
 def too_many_cards(cards: int | None, dealt: int, deck: int) -> str | None:

@@ -149,3 +149,24 @@ def test_those_away_score_nothing_and_keep_their_total() -> None:
     deal = export(parse(document))["deals"][1]
     assert deal["points"] == [10, 11, None] and deal["made"] == [True, True, None]
     assert deal["totals"] == [21, 21, 10] and deal["present"] == [0, 1]
+
+
+
+@pytest.mark.parametrize(("made", "absent", "deal_1"), [
+    pytest.param("10 / (players - 3)", [{"player": 3, "from": 2}],
+                 {"bids": [1, 0, 1, 0], "tricks": [1, 0, 1, 1]}, id="a player leaves"),
+    pytest.param("10 / (players - 3)", [{"player": 3, "from": 2, "to": 2}],
+                 {"bids": [1, 0, 1, 0], "tricks": [1, 0, 1, 1]}, id="a player sits out"),
+    pytest.param("10 / (players - 4)", [{"player": 3, "from": 1, "to": 1}],
+                 {"bids": [1, 0, 1, None], "tricks": [1, 1, 1, None]}, id="a late arrival"),
+])
+def test_a_house_formula_is_worked_out_for_the_players_of_every_deal_to_come(
+        made: str, absent: list[Any], deal_1: dict[str, Any]) -> None:
+    """§8: a formula is checked for every deal of the schedule, so that a game never gets stuck on
+    it at a later deal; §7: its ``players`` are those dealt in. A change of who plays that makes
+    the formula divide by zero at deal 2 is refused, naming that deal."""
+    document = {"players": NAMES[:4], "absent": absent, "deals": [deal_1],
+                "rules": {"max_cards": 3, "scoring": "custom", "made": made, "missed": "0"}}
+    with pytest.raises(GameFileError) as refused:
+        parse(document)
+    assert str(refused.value).startswith(f"deal 2: The made formula '{made}' divides by zero")

@@ -275,6 +275,22 @@ def test_several_players_sit_out_at_once(start: Start) -> None:
     assert "Bob and Dee sit this deal out." in text(game.page())
 
 
+
+def test_a_departure_a_house_formula_cant_score_is_refused_before_the_game_gets_stuck(app: Flask,
+                                                                                       start: Start) -> None:
+    """RULES.md §8: the formula is worked out for every deal to come, with its players (§7); the
+    departure is refused, not the first bid of the next deal."""
+    game = start(rules={"max_cards": 3, "scoring": "custom", "made": "10 / (players - 3)", "missed": "0"},
+                 deals=[DEAL_1])
+    before = snapshot(app)
+    response = game.post("/leave", player=3)
+    assert response.status_code == 422
+    assert message(response) == ("Deal 2: The made formula '10 / (players - 3)' divides by zero for bid 0, "
+                                 "tricks 0, cards 2.")
+    assert snapshot(app) == before
+    game.bid(0)  # the game goes on with everyone
+
+
 BAD_CHANGES = [
     pytest.param("/leave", {"player": 1}, [{"player": 1, "from": 2}], "Bob has left already.", id="left already"),
     pytest.param("/leave", {"player": 1}, [{"player": 2, "from": 2}, {"player": 3, "from": 2}],
