@@ -24,6 +24,7 @@ from .rules.gamefile import MAX_HAND, GameFile, parse
 from .rules.presets import PRESETS
 from .rules.schedule import MAX_SEQUENCE, HandSize, hand_sizes
 from .scoresheet import rules_summary
+from .table import Dealable
 from .web import game_or_404
 
 bp = Blueprint("plan", __name__)
@@ -203,7 +204,7 @@ def plan(token: str) -> Response:
     return _save(found, Tap({"version": draft.version}, [*unread, *refused]),
                  lambda doc: edits.set_plan(doc, gamefile, sizes),
                  lambda g, error, status: _plan_page(g, gamefile, draft, error, status),
-                 lambda: _planned(found.load()))
+                 lambda: _planned(found.load()), Dealable(token))
 
 
 def _rebuild(found: StoredGame, gamefile: GameFile, draft: Draft) -> Response:
@@ -269,10 +270,11 @@ def rules(token: str) -> Response:
     def change(doc: edits.Document) -> None:
         edits.set_rules(doc, gamefile, form.rules_input(), gamefile.rules.players)
 
+    dealable = Dealable(token)  # the plan of the new rules, for the players of each deal to come
     if request.form.get("action") == "save":
         return _save(found, form, change,
                      lambda g, error, status: _rules_page(g, gamefile, form, error, status),
-                     lambda: _rules_saved(gamefile, found.load()))
+                     lambda: _rules_saved(gamefile, found.load()), dealable)
     version, refusals = form.posted()
     if version != found.version:
         return _page(found, STALE, 409)
@@ -284,6 +286,7 @@ def rules(token: str) -> Response:
     try:
         change(document)
         changed = parse(document)
+        dealable(changed)
     except (RulesError, edits.EditError) as exc:
         return _rules_page(found, gamefile, form, sentence(str(exc)), 422)
     page = render_template("plan/preview.html", game=found, file=gamefile, form=form,

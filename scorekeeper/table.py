@@ -28,8 +28,9 @@ Change = Callable[[edits.Document], None]
 
 
 class Dealable:
-    """After an arrival or a return: every deal still to come can be dealt to the players it has
-    (RULES.md §7). A refusal says so with the way out, which the refused page offers as links."""
+    """After an arrival, a return, a new plan or new rules: every deal still to come can be dealt
+    to the players it has (RULES.md §7). A refusal says so with the way out, which the refused
+    page offers as links."""
 
     def __init__(self, token: str) -> None:
         self.token = token

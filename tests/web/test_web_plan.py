@@ -174,6 +174,25 @@ def test_a_plan_that_cant_be_dealt_is_refused_and_kept_as_typed(app: Flask, star
     assert snapshot(app) == before
 
 
+#: Four players at deal 1 (10 cards down), Eve dealt in from deal 2: five from then on.
+ARRIVED = {"players": [*FOUR, "Eve"], "rules": {"deal": "down", "max_cards": 10},
+           "absent": [{"player": 4, "from": 1, "to": 1}],
+           "deals": [{"bids": [3, 2, 2, 2, None], "tricks": [4, 2, 2, 2, None]}]}
+TOO_BIG = ("At deal 2, 5 players can't get 12 cards from one pack: play the rest with at most 10 (change the "
+           "plan) or add a pack.")
+
+
+def test_a_plan_too_big_for_the_players_of_a_deal_to_come_is_refused(app: Flask, start: Start) -> None:
+    """RULES.md §7: a deal whose cards can't be dealt to the players present is refused; the plan
+    is sized for the five dealt in from deal 2, not for the four of deal 1."""
+    game = start(**ARRIVED)
+    before = snapshot(app)
+    response = plan(game, cards=["12", "11"], action="save")
+    assert response.status_code == 422 and message(response) == TOO_BIG
+    assert rows(response.get_data(as_text=True)) == ["12", "11"]
+    assert snapshot(app) == before
+
+
 def test_a_plan_that_leaves_no_deal_at_all_is_refused(app: Flask, start: Start) -> None:
     game = start(rules=RULES)
     before = snapshot(app)
@@ -325,6 +344,18 @@ def test_rules_a_deal_entered_no_longer_fits_are_refused_with_the_rule(app: Flas
     assert message(response) == "Deal 1: Ann deals and can't bid 1: the bids would add up to the 3 tricks (hook)"
     page = response.get_data(as_text=True)
     assert "Nothing was changed." in text(page) and '<option selected value="hook">hook</option>' in page
+    assert snapshot(app) == before
+
+
+@pytest.mark.parametrize("action", ["preview", "save"])
+def test_rules_whose_plan_is_too_big_for_the_players_of_a_deal_to_come_are_refused(app: Flask, start: Start,
+                                                                                   action: str) -> None:
+    game = start(**ARRIVED)
+    before = snapshot(app)
+    response = game.post("/rules", {"preset": "oh-hell", "rules-deal": "down", "rules-max_cards": "13",
+                                    "action": action})
+    assert response.status_code == 422
+    assert message(response) == TOO_BIG
     assert snapshot(app) == before
 
 
