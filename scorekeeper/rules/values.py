@@ -38,6 +38,8 @@ MAX_TEXT = 100
 MAX_FORMULA = 200
 #: The most points a house formula may give one player in one deal.
 MAX_FORMULA_POINTS = 1_000_000
+#: The finest fraction of a point a house formula gives: thousandths.
+MAX_DENOMINATOR = 1000
 
 Points = int | Fraction
 
@@ -398,7 +400,8 @@ def formula(value: object, what: str) -> Formula:
     """A house formula over bid, tricks, cards and players, compiled into a function of them.
 
     ``×``, ``÷``, ``−`` and ``²`` may be typed as such. Division is exact; the result is a whole
-    number or a fraction (a float result is kept to a denominator of at most 1000).
+    number or a fraction with a denominator of at most 1000 (a finer fraction, or a float result,
+    is rounded to thousandths).
 
     >>> formula("10 + bid × 2", "The made formula")(3, 3, 5, 4)
     16
@@ -440,12 +443,15 @@ def formula(value: object, what: str) -> Formula:
 
 
 def _score(result: Any, label: str) -> Points:
-    """A formula's result as points: a whole number or a fraction of at most a million in size."""
+    """A formula's result as points: a whole number or a fraction of at most a million in size, with
+    a denominator of at most 1000 (a finer fraction, or a float, is rounded to thousandths)."""
     if isinstance(result, float):
         if not math.isfinite(result):
             raise FormulaError(f"{label} does not give a finite number")
-        result = Fraction(result).limit_denominator(1000)
+        result = Fraction(result)
     if isinstance(result, Fraction):
+        if result.denominator > MAX_DENOMINATOR:  # totals of finer ones could grow to huge fractions
+            result = Fraction(round(result * MAX_DENOMINATOR), MAX_DENOMINATOR)
         result = result.numerator if result.denominator == 1 else result
     if abs(result) > MAX_FORMULA_POINTS:
         raise FormulaError(f"{label} gives more than {MAX_FORMULA_POINTS:,} points, too many for a deal")

@@ -412,6 +412,33 @@ def test_formulas_that_are_not_arithmetic_are_refused_before_they_are_worked_out
         compile_formula(formula, "The made formula")(1, 1, 1, 4)
 
 
+@pytest.mark.parametrize(("made", "points"), [
+    ("bid / 3", Fraction(1)),
+    ("(bid + 1) / 7", Fraction(4, 7)),
+    ("1 / 1001", Fraction(1, 1000)),
+    ("1 / 3001", Fraction(0)),
+    ("1 / 999999937 ** 13", Fraction(0)),
+    ("10 + 1 / 999999937 ** 13", Fraction(10)),
+    ("2 ** 0.5", Fraction(1414, 1000)),
+    ("-1 / 1999", Fraction(-1, 1000)),
+])
+def test_a_formula_gives_fractions_to_thousandths(made: str, points: Fraction) -> None:
+    """A fraction of a point with a denominator of at most 1000 is kept exactly; a finer one, or a
+    power's inexact result, is rounded to thousandths. Totals of a 300-deal game then stay numbers
+    of a few digits: ``1 / 999999937 ** 13`` kept exactly would make them fractions of tens of
+    thousands of digits, seconds to add up and print."""
+    assert compile_formula(made, "The made formula")(3, 3, 5, 4) == points
+
+
+def test_a_long_game_of_fine_fractions_has_totals_to_thousandths() -> None:
+    made, missed = "1 / (bid * 1000 + tricks * 7 + 999000001) ** 13", "1 / (tricks + 999000003) ** 13"
+    rules = make_rules({"deal": "fixed", "max_cards": 20, "bidding": "free", "scoring": "custom",
+                        "made": made, "missed": missed}, 2)
+    deals = [DealInput((k % 21, (k * 7) % 21), (k % 21, 20 - k % 21)) for k in range(300)]
+    state = replay(rules, ["Ann", "Bob"], deals)
+    assert all(Fraction(total).denominator <= 1000 for total in state.totals)
+
+
 @pytest.mark.parametrize(("made", "stuck", "fine"), [
     # 10 down to 1: the 5-card deal divides by zero; 4 down to 1 never deals 5 cards
     ("10 / (cards - 5)", {}, {"max_cards": 4}),
