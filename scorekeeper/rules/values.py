@@ -321,6 +321,8 @@ _Node = Callable[[Sequence[int]], Any]
 _NUMBER_LITERAL = re.compile(r"[0-9]+(?:\.[0-9]+)?")
 _SIGNS = {"×": "*", "÷": "/", "−": "-", "²": "**2"}
 _MAX_EXPONENT = 100
+#: The most bits of an exact power's numerator or denominator: about 120 digits.
+_MAX_POWER_BITS = 400
 
 
 def _divide(a: Any, b: Any) -> Any:
@@ -332,9 +334,14 @@ def _divide(a: Any, b: Any) -> Any:
 
 
 def _power(a: Any, b: Any) -> Any:
-    """A power of score size: a huge exponent or base would take seconds and gigabytes."""
+    """A power of score size: a huge exponent or base, or an exact result of more than about 120
+    digits (a tiny fraction's power too), would take seconds and gigabytes."""
     if abs(b) > _MAX_EXPONENT or abs(a) > MAX_FORMULA_POINTS * 1000:
         raise ArithmeticError("that power is far too large to be a score")
+    if isinstance(a, int | Fraction) and isinstance(b, int | Fraction) and Fraction(b).denominator == 1:
+        base, exponent = Fraction(a), abs(Fraction(b).numerator)
+        if max(abs(base.numerator), base.denominator).bit_length() * exponent > _MAX_POWER_BITS:
+            raise ArithmeticError("that power is far too large to be a score")
     result = a**b
     if isinstance(result, complex):
         raise ArithmeticError("that power is not a real number")  # noqa: TRY004 - a number, of the wrong kind

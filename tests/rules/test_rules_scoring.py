@@ -369,6 +369,10 @@ CUSTOM_REFUSED = [
     "2 ** 4000000",
     "1e308 * 10",
     "(10 ** 9) ** 100",  # score-sized base and exponent, but far too many points
+    # a tiny base: a fraction of 9 million digits, seconds and gigabytes to work out
+    "((1 / 999999999 ** 100) ** 100) ** 100",
+    # fractions of 900 digits each, added up: seconds to check for every bid and trick count
+    "+".join(f"1/(bid+99999990{k})**100" for k in range(8)),
     "10.0 ** 400",
     "",
     "1" * 201,
