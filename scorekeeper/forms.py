@@ -417,6 +417,14 @@ class HouseRulesForm(Form):
     missed = TextField(RULE_LABELS["missed"], validators=[_longest(200)])
     wins = _choice(RULE_LABELS["wins"], WINS, "highest")
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # A deck the list doesn't offer (a game file may give 20 to 104 cards) is offered too, so the
+        # game's own is shown and kept; ``validate`` reads it within its bounds.
+        size = self.deck_size.data
+        if size and size not in [choice.value for choice in self.deck_size.iter_choices()]:
+            self.deck_size.choices = [*(self.deck_size.choices or []), str(size)]
+
     def validate(self, extra_validators: Any = None) -> bool:
         """Each field's own checks, then its value read as the rules read it (a number, yes/no, …)."""
         valid = super().validate(extra_validators)

@@ -274,6 +274,20 @@ def test_the_rules_page_shows_the_games_rules(start: Start) -> None:
     assert "Change the rules…" in text(game.page())
 
 
+
+def test_a_deck_size_the_form_doesnt_offer_is_shown_and_kept(start: Start) -> None:
+    """A game file may give any deck of 20 to 104 cards (README, Limits); the rules page shows the
+    game's own and keeps it when another rule changes, instead of falling back to the preset's."""
+    game = start(rules={"max_cards": 3, "deck_size": 60})
+    page = game.client.get(game.url + "/rules").get_data(as_text=True)
+    assert '<option selected value="60">60</option>' in page
+    fields = {"preset": "oh-hell", "rules-max_cards": "3", "rules-deck_size": "60", "rules-scoring": "exact"}
+    assert game.post("/rules", {**fields, "action": "save"}).status_code == 302
+    assert stored_rules(game) == {"preset": "oh-hell", "max_cards": 3, "deck_size": 60, "scoring": "exact"}
+    response = game.post("/rules", {**fields, "rules-deck_size": "200", "action": "preview"})
+    assert message(response) == "Deck size must be a whole number from 20 to 104, not '200'."
+
+
 def test_the_preview_says_which_points_and_which_totals_change(app: Flask, start: Start) -> None:
     """Exact scoring gives a missed bid 0 where common gives the tricks taken: Ann's 1 and Dee's 1 in
     deal 1, Dee's 1 in deal 2 (Cy missed with no trick: 0 either way)."""
