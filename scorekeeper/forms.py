@@ -24,7 +24,7 @@ from .rules.bidding import BIDDING_RULES, verify_tricks
 from .rules.errors import RulesError
 from .rules.gamefile import MAX_ADJUSTMENT, MAX_HAND, MAX_PLAYERS, check_players
 from .rules.presets import DECK_SIZES, PRESETS, RULE_BOUNDS, RULE_LABELS, TIES, rules_from_text
-from .rules.schedule import PATTERNS, TRUMP_RULES, TRUMPS
+from .rules.schedule import MAX_SEQUENCE, PATTERNS, TRUMP_RULES, TRUMPS
 from .rules.scoring import SYSTEMS, WINS
 from .rules.stakes import SETTLEMENTS
 from .web import read_json
@@ -398,13 +398,14 @@ class HouseRulesForm(Form):
 
     deal = _choice(RULE_LABELS["deal"], PATTERNS)
     max_cards = TextField(RULE_LABELS["max_cards"])
-    sequence = TextField(RULE_LABELS["sequence"], validators=[_longest(400)])
+    # the longest of MAX_SEQUENCE deals, each of up to 52 cards at no trump: "52NT-52NT-…"
+    sequence = TextField(RULE_LABELS["sequence"], validators=[_longest(len("52NT-") * MAX_SEQUENCE)])
     deals = TextField(RULE_LABELS["deals"])
     decks = _choice(RULE_LABELS["decks"], (1, 2))
     deck_size = _choice(RULE_LABELS["deck_size"], DECK_SIZES)
     only = _choice(RULE_LABELS["only"], ("odd", "even"), "all")
     trump = _choice(RULE_LABELS["trump"], TRUMP_RULES)
-    trump_cycle = TextField(RULE_LABELS["trump_cycle"], validators=[_longest(40)])
+    trump_cycle = TextField(RULE_LABELS["trump_cycle"], validators=[_longest(len("NT-") * MAX_SEQUENCE)])
     bidding = _choice(RULE_LABELS["bidding"], BIDDING_RULES)
     hook_from = TextField(RULE_LABELS["hook_from"])
     simultaneous = _choice(RULE_LABELS["simultaneous"], YES_NO)

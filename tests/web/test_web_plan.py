@@ -288,6 +288,19 @@ def test_a_deck_size_the_form_doesnt_offer_is_shown_and_kept(start: Start) -> No
     assert message(response) == "Deck size must be a whole number from 20 to 104, not '200'."
 
 
+
+def test_the_rules_of_a_game_with_the_longest_sequence_can_be_changed(start: Start) -> None:
+    """RULES.md §8: a custom sequence of at most 100 deals; each may be written "10NT" (as a new
+    plan writes it), so the form takes the 499 characters of the longest; a trump cycle as long."""
+    sequence, cycle = "-".join(["10NT"] * 100), "-".join(["NT", "S"] * 50)
+    game = start(rules={"deal": "custom", "sequence": sequence, "trump": "rotation", "trump_cycle": cycle})
+    response = game.post("/rules", {"preset": "oh-hell", "rules-deal": "custom", "rules-sequence": sequence,
+                                    "rules-trump": "rotation", "rules-trump_cycle": cycle,
+                                    "rules-scoring": "exact", "action": "save"})
+    assert response.status_code == 302
+    assert stored_rules(game)["scoring"] == "exact"
+
+
 def test_the_preview_says_which_points_and_which_totals_change(app: Flask, start: Start) -> None:
     """Exact scoring gives a missed bid 0 where common gives the tricks taken: Ann's 1 and Dee's 1 in
     deal 1, Dee's 1 in deal 2 (Cy missed with no trick: 0 either way)."""
