@@ -296,7 +296,7 @@ def _sequence(sizes: list[HandSize]) -> str:
 
 def set_plan(doc: Document, game: GameFile, upcoming: list[HandSize]) -> None:
     """Change the deals still to come (RULES.md §7): the plan becomes a custom sequence of the
-    hand sizes played so far, then ``upcoming``. Games without a set plan (fixed, manual) change
+    hand sizes played so far (one-card deals dealt to break a tie included), then ``upcoming``. Games without a set plan (fixed, manual) change
     their number of deals or their target instead (``set_end``).
 
     >>> from .rules.gamefile import parse
@@ -306,7 +306,9 @@ def set_plan(doc: Document, game: GameFile, upcoming: list[HandSize]) -> None:
     """
     if game.rules.sizes is None:
         raise EditError("This game has no plan of hand sizes: change its number of deals or its target.")
-    sizes = [*played_sizes(game), *upcoming]
+    # the one-card deals dealt to break a tie become deals of the plan: they replay as they were
+    tiebreaks = [(result.deal.cards or 1, False) for result in game.game.deals if result.tiebreak]
+    sizes = [*played_sizes(game), *tiebreaks, *upcoming]
     if not sizes:
         raise EditError("A game needs at least one deal.")
     rules = {name: value for name, value in doc.get("rules", {}).items() if name not in PLAN_FIELDS}

@@ -88,6 +88,38 @@ def test_a_new_plan_keeps_the_deals_played_and_deals_what_it_lists(case: dict[st
     assert all(no_trump for (_, no_trump), (_, asked) in zip(still, upcoming) if asked)
 
 
+
+@pytest.mark.parametrize("upcoming", [[(1, False)], [(2, False)], []])
+def test_a_new_plan_while_breaking_a_tie_keeps_the_tie_break_deals_played(upcoming: list[Any]) -> None:
+    """§7: a new plan keeps the hand sizes played: the one-card deals already played to break a tie
+    (§5) too, so that they replay as they were scored and the new plan's deals come after them."""
+    document = {"players": NAMES[:4], "rules": {"deal": "down", "max_cards": 1, "tie": "one-card-hand"},
+                "deals": [{"bids": [0, 0, 0, 0], "tricks": [1, 0, 0, 0]}, {"bids": [0, 0, 0, 0], "tricks": [0, 1, 0, 0]}]}
+    game = parse(document)
+    assert game.game.tiebreak and game.game.deals[1].tiebreak
+    edits.set_plan(document, game, upcoming)
+    new = export(parse(document))
+    assert [deal["totals"] for deal in new["deals"]] == [deal["totals"] for deal in export(game)["deals"]]
+    to_come = new["schedule"][2:]
+    if upcoming:  # the plan's deals, not a tie-break
+        assert [deal["cards"] for deal in to_come] == [cards for cards, _ in upcoming]
+        assert not parse(document).game.tiebreak
+    else:  # still tied: the tie-break goes on
+        assert [deal["cards"] for deal in to_come] == [1] and parse(document).game.tiebreak
+
+
+
+def test_a_new_plan_while_a_tie_break_deal_is_bid_keeps_that_deal() -> None:
+    document = {"players": NAMES[:4], "rules": {"deal": "down", "max_cards": 1, "tie": "one-card-hand"},
+                "deals": [{"bids": [0, 0, 0, 0], "tricks": [1, 0, 0, 0]}, {"bids": [None, None, 0, None]}]}
+    game = parse(document)
+    assert game.game.current is not None and game.game.current.tiebreak
+    edits.set_plan(document, game, [(2, False)])
+    new = export(parse(document))
+    assert new["deals"][1]["bids"] == [None, None, 0, None]
+    assert [deal["cards"] for deal in new["schedule"]] == [1, 1, 2]
+
+
 def _four(**extra: Any) -> dict[str, Any]:
     return {"players": NAMES[:4], "rules": {"deal": "fixed", "max_cards": 1, "bidding": "free", "deals": 9},
             "deals": [{"bids": [0, 0, 0, 0], "tricks": [1, 0, 0, 0]}] * 2, **extra}
