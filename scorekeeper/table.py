@@ -28,8 +28,8 @@ Change = Callable[[edits.Document], None]
 
 
 class Dealable:
-    """After an arrival, a return, a new plan or new rules: every deal still to come can be dealt
-    to the players it has (RULES.md §7). A refusal says so with the way out, which the refused
+    """After any change of who plays, a new plan or new rules: every deal still to come can be
+    dealt to the players it has (RULES.md §7). A refusal says so with the way out, which the refused
     page offers as links."""
 
     def __init__(self, token: str) -> None:
@@ -167,8 +167,9 @@ def leave(token: str) -> Response:
         name = gamefile.players[seat or 0]
         return f"{name} leaves after deal {number - 1}." if number > 1 else f"{name} leaves before the first deal."
 
+    check = Dealable(token)  # who is at deal 1 sizes the pattern for the deals after it
     return _save(found, form, _playing(gamefile, lambda doc: edits.leave(doc, seat or 0)),
-                 lambda g, error, status: _seats_page(g, error, status, leaving=seat), done)
+                 lambda g, error, status: _seats_page(g, error, status, check.links, leaving=seat), done, check)
 
 
 @bp.post("/g/<token>/sit-out")
@@ -182,8 +183,9 @@ def sit_out(token: str) -> Response:
         names = board.listed([gamefile.players[seat] for seat in sorted(seats)])
         return f"{names} {'sits' if len(seats) == 1 else 'sit'} out deal {number}."
 
+    check = Dealable(token)  # a sit-out of deal 1 sizes the pattern for fewer players than the deals after it
     return _save(found, form, _playing(gamefile, lambda doc: edits.sit_out(doc, seats)),
-                 lambda g, error, status: _seats_page(g, error, status, sitting=seats), done)
+                 lambda g, error, status: _seats_page(g, error, status, check.links, sitting=seats), done, check)
 
 
 @bp.post("/g/<token>/come-back")

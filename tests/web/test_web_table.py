@@ -324,6 +324,23 @@ def test_a_refused_change_at_the_table_says_why_and_stores_nothing(
     assert "Who plays deal 2" in text(response.get_data(as_text=True))
 
 
+
+def test_a_sit_out_of_deal_1_that_leaves_deal_2_too_big_is_refused_with_the_way_out(app: Flask,
+                                                                                       start: Start) -> None:
+    """RULES.md §7: the pattern is sized for the players at deal 1: five of six make it 10 cards
+    down, and deal 2's 9 cards can't be dealt to the six again. Refused, as an arrival is, with the
+    way out, not found at deal 2's first bid."""
+    game = start(players=[*FOUR, "Eve", "Fay"])
+    before = snapshot(app)
+    response = game.post("/sit-out", player=1)
+    assert response.status_code == 422
+    assert message(response) == ("At deal 2, 6 players can't get 9 cards from one pack: play the rest with at "
+                                 "most 8 (change the plan) or add a pack.")
+    assert "Change the plan</a>" in response.get_data(as_text=True)
+    assert snapshot(app) == before
+    assert game.post("/leave", player=1).status_code == 302  # gone for good: five are dealt 10 cards down
+
+
 def test_a_refused_sit_out_keeps_the_players_ticked(start: Start) -> None:
     game = one_deal(start)
     shown = game.post("/sit-out", {"player": [0, 1, 2]}).get_data(as_text=True)
