@@ -200,6 +200,9 @@ def choice(value: object, what: str, options: Iterable[str]) -> str:
 #: Unicode's control (Cc), format (Cf: zero-width, bidirectional overrides …), surrogate and
 #: private-use characters: none of them belongs in a name, a title or a reason.
 _HIDDEN = frozenset({"Cc", "Cf", "Cs", "Co"})
+#: Letters, marks and symbols that show nothing (Unicode's ignorable fillers, the blank braille
+#: cell): a name of them looks empty, and one ending in them looks like another's.
+_BLANK = frozenset("\u034f\u115f\u1160\u17b4\u17b5\u2800\u3164\uffa0")
 _JOINER = "\u200d"  # joins emoji into one (👩‍👧); alone, it hides
 _VISIBLE = frozenset("LNPS")
 
@@ -216,13 +219,18 @@ def hidden_character(text: str) -> str | None:
 
     >>> hidden_character("Ann"), hidden_character("\U0001f469\u200d\U0001f467")
     (None, None)
-    >>> [hex(ord(hidden_character(text))) for text in ("A\u200bnn", "Bob\u202e", "A" + chr(0))]
-    ['0x200b', '0x202e', '0x0']
+    >>> [hex(ord(hidden_character(text))) for text in ("A\u200bnn", "Bob\u202e", "A" + chr(0), "Bob\u3164")]
+    ['0x200b', '0x202e', '0x0', '0x3164']
     """
     for at, char in enumerate(text):
-        if unicodedata.category(char) in _HIDDEN and not (char == _JOINER and _joins_emoji(text, at)):
+        if _hides(text, at):
             return char
     return None
+
+
+def _hides(text: str, at: int) -> bool:
+    char = text[at]
+    return (unicodedata.category(char) in _HIDDEN or char in _BLANK) and not (char == _JOINER and _joins_emoji(text, at))
 
 
 _CONTROL_NAMES = {"\x00": "null", "\x1b": "escape", "\x7f": "delete", "\x08": "backspace"}
@@ -238,8 +246,7 @@ def visible(value: object) -> str:
     text = "" if value is None else str(value)
     if hidden_character(text) is None:
         return text
-    return "".join(char for at, char in enumerate(text)
-                   if unicodedata.category(char) not in _HIDDEN or (char == _JOINER and _joins_emoji(text, at)))
+    return "".join(char for at, char in enumerate(text) if not _hides(text, at))
 
 
 def _character_name(char: str) -> str:

@@ -255,6 +255,11 @@ REFUSED: list[tuple[str, Any, list[str]]] = [
     ("a zero-width name", game(players=["Ann", "\u200b\u200b", "Cy", "Dee"]), ["Player 2", "zero width"]),
     ("a bidirectional override", game(players=["Ann", "Bob\u202e", "Cy", "Dee"]), ["Player 2", "invisible"]),
     ("a name of combining marks only", game(players=["Ann", "\u0301\u0301", "Cy", "Dee"]), ["Player 2", "seen"]),
+    ("a name of a Hangul filler", game(players=["Ann", "\u3164", "Cy", "Dee"]), ["Player 2", "hangul filler"]),
+    ("a blank braille pattern", game(players=["Ann", "\u2800\u2800", "Cy", "Dee"]), ["Player 2", "braille"]),
+    ("a name disguised by a filler", game(players=["Ann", "Bob", "Bob\uffa0", "Dee"]), ["Player 3", "filler"]),
+    ("a name disguised by a grapheme joiner", game(players=["Ann", "Bob", "Bob\u034f", "Dee"]),
+     ["Player 3", "grapheme joiner"]),
     ("an escape in a reason", game(adjustments=[{"deal": 1, "player": 0, "points": 5, "reason": "x\x1b[2J"}]),
      ["reason", "escape"]),
     ("adjustment points a fraction", game(adjustments=[{"deal": 1, "player": 0, "points": 2.5}]),
@@ -307,7 +312,9 @@ def test_names_are_trimmed() -> None:
     assert doc["players"] == ["Ann", "Bob", "Cy", "D" * 40]
 
 
-def test_hidden_characters_are_exactly_unicodes_control_format_surrogate_and_private_use() -> None:
-    """RULES.md §8: names are printable, without control (Cc) or format (Cf) characters."""
+def test_hidden_characters_are_exactly_unicodes_control_format_surrogate_private_use_and_blank() -> None:
+    """RULES.md §8: names are printable, without control (Cc) or format (Cf) characters, nor the
+    fillers and the blank braille cell that show nothing."""
     hidden = {chr(c) for c in range(0x110000) if unicodedata.category(chr(c)) in ("Cc", "Cf", "Cs", "Co")}
+    hidden |= set("\u034f\u115f\u1160\u17b4\u17b5\u2800\u3164\uffa0")
     assert {chr(c) for c in range(0x110000) if hidden_character("Ann" + chr(c))} == hidden
