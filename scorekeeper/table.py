@@ -17,6 +17,7 @@ from . import board, edits
 from .forms import ArriveForm, PlayerForm, SitOutForm
 from .models import StoredGame
 from .play import _no_store, _save
+from .rules import values
 from .rules.errors import RulesError
 from .rules.game import undealable
 from .rules.gamefile import MAX_PLAYERS, GameFile, parse
@@ -121,7 +122,7 @@ def arrive(token: str) -> Response:
         if len(doc["players"]) >= MAX_PLAYERS:
             raise edits.EditError(f"This game has {MAX_PLAYERS} players already, as many as a game can have.")
         name = form.name.data or ""
-        same = [player for player in doc["players"] if player.casefold() == name.casefold()]
+        same = [player for player in doc["players"] if values.name_key(player) == values.name_key(name)]
         if same:
             raise edits.EditError(f"{same[0]} is in this game already: every player needs a different name, "
                                   "so add an initial or choose a nickname")

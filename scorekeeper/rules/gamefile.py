@@ -84,9 +84,9 @@ def check_players(values_given: object) -> tuple[str, ...]:
     names = tuple(values.name(v, f"Player {seat + 1}'s name") for seat, v in enumerate(values_given))
     seen: set[str] = set()
     for name in names:
-        if name.casefold() in seen:
+        if values.name_key(name) in seen:
             raise GameFileError(f"{name!r} is listed twice: every player needs a different name")
-        seen.add(name.casefold())
+        seen.add(values.name_key(name))
     return names
 
 

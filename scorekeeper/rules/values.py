@@ -300,6 +300,16 @@ def name(value: object, what: str = "A player's name") -> str:
     return cleaned
 
 
+def name_key(value: str) -> str:
+    """What tells two names apart: not case, nor the Unicode form a letter is written in (é as one
+    character or as e and an accent; Ａ full-width), which a reader can't see.
+
+    >>> name_key("Jos\u00e9") == name_key("JOSE\u0301"), name_key("\uff21nn") == name_key("ann")
+    (True, True)
+    """
+    return unicodedata.normalize("NFKC", value).casefold()
+
+
 def sequence_of(value: object, what: str, most: int, separators: str = "-") -> list[str]:
     """The parts of a text such as ``1-2-3`` (at most ``most`` of them), not yet read.
 

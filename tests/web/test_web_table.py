@@ -112,6 +112,7 @@ BAD_ARRIVALS = [
                  id="an invisible character"),
     pytest.param({"name": " bob "}, "Bob is in this game already: every player needs a different name, so add "
                                     "an initial or choose a nickname.", id="a name taken, in other letters"),
+    pytest.param({"name": "\uff22ob"}, "Bob is in this game already", id="a name taken, in full-width letters"),
     pytest.param({"seat": None}, "Where they sit: choose a place at the table.", id="no seat"),
     pytest.param({"seat": 7}, "Choose where the new player sits.", id="a seat beyond the table"),
     pytest.param({"seat": "²"}, "Where they sit must be a whole number from 1 to 10, not '²'.", id="a seat not a number"),
