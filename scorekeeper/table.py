@@ -130,6 +130,12 @@ def arrive(token: str) -> Response:
             raise edits.EditError("No deal has been played yet: the new player starts at 0 like everyone")
         if start and gamefile.rules.cooperative:
             raise edits.EditError("A cooperative game keeps no points: the new player starts with none")
+        planned = board.deals_planned(gamefile)
+        if planned is not None and number > planned:  # the last deal is being played
+            url = endpoint_url("plan.plan", token=token)
+            check.links = {"Change the plan": url} if url else {}
+            raise edits.EditError(f"Deal {number - 1} is the last deal: there is no deal to deal {name} in. "
+                                  "Change the plan first to play on")
         edits.arrive(doc, name, form.seat.data or 0, start)
 
     def done() -> str:

@@ -160,6 +160,21 @@ def test_a_starting_score_before_any_deal_or_in_a_cooperative_game_is_refused(ap
     assert arrive(together).status_code == 302 and said(together) == "Eve joins at deal 2."
 
 
+
+def test_nobody_arrives_during_the_last_deal(app: Flask, start: Start) -> None:
+    """An arrival is dealt in from the next deal; during the last deal there is none, and they
+    would be ranked (and settle) for a game they never played."""
+    game = start(rules={"max_cards": 1, "deal": "down"}, stakes={"per_point": "1"})
+    game.bid(0, 0, 0)
+    before = snapshot(app)
+    response = arrive(game, seat=4, start="number", points="50")
+    assert response.status_code == 422
+    assert message(response) == ("Deal 1 is the last deal: there is no deal to deal Eve in. Change the plan "
+                                 "first to play on.")
+    assert f'href="/g/{game.token}/plan">Change the plan</a>' in response.get_data(as_text=True)
+    assert snapshot(app) == before
+
+
 def test_a_game_of_ten_players_takes_nobody_more(app: Flask, start: Start) -> None:
     ten = [*FOUR, "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo"]
     game = start(players=ten, rules={"max_cards": 3})
