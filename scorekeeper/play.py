@@ -39,6 +39,7 @@ from .forms import (
     read_tap,
     seats_form,
     sentence,
+    tap_id,
 )
 from .models import StoredGame, find_game
 from .rules.errors import RulesError
@@ -92,6 +93,9 @@ def _save(game: StoredGame, form: VersionForm | Tap, change: Callable[[edits.Doc
     deal being played, which would otherwise show no sign of it). ``check`` may refuse a game the
     rules accept but the table can't play on (an EditError: a deal still to come too big for it).
     """
+    tap = tap_id(request.form)
+    if tap is not None and game.applied(tap):  # sent again (its answer was lost): it is stored once
+        return redirect(url_for("play.game", token=game.token))
     version, refusals = form.posted()
     if version != game.version:
         return _page(game, STALE, 409)
@@ -105,7 +109,7 @@ def _save(game: StoredGame, form: VersionForm | Tap, change: Callable[[edits.Doc
             check(checked)
     except (RulesError, edits.EditError) as exc:
         return fail(game, sentence(str(exc)), 422)
-    if not game.save(checked):
+    if not game.save(checked, tap):
         return _page(game_or_404(game.token, edit=True), STALE, 409)
     if done is not None:
         flash(done(), "done")
