@@ -59,7 +59,7 @@ def test_every_page_keeps_to_the_content_security_policy(start: Start, client: F
     game.bid(1, 0, 0)
     game.tricks(0, 1, 1)
     pages = ["/", "/new", "/import", game.url, game.url + "/share", game.url + "/end", game.url + "/deal/1",
-             game.url + "/delete", f"/v/{game.view_token}", "/no-such-page"]
+             game.url + "/delete", f"/v/{game.view_token}", "/no-such-page", "/offline"]
     for url in pages:
         response = client.get(url)
         page = response.get_data(as_text=True)
