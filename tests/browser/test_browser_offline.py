@@ -1,6 +1,6 @@
 """The app on the phone, in Chromium on 127.0.0.1 (a secure context): the service worker keeps the
 app's files and the games this phone holds, opens them without a connection as saved copies, and
-never shows a saved copy while the server answers."""
+never shows a saved copy while the server answers; the screen is kept on while a game is shown."""
 
 from __future__ import annotations
 
@@ -224,3 +224,61 @@ def test_a_new_build_takes_over_at_the_next_visit_and_the_old_files_go(browser: 
     assert page.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(244, 244, 242)"
     context.close()
 
+
+FAKE_WAKE_LOCK = """
+window.wake = {requests: [], releases: 0, sentinel: null};
+Object.defineProperty(Navigator.prototype, "wakeLock", {configurable: true, get: () => ({
+  request(type) {
+    const sentinel = new EventTarget();
+    sentinel.release = () => { window.wake.releases += 1; sentinel.dispatchEvent(new Event("release"));
+                                return Promise.resolve(); };
+    window.wake.requests.push(type);
+    window.wake.sentinel = sentinel;
+    return Promise.resolve(sentinel);
+  }})});
+"""
+
+
+def test_the_screen_is_kept_on_until_the_box_is_unticked_and_the_phone_remembers(phone: Page) -> None:
+    phone.add_init_script(FAKE_WAKE_LOCK)
+    links = new_game(phone)
+    phone.goto(links["edit"])
+    box = phone.get_by_role("checkbox", name="Keep the screen on")
+    expect(box).to_be_checked()
+    phone.wait_for_function("() => window.wake.requests.length === 1")
+    assert phone.evaluate("window.wake.requests") == ["screen"]
+    phone.evaluate("window.wake.sentinel.release()")  # the phone let go (the page was hidden)…
+    phone.evaluate("document.dispatchEvent(new Event('visibilitychange'))")  # …and it is shown again
+    phone.wait_for_function("() => window.wake.requests.length === 2")
+    box.click()
+    expect(box).not_to_be_checked()
+    phone.wait_for_function("() => window.wake.releases === 2")
+    assert phone.evaluate("localStorage.getItem('scorekeeper.keep-screen-on')") == "off"
+    phone.goto(links["view"])  # the read-only page too, and the choice is remembered
+    expect(box).not_to_be_checked()
+    phone.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
+    assert phone.evaluate("window.wake.requests") == []
+    box.click()
+    phone.wait_for_function("() => window.wake.requests.length === 1")
+    assert phone.evaluate("localStorage.getItem('scorekeeper.keep-screen-on')") == "on"
+    assert phone.locator("#wake label").bounding_box()["height"] >= 44  # type: ignore[index]
+    assert_fits_the_phone(phone)
+
+
+def test_where_the_phone_refuses_the_lock_the_box_says_so(phone: Page) -> None:
+    phone.add_init_script("""Object.defineProperty(Navigator.prototype, "wakeLock", {configurable: true,
+        get: () => ({request: () => Promise.reject(new DOMException("Battery saver", "NotAllowedError"))})});""")
+    phone.goto(new_game(phone)["edit"])
+    expect(phone.locator("#wake")).to_contain_text("The phone doesn't allow it just now.")
+    expect(phone.get_by_role("checkbox", name="Keep the screen on")).to_be_checked()
+
+
+def test_without_a_wake_lock_the_box_stays_hidden(phone: Page) -> None:
+    phone.add_init_script("delete Navigator.prototype.wakeLock")
+    phone.goto(new_game(phone)["edit"])
+    expect(phone.locator("#wake")).to_be_hidden()
+
+
+def test_with_chromiums_own_wake_lock_the_box_shows_and_nothing_fails(phone: Page) -> None:
+    phone.goto(new_game(phone)["edit"])
+    expect(phone.get_by_role("checkbox", name="Keep the screen on")).to_be_visible()

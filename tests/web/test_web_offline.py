@@ -197,3 +197,12 @@ def test_every_page_carries_its_saved_copy_banner_hidden(start: Any, client: Fla
     assert banner and text(banner.group(1)) == f"Offline: this is {what} as this phone last saw it. Show it as it is now"
     assert '<script src="/static/js/sw-register.js?v=' in html and 'data-worker="/sw.js"' in html
 
+
+def test_game_pages_offer_to_keep_the_screen_on_where_the_phone_can(start: Any, client: FlaskClient) -> None:
+    game: Scorer = start()
+    for url in (game.url, f"/v/{game.view_token}"):
+        html = client.get(url).get_data(as_text=True)
+        assert re.search(r'<p class="wake" id="wake" hidden><label><input type="checkbox" checked> Keep the screen on'
+                         r"</label>", html) and "/static/js/wakelock.js?v=" in html
+    home = client.get("/").get_data(as_text=True)
+    assert 'id="wake"' not in home and "wakelock.js" not in home
