@@ -339,5 +339,6 @@ def share(token: str) -> Response:
                                  current_app.config["PUBLIC_URL"])
     links = shared.links
     page = render_template("play/share.html", game=found, file=found.load(), links=links, shared=shared,
-                           codes={kind: qr_code(links[kind]) for kind in ("edit", "view")})
+                           codes={kind: qr_code(links[kind]) for kind in ("edit", "view")},
+                           offline=address.keeps_offline(links["edit"]))
     return _no_store(make_response(page))
