@@ -8,8 +8,12 @@
   "use strict";
   var banner = document.getElementById("saved-copy");
   if (banner && document.documentElement.hasAttribute("data-saved-copy")) {
-    var again = banner.querySelector("a");
-    var connection = function () { again.hidden = !navigator.onLine; };
+    var parts = banner.querySelectorAll("[data-online], [data-offline]");
+    var connection = function () {  // "Offline:", or "Back online:" and a way to the page as it is now
+      Array.prototype.forEach.call(parts, function (part) {
+        part.hidden = part.hasAttribute("data-online") !== navigator.onLine;
+      });
+    };
     banner.hidden = false;
     connection();
     window.addEventListener("online", connection);

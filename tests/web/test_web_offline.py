@@ -194,7 +194,8 @@ def test_every_page_carries_its_saved_copy_banner_hidden(start: Any, client: Fla
     url = {"game": game.url, "view": f"/v/{game.view_token}", "home": "/", "new": "/new"}[page]
     html = client.get(url).get_data(as_text=True)
     banner = re.search(r'<p class="saved-copy" id="saved-copy" role="status" hidden>(.*?)</p>', html, re.DOTALL)
-    assert banner and text(banner.group(1)) == f"Offline: this is {what} as this phone last saw it. Show it as it is now"
+    assert banner and text(banner.group(1)) == (f"Offline: Back online: this is {what} as this phone last saw it. "
+                                                "Show it as it is now")  # sw-register.js shows one of the two
     assert '<script src="/static/js/sw-register.js?v=' in html and 'data-worker="/sw.js"' in html
 
 
