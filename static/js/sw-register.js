@@ -1,9 +1,8 @@
-// Offline pages, where the browser allows them. Registers the service worker (/sw.js) that keeps
-// the app's files and the pages of the games this phone holds. Browsers give service workers only
-// to https pages and to this computer itself (localhost): on a plain http address of the local
-// network there is no navigator.serviceWorker, nothing is registered and the pages work online as
-// before. It also shows the banner of a page the worker answered with its saved copy, and asks the
-// worker to keep a page again once a tap changed it on the screen.
+// Offline pages where the browser allows them (https, or this computer itself): registers the
+// service worker (/sw.js) that keeps the app's files and the pages of the games this phone holds.
+// On plain http of the local network there is no navigator.serviceWorker: the pages work online
+// as before. It shows the banner of a saved copy, and has the worker keep a page again once a tap
+// changed it on the screen.
 (function () {
   "use strict";
   var banner = document.getElementById("saved-copy");
