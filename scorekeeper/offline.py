@@ -79,7 +79,8 @@ def _kept(name: str, make: Callable[[], T]) -> T:
     if current_app.debug:
         return make()
     kept: LRU[Any] = current_app.extensions.setdefault("scorekeeper.offline", LRU(16))
-    return kept.get((name, request.script_root), make)  # type: ignore[no-any-return]
+    found: T = kept.get((name, request.script_root), make)
+    return found
 
 
 def manifest_document() -> dict[str, Any]:
@@ -151,6 +152,7 @@ def page() -> Response:
 
 @bp.record_once
 def _install(state: Any) -> None:
+    """Hash every link to a static file, and give the templates the theme colours."""
     app: Flask = state.app
     app.url_defaults(_hashed)
     app.jinja_env.globals.update(theme_color=THEME_COLOR)
