@@ -188,7 +188,8 @@ def undo(token: str) -> Response:
     gamefile = found.load()
     step = board.screen(gamefile)
     order = step.deal.bidding_order(len(gamefile.players)) if step.deal else []
-    return _save(found, VersionForm(), lambda doc: edits.undo_bid(doc, order))
+    at_once = gamefile.rules.bidding.simultaneous
+    return _save(found, VersionForm(), lambda doc: edits.undo_bid(doc, order, at_once=at_once))
 
 
 @bp.post("/g/<token>/trump")
