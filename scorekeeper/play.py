@@ -22,6 +22,7 @@ from flask import (
     request,
     url_for,
 )
+from jinja2.utils import htmlsafe_json_dumps
 from markupsafe import Markup
 from werkzeug.utils import secure_filename
 from werkzeug.wrappers import Response
@@ -70,7 +71,14 @@ def context(game: StoredGame, gamefile: GameFile, *, editable: bool) -> dict[str
         "board_html": pages.board_html(game, gamefile, editable=editable),
         "last": board.last_result(gamefile), "settlement": gamefile.settlement(),
         "sheet": endpoint_url("sheets.filled", token=game.token if editable else game.view_token),
+        "step_json": _step_json(board.step_data(gamefile, game.version) or {"version": game.version})
+        if editable else None,
     }
+
+
+def _step_json(data: dict[str, Any]) -> Markup:
+    """The step's data as compact JSON that is safe inside the page's <script type="application/json">."""
+    return htmlsafe_json_dumps(data, separators=(",", ":"), ensure_ascii=False)
 
 
 def _no_store(response: Response) -> Response:
