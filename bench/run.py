@@ -30,7 +30,8 @@ from urllib.parse import urlencode
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(1, str(Path(__file__).resolve().parent.parent))
 
-from harness import BIN, ROOT, Request, Result, gunicorn, load
+from harness import BIN, ROOT, Request, Result, gunicorn, load, size_of
+from harness import page_weight as weigh
 
 from scorekeeper.rules.bidding import Bidding, allowed_bids
 
@@ -217,28 +218,15 @@ def count_queries() -> None:
     row("3. SQL statements per page, 1 deal / 25 deals: the same", detail, "—", "equal" if same else "differ", same)
 
 
-def size_of(connection: http.client.HTTPConnection, path: str) -> int:
-    """The bytes of one answer, uncompressed, on a kept-alive connection."""
-    connection.request("GET", path)
-    return len(connection.getresponse().read())
-
-
 def page_weight(port: int, token: str) -> None:
     """Target 4: the deal screen with its CSS and JavaScript, and nothing from another host; then
     what the phone loads besides (the service worker, the manifest, the icons), said in a line."""
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-    connection.request("GET", f"/g/{token}")
-    page = connection.getresponse().read()
-    html = page.decode()
-    assets = re.findall(r'<(?:link rel="stylesheet" href|script src)="([^"]+)"', html)
-    foreign = [a for a in re.findall(r'(?:src|href)="([^"]+)"', html) if a.startswith(("http:", "https:", "//"))]
-    sizes = {"page": len(page)}
-    for asset in assets:
-        sizes[asset.split("?")[0].rsplit("/", 1)[-1]] = size_of(connection, asset)
+    sizes, foreign = weigh(port, f"/g/{token}")
     total = sum(sizes.values())
     detail = " + ".join(f"{name} {size / 1000:.1f}" for name, size in sizes.items())
     row("4. deal screen with CSS and JS ≤ 70 KB, nothing from another host",
         f"{total / 1000:.1f} KB ({detail})", "70 KB", f"{total / 70000:.2f}×", total <= 70000 and not foreign)
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
     connection.request("GET", "/manifest.webmanifest")
     icons = [icon["src"] for icon in json.loads(connection.getresponse().read())["icons"]]
     besides = {"sw.js": size_of(connection, "/sw.js"), "manifest": size_of(connection, "/manifest.webmanifest"),
