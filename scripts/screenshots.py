@@ -12,7 +12,8 @@ with "Play again") and the list of games. Last, the app on the phone: a game and
 without a connection from the service worker's saved copies, a page it never saved, the "Keep the
 screen on" box, and the share page opened at a network name on plain http (scores.lan, which this
 browser resolves to 127.0.0.1), with its note on what needs https. docs/screenshot-deal.png and
-docs/screenshot-scoreboard.png are copies of deal-light.png and scoreboard-light.png.
+docs/screenshot-scoreboard.png are copies of deal-light.png and scoreboard-light.png. Then taps
+kept on the phone: a deal entered without a connection, synced, and taps another phone made stale.
 """
 
 from __future__ import annotations
@@ -262,6 +263,42 @@ def offline(browser: Browser, base: str, out: Path) -> None:
     context.close()
 
 
+def outbox(browser: Browser, base: str, out: Path) -> None:
+    """Taps kept on the phone: a deal entered with the page open and no connection (the taps waiting,
+    the status line, the points pending), the same deal once the connection is back, and the taps
+    another phone made stale, listed to enter again or discard."""
+    four = ["Ann", "Bob", "Cy", "Dee"]
+    context = browser.new_context(viewport={"width": 390, "height": 844}, base_url=base)
+    page = context.new_page()
+    opened(page, base, title="Sunday", players=four, rules={"max_cards": 5},
+           deals=[{"bids": [1, 0, 2, 1], "tricks": [1, 1, 2, 1]}])
+    context.set_offline(True)
+    for value in (1, 2, 0):                      # deal 2, 4 cards: Cy, Dee, Ann; Bob deals
+        page.locator(f".bid-form button[name=bid][value='{value}']").click()
+    page.locator("#tap-status").filter(has_text="waiting for the network").wait_for()
+    shoot(page, out, "outbox-bids", full_page=False)
+    page.locator(".bid-form button[name=bid][value='0']").click()
+    took(page, 2, 2)
+    page.locator(".tricks-form button[type=submit]").click()
+    shoot(page, out, "outbox-pending", full_page=False)
+    context.set_offline(False)
+    page.locator("#tap-status").filter(has_text="Deal 2 saved").wait_for(timeout=20_000)
+    shoot(page, out, "outbox-synced", full_page=False)
+    other = browser.new_context(viewport={"width": 390, "height": 844}, base_url=base).new_page()
+    other.goto(page.url)
+    context.set_offline(True)
+    for value in (1, 1, 0):                      # deal 3, 3 cards: Dee, Ann, Bob; Cy deals
+        page.locator(f".bid-form button[name=bid][value='{value}']").click()
+    for value in (0, 0, 1):                      # meanwhile another phone enters them otherwise
+        other.locator(f".bid-form button[name=bid][value='{value}']").click()
+        other.locator(".bidders .queued").wait_for(state="detached")
+    context.set_offline(False)
+    page.locator(".unsaved li").nth(2).wait_for(timeout=20_000)
+    shoot(page, out, "outbox-unsaved", full_page=False)
+    other.context.close()
+    context.close()
+
+
 def main() -> None:
     out = Path(sys.argv[1] if len(sys.argv) > 1 else "shots")
     out.mkdir(parents=True, exist_ok=True)
@@ -274,6 +311,7 @@ def main() -> None:
         more(page, base, out)
         changes(page, base, out)
         offline(browser, base, out)
+        outbox(browser, base, out)
         browser.close()
     print(f"screenshots in {out}/")
 
