@@ -39,7 +39,7 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--n
 #: Whether the service worker keeps a copy of this page as it shows it now.
 KEPT = """() => caches.open("scorekeeper-pages").then(c => c.match(location.href)).then(r => r ? r.text() : "")
     .then(t => t.includes('name="version" value="' + document.querySelector("input[name=version]").value + '"'))"""
-MARK = "() => document.querySelectorAll('#main > *').forEach(e => { e.dataset.old = '1'; })"
+MARK = "() => document.querySelectorAll('#main > :not(#panel), #panel > :not(#step)').forEach(e => { e.dataset.old = '1'; })"
 REPLACED = "() => !document.querySelector('[data-old]') && document.readyState !== 'loading'"
 
 

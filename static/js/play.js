@@ -28,16 +28,27 @@
     return s;
   }
 
-  // The panel's focusable things: the focus stays on the same one when the server's page, at the
-  // same step, replaces ours (else it goes to the next thing to do).
-  const focusables = () => Array.from(main.querySelectorAll("#panel :is(button, input:not([type=hidden]), summary, [tabindex])"));
-  const drawn = () => main.querySelector("#step") && main.querySelector("#step").dataset.drawn;
+  // The server's <main> in place of ours, around our step's element (drawn again from the new data,
+  // and left as it is when it shows the same).
+  function swap(fresh) {
+    const step = main.querySelector("#panel > #step"), theirs = fresh.querySelector("#panel > #step");
+    if (!step || !theirs) return void (main.innerHTML = fresh.innerHTML);
+    const around = (mine, kept, their, spot) => {  // mine's nodes but `kept` become their's but `spot`
+      Array.from(mine.childNodes).forEach(node => node !== kept && node.remove());
+      const nodes = Array.from(their.childNodes), at = nodes.indexOf(spot);
+      kept.before(...nodes.slice(0, at));
+      kept.after(...nodes.slice(at + 1));
+    };
+    step.parentNode.className = theirs.parentNode.className;
+    around(step.parentNode, step, theirs.parentNode, theirs);
+    around(main, step.parentNode, fresh, theirs.parentNode);
+  }
 
   function show(html, url, redirected) {
     const doc = new DOMParser().parseFromString(html, "text/html"), fresh = doc.getElementById("main");
     if (!fresh) return redirected ? location.assign(url) : location.reload();
-    const at = focusables().indexOf(document.activeElement), step = drawn();
-    main.innerHTML = fresh.innerHTML;
+    const focused = document.activeElement && document.activeElement.closest("#panel");
+    swap(fresh);
     document.title = doc.title;
     // A refused form answers at the URL it was posted to; only a redirect names a page to stay on.
     if (redirected && url !== location.href.split("#")[0]) history.replaceState(null, "", url);
@@ -46,9 +57,8 @@
     if (mine) data = JSON.parse(mine.textContent);
     if (box && mine) box.base = data;
     draw(false);
-    const same = drawn() === step && focusables()[at];
-    if (at >= 0 && same) same.focus();
-    else if (at >= 0 && drawn()) Step.focus(main.querySelector("#step"));
+    // The focus was on something the page no longer has: it goes to the next thing to do.
+    if (focused && !main.contains(document.activeElement) && main.querySelector("#step")) Step.focus(main.querySelector("#step"));
   }
 
   function answered(kind, taps, text, code) {

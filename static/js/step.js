@@ -72,7 +72,7 @@
     const [allows, reason] = allowed(d, d.order.indexOf(s.next), s.total);
     return '<ol class="bidders">' + d.order.map(p => {
       const bid = s.bids[p];
-      return `<li class="${p === s.next ? "now" : bid != null && s.queued.includes(p) ? "queued" : ""}"><span class="who">` +
+      return `<li class="${p === s.next ? "now" : ""}" data-seat="${p}"><span class="who">` +
         `${esc(d.names[p])}${p === d.dealer ? " <small>deals</small>" : ""}</span>` +
         `<span class="what">${bid != null ? bid : p === s.next ? "…" : "–"}</span></li>`;
     }).join("") + "</ol>" + (s.entered.length ? announce : "") + form("bid", "bid-form",
@@ -84,17 +84,23 @@
       (reason ? `<p class="reason" id="bid-reason">${esc(reason)}</p>` : ""));
   }
 
-  // Draws the step into `el` (#step); `drafts` keeps, by deal and step, what was tapped in a form not yet saved.
+  // Draws the step into `el` (#step); `drafts` keeps, by deal and step, what was tapped in a form not
+  // yet saved. A step drawn as it already is stays as it is (the radios' ticks are the page's own),
+  // so a finger on a button as an answer comes in still taps it.
   function draw(el, d, taps, drafts, game, csrf) {
     const s = state(d, taps), key = d.deal + s.kind, bids = s.bids.join(), last = s.entered[s.entered.length - 1];
     if (!drafts[key] || drafts[key].bids !== bids) drafts[key] = { bids, picks: s.kind === "tricks" ? s.bids.slice() : [] };
     const form = (action, kind, inner) => `<form method="post" action="${game}/${action}" class="live ${kind}">` +
       `<input type="hidden" name="csrf_token" value="${esc(csrf)}">${inner}</form>`;
-    el.innerHTML = step(d, s, drafts[key].picks, form) + (s.entered.length && s.kind !== "sent" ? form("undo", "undo",
+    const html = step(d, s, drafts[key].picks, form) + (s.entered.length && s.kind !== "sent" ? form("undo", "undo",
       `<button type="submit" class="button small">↶ Undo ${d.at_once ? "the bids" : esc(d.names[last]) + "'s bid"}</button>`) : "");
-    el.dataset.drawn = key;
+    if (html.replace(/ checked/g, "") !== el.drawn) el.innerHTML = html;
+    el.drawn = html.replace(/ checked/g, "");
     el.draft = drafts[key];
     sums(el, d);
+    // The bids not yet answered, dashed.
+    el.querySelectorAll(".bidders li").forEach(li => li.classList.toggle("queued", s.queued.includes(+li.dataset.seat) &&
+      !li.matches(".now")));
     const before = el.closest("#panel").querySelector(".last-deal:not(.pending)");
     if (before) before.hidden = s.entered.length > 0;
     return s;

@@ -5,7 +5,8 @@ from __future__ import annotations
 from playwright.sync_api import Locator, Page
 
 PHONE = {"width": 390, "height": 844}
-MARK = "() => document.querySelectorAll('#panel, #main > *').forEach(e => { e.dataset.old = '1'; })"
+#: The page's parts an answer replaces: with JavaScript, all but the step's element, which is drawn again in place.
+MARK = "() => document.querySelectorAll('#main > :not(#panel), #panel > :not(#step)').forEach(e => { e.dataset.old = '1'; })"
 REPLACED = "() => !document.querySelector('[data-old]') && document.readyState !== 'loading'"
 
 

@@ -17,7 +17,7 @@ from playwright.sync_api import Browser, Page, Route, expect
 pytestmark = pytest.mark.browser
 
 FOUR = ["Ann", "Bob", "Cy", "Dee"]
-Phones = Callable[[], Page]
+Phones = Callable[..., Page]
 
 
 @pytest.fixture
@@ -26,8 +26,8 @@ def phones(browser: Browser, server: str) -> Iterator[Phones]:
     error (a CSP refusal too) fails the test."""
     contexts, errors = [], []
 
-    def make() -> Page:
-        context = browser.new_context(viewport=PHONE, base_url=server)
+    def make(service_workers: str = "allow") -> Page:
+        context = browser.new_context(viewport=PHONE, base_url=server, service_workers=service_workers)  # type: ignore[arg-type]
         contexts.append(context)
         page = context.new_page()
         page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
@@ -41,10 +41,13 @@ def phones(browser: Browser, server: str) -> Iterator[Phones]:
     assert not unexpected, unexpected
 
 
-def opened(page: Page, **document: Any) -> str:
-    """A game stored through the API and opened on this phone; its token."""
+def opened(page: Page, worker: bool = True, **document: Any) -> str:
+    """A game stored through the API and opened on this phone (``worker``: once its service worker
+    is installed, before any test takes the network away); its token."""
     created = page.request.post("/api/games", data={"players": FOUR, **document}).json()
     page.goto(created["links"]["edit"])
+    if worker:
+        page.evaluate("() => navigator.serviceWorker.ready.then(() => true)")
     return str(created["links"]["edit"].rsplit("/", 1)[1])
 
 
@@ -180,8 +183,8 @@ def test_taps_refused_as_stale_can_be_entered_again_on_the_game_as_it_is(phones:
 
 
 def test_the_phone_follows_the_data_the_page_carries_and_the_server_judges(phones: Phones, server: str) -> None:
-    page = phones()
-    token = opened(page, rules={"max_cards": 3})
+    page = phones(service_workers="block")  # a page a service worker answers is out of page.route's reach
+    token = opened(page, worker=False, rules={"max_cards": 3})
 
     def changed(route: Route) -> None:
         """The game page with data that refuses Ann 3 instead of 1 after bids adding up to 2."""
