@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import http.client
 import os
+import re
 import signal
 import socket
 import statistics
@@ -137,3 +138,25 @@ def load(
         thread.join()
     result.seconds = time.perf_counter() - start
     return result
+
+
+def size_of(connection: http.client.HTTPConnection, path: str) -> int:
+    """The bytes of one answer, uncompressed, on a kept-alive connection."""
+    connection.request("GET", path)
+    return len(connection.getresponse().read())
+
+
+def page_weight(port: int, path: str, headers: dict[str, str] | None = None) -> tuple[dict[str, int], list[str]]:
+    """The bytes of a page and of each stylesheet and script it loads, by file name (the page as
+    "page"), and the addresses on the page that lead to another host."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    connection.request("GET", path, headers=headers or {})
+    page = connection.getresponse().read()
+    html = page.decode()
+    assets = re.findall(r'<(?:link rel="stylesheet" href|script src)="([^"]+)"', html)
+    foreign = [a for a in re.findall(r'(?:src|href)="([^"]+)"', html) if a.startswith(("http:", "https:", "//"))]
+    sizes = {"page": len(page)}
+    for asset in assets:
+        sizes[asset.split("?")[0].rsplit("/", 1)[-1]] = size_of(connection, asset)
+    connection.close()
+    return sizes, foreign

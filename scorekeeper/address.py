@@ -45,6 +45,19 @@ def is_loopback(host: str) -> bool:
         return False
 
 
+def keeps_offline(url: str) -> bool:
+    """Whether a phone opening this link may keep the app's pages for opening without a connection:
+    browsers give service workers only to https pages and to this computer itself.
+
+    >>> [keeps_offline(u) for u in ("https://cards.example.org/g/t", "http://localhost:5000/", "http://[::1]/")]
+    [True, True, True]
+    >>> keeps_offline("http://192.168.1.20:5000/g/t")
+    False
+    """
+    link = urlsplit(url)
+    return link.scheme == "https" or is_loopback(link.hostname or "")
+
+
 @functools.cache
 def lan_address() -> str | None:
     """This computer's IPv4 address on its network (found once per process); None without one."""

@@ -9,10 +9,10 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from decimal import Decimal
 from fractions import Fraction
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from .edits import JOINED_LATE
-from .rules.bidding import announce
+from .rules.bidding import announce, bid_check
 from .rules.errors import RulesError
 from .rules.game import Absence, DealResult, bid_options, next_bidder
 from .rules.gamefile import GameFile
@@ -150,6 +150,79 @@ def tricks_guess(deal: Deal, bids: tuple[int | None, ...]) -> list[int]:
     if 0 <= rest <= cards:
         guess[deal.dealer] = rest
     return guess
+
+
+def ranges(numbers: tuple[int, ...]) -> list[list[int]]:
+    """Whole numbers in ascending order as runs of consecutive ones.
+
+    >>> ranges((0, 1, 3)), ranges((2,)), ranges(())
+    ([[0, 1], [3, 3]], [[2, 2]], [])
+    """
+    runs: list[list[int]] = []
+    for number in numbers:
+        if runs and runs[-1][1] == number - 1:
+            runs[-1][1] = number
+        else:
+            runs.append([number, number])
+    return runs
+
+
+def step_data(gamefile: GameFile, version: int) -> dict[str, Any] | None:
+    """What a phone needs to show every step of the deal being played without asking the server
+    (static/js/step.js looks everything up in it and decides nothing); None away from the bids and
+    tricks (a manual deal's cards still to be said, the game over).
+
+    ``order`` lists the players dealt in, in bidding order; ``bids`` the bids already stored, by
+    seat. ``bidding`` has a list of runs per position in ``order``: ``[upto, allowed, reason]``
+    holds for running totals (the sum of the bids before) up to ``upto``, the last run for every
+    larger one; ``allowed`` are ranges of bids, ``reason`` an index into ``reasons`` (None when no
+    bid is refused). ``announce`` is said of the bids by their total; the tricks add up to
+    ``tricks.total``, and the row of ``tricks.rest`` (the dealer) starts at what the others leave.
+
+    >>> from .rules.gamefile import parse
+    >>> data = step_data(parse({"players": ["Ann", "Bob"], "rules": {"max_cards": 1}}), 3)
+    >>> data["order"], data["bidding"]
+    ([1, 0], [[[0, [[0, 1]], None]], [[0, [[0, 0]], 0], [1, [[1, 1]], 1]]])
+    >>> data["reasons"][1], data["announce"], data["tricks"]
+    ("Ann deals and can't bid 0: the bids would add up to the 1 tricks (hook)", ['under by 1', 'even', 'over by 1'], {'total': 1, 'rest': 0})
+    """
+    step = screen(gamefile)
+    deal, result = step.deal, step.result
+    if step.kind not in ("bid", "bids", "tricks") or deal is None or deal.cards is None:
+        return None
+    names, cards, bidding = gamefile.players, deal.cards, gamefile.rules.bidding
+    order = deal.bidding_order(len(names))
+    reasons: list[str] = []
+    table: list[list[list[Any]]] = []
+    reachable = {0}  # the running totals the rules let the bids before reach
+    for seat in order:
+        runs: list[list[Any]] = []
+        after: set[int] = set()
+        # Bids shown at once don't follow each other: each is checked as the first.
+        for total in sorted(reachable) if not bidding.simultaneous else [0]:
+            check = bid_check(bidding, cards, [total], dealer=seat == deal.dealer, name=names[seat])
+            after.update(total + bid for bid in check.allowed)
+            reason = None
+            if len(check.allowed) <= cards:  # some bid is refused: say why
+                if check.reason not in reasons:
+                    reasons.append(check.reason)
+                reason = reasons.index(check.reason)
+            run = [total, ranges(check.allowed), reason]
+            if runs and runs[-1][1:] == run[1:]:
+                runs[-1][0] = total
+            else:
+                runs.append(run)
+        table.append(runs)
+        reachable = after if not bidding.simultaneous else {0}
+    most = len(order) * cards
+    return {
+        "version": version, "deal": deal.number, "cards": cards, "names": list(names),
+        "dealer": deal.dealer, "order": order, "at_once": bidding.simultaneous,
+        "bids": list(result.bids) if result else [None] * len(names),
+        "bidding": table, "reasons": reasons,
+        "announce": [announce([total], cards) for total in range(most + 1)],
+        "tricks": {"total": cards, "rest": deal.dealer},
+    }
 
 
 @dataclass

@@ -72,8 +72,9 @@ def set_trump(doc: Document, trump: str) -> None:
     open_deal(doc)["trump"] = trump
 
 
-def undo_bid(doc: Document, order: list[int]) -> None:
-    """Take back the last bid entered (in bidding order); a deal left empty is removed.
+def undo_bid(doc: Document, order: list[int], *, at_once: bool = False) -> None:
+    """Take back the last bid entered (in bidding order), or every bid when they were shown at once
+    (one alone can't be taken back); a deal left empty is removed.
 
     >>> doc = {"players": ["Ann", "Bob"], "deals": [{"bids": [None, 1]}]}
     >>> undo_bid(doc, [1, 0]); doc["deals"]
@@ -83,8 +84,8 @@ def undo_bid(doc: Document, order: list[int]) -> None:
     if deal is None:
         raise EditError("There is no bid to take back: the deal is finished.")
     entered = [seat for seat in order if deal["bids"][seat] is not None]
-    if entered:
-        deal["bids"][entered[-1]] = None
+    for seat in entered if at_once else entered[-1:]:
+        deal["bids"][seat] = None
     if not entered or all(b is None for b in deal["bids"]):
         doc["deals"].pop()
 

@@ -154,6 +154,21 @@ def read_tap(formdata: Mapping[str, str], fields: Mapping[str, tuple[str, int, i
     return Tap(numbers, errors)
 
 
+#: A tap's client id, made by the phone that tapped (outbox.js): letters, digits, - and _.
+_TAP_ID = re.compile(r"[A-Za-z0-9_-]{8,40}")
+
+
+def tap_id(formdata: Mapping[str, str]) -> str | None:
+    """The client id a tap carries (``tap``), or None when it carries none or one of no such form:
+    a phone sending a tap again, unsure it arrived, names it by the same id.
+
+    >>> tap_id({"tap": "k2v9-Qx71aZ"}), tap_id({"tap": "a b"}), tap_id({})
+    ('k2v9-Qx71aZ', None, None)
+    """
+    text = formdata.get("tap", "")
+    return text if _TAP_ID.fullmatch(text) else None
+
+
 class CardsForm(VersionForm):
     """The number of cards of a deal (manual pattern)."""
 

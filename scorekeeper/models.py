@@ -140,6 +140,9 @@ class Game(db.Model):  # type: ignore[name-defined]
     version: Mapped[int] = mapped_column(Integer, nullable=False)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now, onupdate=_now)
+    #: The client ids of the latest taps stored (space-separated, newest last): a tap a phone sends
+    #: again, not knowing whether it arrived, is recognised and not applied twice.
+    taps: Mapped[str] = mapped_column(Text, default="", server_default="")
 
     # An ORM update (a test, the shell) checks the version it read too, as the app's UPDATE does.
     __mapper_args__ = {"version_id_col": version}  # noqa: RUF012 - SQLAlchemy reads it once
@@ -158,6 +161,7 @@ class StoredGame:
     version: int
     created_at: datetime
     updated_at: datetime
+    taps: str = ""
 
     @property
     def document(self) -> dict[str, Any]:
@@ -186,24 +190,30 @@ class StoredGame:
         data, title = _columns(game)
         now = _now()
         row = {"token": new_token(), "view_token": new_token(), "title": title, "data": data,
-               "version": 1, "created_at": now, "updated_at": now}
+               "version": 1, "created_at": now, "updated_at": now, "taps": ""}
         return cls(id=_run(_CREATE, row).scalar_one(), **row)
 
-    def save(self, game: GameFile) -> bool:
+    def save(self, game: GameFile, tap: str | None = None) -> bool:
         """Store a checked game file as this game's next version and commit, in one UPDATE that
-        only matches the version this game was read at. False, with nothing stored and the
-        transaction rolled back, when another write came first (another phone, a resent form)."""
+        only matches the version this game was read at; ``tap``, the client id of the tap that made
+        the change, is kept with it. False, with nothing stored and the transaction rolled back,
+        when another write came first (another phone, a resent form)."""
         data, title = _columns(game)
         now, version = _now(), self.version + 1
+        taps = self.taps if tap is None else " ".join([*self.taps.split()[1 - KEPT_TAPS:], tap])
         stored = _run(_SAVE, {"game_id": self.id, "read_at": self.version, "data": data,
-                              "title": title, "version": version, "now": now})
+                              "title": title, "version": version, "now": now, "taps": taps})
         if stored.rowcount != 1:
             connection().rollback()
             return False
         commit()
-        self.data, self.title, self.version, self.updated_at = data, title, version, now
+        self.data, self.title, self.version, self.updated_at, self.taps = data, title, version, now, taps
         _keep(self, game)
         return True
+
+    def applied(self, tap: str) -> bool:
+        """Whether the tap with this client id is among the latest stored (sent again: don't apply it)."""
+        return tap in self.taps.split()
 
     def delete(self) -> None:
         """Delete the game for good, and commit."""
@@ -232,7 +242,10 @@ _CREATE = (insert(_games).values({column.name: bindparam(column.name) for column
 _SAVE = (update(_games)
          .where(_games.c.id == bindparam("game_id"), _games.c.version == bindparam("read_at"))
          .values(data=bindparam("data"), title=bindparam("title"), version=bindparam("version"),
-                 updated_at=bindparam("now")))
+                 updated_at=bindparam("now"), taps=bindparam("taps")))
+#: How many client ids of taps a game keeps: a phone sends its taps in order, each after the one
+#: before was answered, so only its last few can ever come again.
+KEPT_TAPS = 32
 #: A deleted game.
 _DELETE = delete(_games).where(_games.c.id == bindparam("game_id"))
 #: Built once: every page looks a game up by its token.

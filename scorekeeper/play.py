@@ -22,6 +22,7 @@ from flask import (
     request,
     url_for,
 )
+from jinja2.utils import htmlsafe_json_dumps
 from markupsafe import Markup
 from werkzeug.utils import secure_filename
 from werkzeug.wrappers import Response
@@ -39,6 +40,7 @@ from .forms import (
     read_tap,
     seats_form,
     sentence,
+    tap_id,
 )
 from .models import StoredGame, find_game
 from .rules.errors import RulesError
@@ -69,7 +71,14 @@ def context(game: StoredGame, gamefile: GameFile, *, editable: bool) -> dict[str
         "board_html": pages.board_html(game, gamefile, editable=editable),
         "last": board.last_result(gamefile), "settlement": gamefile.settlement(),
         "sheet": endpoint_url("sheets.filled", token=game.token if editable else game.view_token),
+        "step_json": _step_json(board.step_data(gamefile, game.version) or {"version": game.version})
+        if editable else None,
     }
+
+
+def _step_json(data: dict[str, Any]) -> Markup:
+    """The step's data as compact JSON that is safe inside the page's <script type="application/json">."""
+    return htmlsafe_json_dumps(data, separators=(",", ":"), ensure_ascii=False)
 
 
 def _no_store(response: Response) -> Response:
@@ -92,6 +101,9 @@ def _save(game: StoredGame, form: VersionForm | Tap, change: Callable[[edits.Doc
     deal being played, which would otherwise show no sign of it). ``check`` may refuse a game the
     rules accept but the table can't play on (an EditError: a deal still to come too big for it).
     """
+    tap = tap_id(request.form)
+    if tap is not None and game.applied(tap):  # sent again (its answer was lost): it is stored once
+        return redirect(url_for("play.game", token=game.token))
     version, refusals = form.posted()
     if version != game.version:
         return _page(game, STALE, 409)
@@ -105,7 +117,7 @@ def _save(game: StoredGame, form: VersionForm | Tap, change: Callable[[edits.Doc
             check(checked)
     except (RulesError, edits.EditError) as exc:
         return fail(game, sentence(str(exc)), 422)
-    if not game.save(checked):
+    if not game.save(checked, tap):
         return _page(game_or_404(game.token, edit=True), STALE, 409)
     if done is not None:
         flash(done(), "done")
@@ -184,7 +196,8 @@ def undo(token: str) -> Response:
     gamefile = found.load()
     step = board.screen(gamefile)
     order = step.deal.bidding_order(len(gamefile.players)) if step.deal else []
-    return _save(found, VersionForm(), lambda doc: edits.undo_bid(doc, order))
+    at_once = gamefile.rules.bidding.simultaneous
+    return _save(found, VersionForm(), lambda doc: edits.undo_bid(doc, order, at_once=at_once))
 
 
 @bp.post("/g/<token>/trump")
@@ -335,5 +348,6 @@ def share(token: str) -> Response:
                                  current_app.config["PUBLIC_URL"])
     links = shared.links
     page = render_template("play/share.html", game=found, file=found.load(), links=links, shared=shared,
-                           codes={kind: qr_code(links[kind]) for kind in ("edit", "view")})
+                           codes={kind: qr_code(links[kind]) for kind in ("edit", "view")},
+                           offline=address.keeps_offline(links["edit"]))
     return _no_store(make_response(page))

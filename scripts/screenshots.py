@@ -8,8 +8,12 @@ Chromium, then opens the states a short game doesn't reach: a 10-card deal's tri
 shown at once as the screen shows them (the Save bar at its foot), ten players' board, a
 cooperative game, changes at the table (an arrival, a sit-out, a departure, an arrival no deal
 to come can hold, the plan of a down-up game part played, new rules previewed and refused, the end
-with "Play again") and the list of games. docs/screenshot-deal.png and
-docs/screenshot-scoreboard.png are copies of deal-light.png and scoreboard-light.png.
+with "Play again") and the list of games. Last, the app on the phone: a game and the list opened
+without a connection from the service worker's saved copies, a page it never saved, the "Keep the
+screen on" box, and the share page opened at a network name on plain http (scores.lan, which this
+browser resolves to 127.0.0.1), with its note on what needs https. docs/screenshot-deal.png and
+docs/screenshot-scoreboard.png are copies of deal-light.png and scoreboard-light.png. Then taps
+kept on the phone: a deal entered without a connection, synced, and taps another phone made stale.
 """
 
 from __future__ import annotations
@@ -20,16 +24,22 @@ import threading
 from pathlib import Path
 
 from flask_migrate import upgrade
-from playwright.sync_api import Page, sync_playwright
+from playwright.sync_api import Browser, Page, sync_playwright
 from werkzeug.serving import make_server
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from scorekeeper import create_app
 
+#: A name on the table's network for this computer (plain http there: no service worker).
+LAN_NAME = "scores.lan"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run",
-        "--disable-component-update", "--disable-sync", "--disable-quic"]
-MARK = "() => document.querySelectorAll('#main > *').forEach(e => { e.dataset.old = '1'; })"
+        "--disable-component-update", "--disable-sync", "--disable-quic",
+        f"--host-resolver-rules=MAP {LAN_NAME} 127.0.0.1"]
+#: Whether the service worker keeps a copy of this page as it shows it now.
+KEPT = """() => caches.open("scorekeeper-pages").then(c => c.match(location.href)).then(r => r ? r.text() : "")
+    .then(t => t.includes('name="version" value="' + document.querySelector("input[name=version]").value + '"'))"""
+MARK = "() => document.querySelectorAll('#main > :not(#panel), #panel > :not(#step)').forEach(e => { e.dataset.old = '1'; })"
 REPLACED = "() => !document.querySelector('[data-old]') && document.readyState !== 'loading'"
 
 
@@ -223,6 +233,72 @@ def changes(page: Page, base: str, out: Path) -> None:
     shoot(page, out, "over", full_page=False)
 
 
+def offline(browser: Browser, base: str, out: Path) -> None:
+    """A phone of its own (its service worker, its saved pages): a deal half entered, then opened offline."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, base_url=base)
+    page = context.new_page()
+    opened(page, base, title="Saturday", players=["Ann", "Bob", "Cy", "Dee"], rules={"max_cards": 5},
+           deals=[{"bids": [1, 0, 2, 1], "tricks": [1, 1, 2, 1]}, {"bids": [None, None, 1, 0]}])
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    game = page.url
+    page.goto(base + "/")
+    page.goto(game)
+    while not page.evaluate(KEPT):
+        page.wait_for_timeout(100)
+    context.set_offline(True)
+    page.reload()
+    shoot(page, out, "offline-game", full_page=False)
+    page.locator("#wake").scroll_into_view_if_needed()
+    shoot(page, out, "wake", full_page=False)
+    page.goto(base + "/")
+    shoot(page, out, "offline-home", full_page=False)
+    page.goto(game + "/share")
+    shoot(page, out, "offline-unsaved", full_page=False)
+    page.goto(game)
+    context.set_offline(False)  # the saved copy still on the screen, back online
+    page.locator("#saved-copy a").wait_for()
+    shoot(page, out, "offline-back", full_page=False)
+    page.goto(game.replace("127.0.0.1", LAN_NAME) + "/share")
+    shoot(page, out, "share-http", full_page=False)
+    context.close()
+
+
+def outbox(browser: Browser, base: str, out: Path) -> None:
+    """Taps kept on the phone: a deal entered with the page open and no connection (the taps waiting,
+    the status line, the points pending), the same deal once the connection is back, and the taps
+    another phone made stale, listed to enter again or discard."""
+    four = ["Ann", "Bob", "Cy", "Dee"]
+    context = browser.new_context(viewport={"width": 390, "height": 844}, base_url=base)
+    page = context.new_page()
+    opened(page, base, title="Sunday", players=four, rules={"max_cards": 5},
+           deals=[{"bids": [1, 0, 2, 1], "tricks": [1, 1, 2, 1]}])
+    context.set_offline(True)
+    for value in (1, 2, 0):                      # deal 2, 4 cards: Cy, Dee, Ann; Bob deals
+        page.locator(f".bid-form button[name=bid][value='{value}']").click()
+    page.locator("#tap-status").filter(has_text="waiting for the network").wait_for()
+    shoot(page, out, "outbox-bids", full_page=False)
+    page.locator(".bid-form button[name=bid][value='0']").click()
+    took(page, 2, 2)
+    page.locator(".tricks-form button[type=submit]").click()
+    shoot(page, out, "outbox-pending", full_page=False)
+    context.set_offline(False)
+    page.locator("#tap-status").filter(has_text="Deal 2 saved").wait_for(timeout=20_000)
+    shoot(page, out, "outbox-synced", full_page=False)
+    other = browser.new_context(viewport={"width": 390, "height": 844}, base_url=base).new_page()
+    other.goto(page.url)
+    context.set_offline(True)
+    for value in (1, 1, 0):                      # deal 3, 3 cards: Dee, Ann, Bob; Cy deals
+        page.locator(f".bid-form button[name=bid][value='{value}']").click()
+    for value in (0, 0, 1):                      # meanwhile another phone enters them otherwise
+        other.locator(f".bid-form button[name=bid][value='{value}']").click()
+        other.locator(".bidders .queued").wait_for(state="detached")
+    context.set_offline(False)
+    page.locator(".unsaved li").nth(2).wait_for(timeout=20_000)
+    shoot(page, out, "outbox-unsaved", full_page=False)
+    other.context.close()
+    context.close()
+
+
 def main() -> None:
     out = Path(sys.argv[1] if len(sys.argv) > 1 else "shots")
     out.mkdir(parents=True, exist_ok=True)
@@ -234,6 +310,8 @@ def main() -> None:
         table(page, base, out)
         more(page, base, out)
         changes(page, base, out)
+        offline(browser, base, out)
+        outbox(browser, base, out)
         browser.close()
     print(f"screenshots in {out}/")
 

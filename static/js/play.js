@@ -1,107 +1,163 @@
-// Quicker entry on a game's page. Forms marked "live" (bids, tricks, trump, undo) are sent with
-// fetch and the page's <main> is replaced by the answer: one tap, no full page load. The trick
-// rows keep the dealer's count at "the rest" and show the running sum. Without JavaScript the
-// same forms post and redirect as usual.
+// Quicker entry on a game's page. Bids, tricks, the trump and undo go to the outbox (outbox.js), are
+// drawn at once (step.js) and sent in the background; once all are answered the server's page, with
+// the points, replaces <main>. Other "live" forms are sent with fetch and the answer replaces <main>.
+// Without JavaScript the forms post as usual.
 (function () {
   "use strict";
-  var main = document.getElementById("main");
-  if (!main || !window.fetch || !window.DOMParser) return;
-  var busy = false;
+  const main = document.getElementById("main"), found = document.getElementById("step-data");
+  if (!main || !found || !window.fetch) return;
+  const esc = Step.esc, drafts = {}, bar = document.createElement("div");
+  let data = JSON.parse(found.textContent), box = null, busy = false, said = "", waiting = false;
+  bar.className = "outbox";
+  bar.innerHTML = '<p class="tap-status" id="tap-status" role="status"></p><p class="queue"></p>' +
+    '<section class="unsaved" aria-labelledby="unsaved-title" hidden></section>';
+  const [status, queue, unsaved] = bar.children;
+
+  // What the last tap did and, while the network is away, that it is kept and what waits.
+  function say(text) {
+    const kept = box && box.failures ? box.queue.map(tap => tap.label).join(" · ") : "";
+    const line = (said = text) + (kept ? " · saved, waiting for the network" : "");
+    if (status.textContent !== line) status.textContent = line;
+    queue.textContent = kept && `On this phone, not sent yet: ${kept}`;
+  }
+
+  function draw(moveFocus) {
+    const el = document.getElementById("step"), csrf = document.querySelector("[name=csrf_token]");
+    const s = el && data.order && Step.draw(el, data, box ? box.pending() : [], drafts, found.dataset.game, csrf.value);
+    if (s && moveFocus) Step.focus(el);
+    return s;
+  }
+
+  // The server's <main> in place of ours, around our step's element (drawn again from the new data,
+  // and left as it is when it shows the same).
+  function swap(fresh) {
+    const step = main.querySelector("#panel > #step"), theirs = fresh.querySelector("#panel > #step");
+    if (!step || !theirs) return void (main.innerHTML = fresh.innerHTML);
+    const around = (mine, kept, their, spot) => {  // mine's nodes but `kept` become their's but `spot`
+      Array.from(mine.childNodes).forEach(node => node !== kept && node.remove());
+      const nodes = Array.from(their.childNodes), at = nodes.indexOf(spot);
+      kept.before(...nodes.slice(0, at));
+      kept.after(...nodes.slice(at + 1));
+    };
+    step.parentNode.className = theirs.parentNode.className;
+    around(step.parentNode, step, theirs.parentNode, theirs);
+    around(main, step.parentNode, fresh, theirs.parentNode);
+  }
 
   function show(html, url, redirected) {
-    var doc = new DOMParser().parseFromString(html, "text/html");
-    var fresh = doc.getElementById("main");
-    if (!fresh) {
-      if (redirected) window.location.href = url; else window.location.reload();
-      return;
-    }
-    main.innerHTML = fresh.innerHTML;
+    const doc = new DOMParser().parseFromString(html, "text/html"), fresh = doc.getElementById("main");
+    if (!fresh) return redirected ? location.assign(url) : location.reload();
+    const focused = document.activeElement && document.activeElement.closest("#panel");
+    swap(fresh);
     document.title = doc.title;
     // A refused form answers at the URL it was posted to; only a redirect names a page to stay on.
-    if (redirected && url !== window.location.href.split("#")[0]) history.replaceState(null, "", url);
-    var target = document.getElementById("error") || document.getElementById("panel");
-    if (target && target.getBoundingClientRect().top < 0) target.scrollIntoView();
-    setupTricks();
-    setupBids();
+    if (redirected && url !== location.href.split("#")[0]) history.replaceState(null, "", url);
+    const error = document.getElementById("error"), mine = document.getElementById("step-data");
+    if (error && error.getBoundingClientRect().top < 0) error.scrollIntoView();
+    if (mine) data = JSON.parse(mine.textContent);
+    if (box && mine) box.base = data;
+    draw(false);
+    // The focus was on something the page no longer has: it goes to the next thing to do.
+    if (focused && !main.contains(document.activeElement) && main.querySelector("#step")) Step.focus(main.querySelector("#step"));
   }
 
-  main.addEventListener("submit", function (event) {
-    var form = event.target;
-    if (!form.classList || !form.classList.contains("live")) return;
-    event.preventDefault();
-    if (busy) return;  // a second tap while the first is on its way is ignored, never sent twice
-    busy = true;
-    var data = new FormData(form);
-    var button = event.submitter;
-    if (button && button.name) data.append(button.name, button.value);
-    form.classList.add("sending");
-    fetch(form.action, { method: "POST", body: data, credentials: "same-origin" })
-      .then(function (response) {
-        return response.text().then(function (html) { show(html, response.url, response.redirected); });
-      })
-      .catch(function () {
-        form.classList.remove("sending");
-        var note = document.createElement("p");
-        note.className = "flash";
-        note.setAttribute("role", "alert");
-        note.textContent = "No connection: nothing was saved. Try again.";
-        form.parentNode.insertBefore(note, form);
-      })
-      .then(function () { busy = false; });
+  function answered(kind, taps, text, code) {
+    if (kind === "waiting") waiting = true;
+    if (kind === "stored" && box.queue.length) {  // more to send: draw on the game as the server has it now
+      const fresh = /id="step-data"[^>]*>([^<]*)</.exec(text);
+      if (fresh) box.base = data = JSON.parse(fresh[1]);
+    } else if (kind !== "waiting") {
+      show(text, location.href, false);
+    }
+    if (kind === "waiting" || box.queue.length) return say(said);
+    if (kind === "stored") {
+      say(taps[0].kind === "tricks" ? `Deal ${taps[0].deal} saved` : waiting ? "Back online: everything is saved" : said);
+      waiting = false;
+      return;
+    }
+    const error = document.getElementById("error");
+    taps.forEach((tap, i) => {
+      tap.why = code === 409 ? "the game changed on another phone" : i ? "it came after one that was not saved"
+        : error ? error.textContent.trim() : "the server refused it";
+    });
+    listUnsaved();
+    say(`${taps.length} not saved: ${taps[0].why}`);
+    unsaved.querySelector("h2").focus();
+  }
+
+  // The taps the server did not take, each to enter again on the game as it is now, or to discard.
+  function listUnsaved() {
+    unsaved.hidden = !box.unsaved.length;
+    unsaved.innerHTML = '<h2 id="unsaved-title" tabindex="-1">Not saved</h2><p>The game below is as it is now. Enter again what still ' +
+      "applies, or discard it.</p><ul>" + box.unsaved.map((tap, i) => `<li>${esc(tap.label)} — not saved: ${esc(tap.why)}` +
+      ` <span class="again"><button type="button" class="button small" value="${i}">Enter again</button>` +
+      `<button type="button" class="button small" value="${i}" name="discard">Discard</button></span></li>`).join("") + "</ul>";
+  }
+
+  unsaved.addEventListener("click", event => {
+    const button = event.target.closest("button"), tap = button && box.unsaved[button.value];
+    if (!tap) return;
+    box.take(tap, !button.name);
+    listUnsaved();
+    const next = unsaved.querySelector("button"), s = !button.name && draw(true);
+    if (button.name && next) next.focus();
+    say(button.name ? `Discarded: ${tap.label}` : s ? Step.said(data, s, tap) : tap.label);
+    box.send();
   });
 
-  function setupTricks() {
-    var form = main.querySelector(".tricks-form");
-    if (!form) return;
-    var cards = Number(form.dataset.cards);
-    var rows = Array.prototype.slice.call(form.querySelectorAll(".seat-row"));
-    var last = form.querySelector('.seat-row[data-seat="' + form.dataset.last + '"]');
-    var sum = form.querySelector("#trick-sum");
-    var prompt = form.querySelector("[data-js-prompt]");
-    var touched = false;
-    if (prompt) prompt.textContent = prompt.dataset.jsPrompt;  // true now: the dealer's row follows the taps
+  main.addEventListener("click", event => {
+    // The second tap of a double tap lands on the next bidder's buttons: it is not a bid.
+    if (event.detail > 1 && event.target.closest("#step button")) event.preventDefault();
+  }, true);
 
-    function value(row) {
-      var checked = row.querySelector("input:checked");
-      return checked ? Number(checked.value) : null;
+  main.addEventListener("submit", event => {
+    const form = event.target, kind = form.action.split("/").pop(), button = event.submitter;
+    if (!form.matches(".live")) return;
+    event.preventDefault();
+    if (box && data.order && ["bid", "bids", "tricks", "trump", "undo"].includes(kind)) {
+      // A bid the data strikes out is said to be refused, and not sent.
+      if (button && button.matches("[aria-disabled]")) return say(form.querySelector(".reason").textContent);
+      const fields = Array.from(new FormData(form, button)).filter(([name]) => name !== "version");
+      const label = Step.label(data, Step.state(data, box.pending()), kind, fields);
+      const tap = box.add({ kind, action: form.action, fields, label, deal: data.deal }), s = draw(true);
+      say(s ? Step.said(data, s, tap) : label);
+      return box.send();
     }
-    function mark(row) {
-      var took = value(row), bid = Number(row.dataset.bid), label = row.querySelector("[data-mark]");
-      if (!label) return;
-      if (took === null) label.textContent = "";
-      else if (took === bid) label.textContent = "✓ made";
-      else label.textContent = "✗ " + (took > bid ? "over" : "under") + " by " + Math.abs(took - bid);
-    }
-    function update(changed) {
-      if (changed === last) touched = true;
-      if (changed && changed !== last && !touched && last) {
-        var others = 0;
-        rows.forEach(function (row) { if (row !== last) others += value(row) || 0; });
-        var rest = last.querySelector('input[value="' + (cards - others) + '"]');
-        if (rest) rest.checked = true;
-      }
-      var total = 0;
-      rows.forEach(function (row) { total += value(row) || 0; mark(row); });
-      var diff = total - cards;
-      sum.classList.toggle("off", diff !== 0);
-      sum.textContent = "Together " + total + " of " + cards + " tricks" +
-        (diff === 0 ? " ✓" : diff > 0 ? ": " + diff + " too many" : ": " + (-diff) + " missing");
-    }
-    form.addEventListener("change", function (event) { update(event.target.closest(".seat-row")); });
-    update(null);
+    if (busy) return;  // a second tap while the first is on its way is ignored, never sent twice
+    busy = true;
+    form.classList.add("sending");
+    fetch(form.action, { method: "POST", body: new FormData(form, button), credentials: "same-origin" })
+      .then(response => response.text().then(html => show(html, response.url, response.redirected)))
+      .catch(() => {
+        form.classList.remove("sending");
+        form.insertAdjacentHTML("beforebegin", '<p class="flash" role="alert">No connection: nothing was saved. Try again.</p>');
+      })
+      .then(() => { busy = false; });
+  });
+
+  main.addEventListener("change", event => {
+    const row = event.target.closest("#step .seat-row");
+    if (row) Step.sums(row.closest("#step"), data, +row.dataset.seat);
+  });
+
+  // A digit taps that bid, with the focus on the bid buttons or on nothing in particular.
+  document.addEventListener("keydown", event => {
+    const on = event.target, form = on === document.body ? main.querySelector("#step .bid-form") : on.closest(".bid-form");
+    const button = form && /^\d$/.test(event.key) && !event.ctrlKey && !event.altKey && !event.metaKey &&
+      form.querySelector(`button[value="${event.key}"]`);
+    if (!button) return;
+    event.preventDefault();
+    button.click();
+  });
+
+  try {
+    box = window.crypto && new Outbox(found.dataset.game, data, answered);
+  } catch (e) { /* storage turned off: each tap waits for its answer, as a plain form's does */ }
+  if (box) {
+    data = box.base;  // a page opened from a cache draws on the newer game this phone heard of
+    main.before(bar);
+    listUnsaved();
+    box.send();
   }
-  // Bids shown at once: the bar counts the bids tapped and adds them up (the server judges them).
-  function setupBids() {
-    var form = main.querySelector(".bids-form");
-    if (!form) return;
-    var sum = form.querySelector("#bid-sum");
-    form.addEventListener("change", function () {
-      var checked = form.querySelectorAll("input:checked"), total = 0;
-      Array.prototype.forEach.call(checked, function (input) { total += Number(input.value); });
-      sum.textContent = checked.length + " of " + form.dataset.players + " bids · together " + total +
-        " for " + form.dataset.cards + " tricks";
-    });
-  }
-  setupTricks();
-  setupBids();
+  draw(false);
 })();

@@ -5,7 +5,8 @@ from __future__ import annotations
 from playwright.sync_api import Locator, Page
 
 PHONE = {"width": 390, "height": 844}
-MARK = "() => document.querySelectorAll('#panel, #main > *').forEach(e => { e.dataset.old = '1'; })"
+#: The page's parts an answer replaces: with JavaScript, all but the step's element, which is drawn again in place.
+MARK = "() => document.querySelectorAll('#main > :not(#panel), #panel > :not(#step)').forEach(e => { e.dataset.old = '1'; })"
 REPLACED = "() => !document.querySelector('[data-old]') && document.readyState !== 'loading'"
 
 
@@ -52,3 +53,27 @@ def assert_fits_the_phone(page: Page) -> None:
         .map(e => [e.textContent.trim().slice(0, 20), e.getBoundingClientRect()])
         .filter(([, r]) => r.height < 43.5 || r.width < 43.5).map(([t, r]) => `${t} ${r.width}x${r.height}`)""")
     assert not small, f"{page.url}: tap targets under 44 px: {small}"
+
+
+#: Times each tap on a bid until the bidder highlighted changes, in the page (performance.now() and a
+#: MutationObserver), into ``window.bidTimes`` in milliseconds; the tap's own time is its event's.
+TIME_BIDS = """() => {
+  window.bidTimes = [];
+  const bidder = () => { const now = document.querySelector(".bidders li.now .who"); return now && now.textContent; };
+  let tapped = null, before = null;
+  document.addEventListener("click", event => {
+    if (event.target.closest(".bid-form button")) { tapped = event.timeStamp; before = bidder(); }
+  }, true);
+  new MutationObserver(() => {
+    if (tapped !== null && bidder() !== before) { window.bidTimes.push(performance.now() - tapped); tapped = null; }
+  }).observe(document.body, { childList: true, subtree: true, attributes: true });
+}"""
+
+
+def slow_phone_and_network(page: Page, latency: int = 300, cpu: int = 4) -> None:
+    """Every request waits ``latency`` ms more, and the phone runs ``cpu`` times slower (Chromium's CDP)."""
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send("Network.emulateNetworkConditions",
+             {"offline": False, "latency": latency, "downloadThroughput": -1, "uploadThroughput": -1})
+    cdp.send("Emulation.setCPUThrottlingRate", {"rate": cpu})

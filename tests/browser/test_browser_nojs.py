@@ -22,8 +22,11 @@ def test_setup_and_a_deal_without_javascript(plain: Page) -> None:
     expect(plain.locator(".deal-title")).to_have_text("Deal 1 of 19 · 10 cards")
 
     deal = Taps(plain)
-    for bid in (3, 2, 2, 2):
+    for bid in (3, 2, 2):
         deal.bid(bid)
+    expect(plain.locator(".bid-form button.struck")).to_be_disabled()  # Ann can't make it 10: not sent
+    expect(plain.locator("#tap-status")).to_have_count(0)  # no outbox: each tap is a page load
+    deal.bid(2)
     expect(plain.locator(".tricks-form .prompt")).to_contain_text("Ann's too, so that together they make 10")
     deal.took(1, 4)  # Bob took one more; without JavaScript the dealer's count is tapped too
     deal.took(0, 2)

@@ -205,6 +205,15 @@ def test_simultaneous_bids_are_entered_together(start: Start) -> None:
     assert "tricks-0" in game.page()
 
 
+def test_undo_takes_back_every_bid_shown_at_once(start: Start) -> None:
+    game = start(players=["Ann", "Bob", "Cy"], rules={"preset": "british-oh-hell"})
+    game.post("/bids", {"bids-0": 1, "bids-1": 0, "bids-2": 1})
+    assert "Undo the bids" in game.page()
+    assert game.post("/undo").status_code == 302
+    assert game.export()["deals"] == []
+    assert 'name="bids-0"' in game.page()
+
+
 def test_spades_double_asks_for_the_trump_before_the_tricks(start: Start) -> None:
     game = start(rules={"max_cards": 2, "spades_double": True})
     assert "needed: spades double" in game.page()

@@ -59,13 +59,14 @@ def test_every_page_keeps_to_the_content_security_policy(start: Start, client: F
     game.bid(1, 0, 0)
     game.tricks(0, 1, 1)
     pages = ["/", "/new", "/import", game.url, game.url + "/share", game.url + "/end", game.url + "/deal/1",
-             game.url + "/delete", f"/v/{game.view_token}", "/no-such-page"]
+             game.url + "/delete", f"/v/{game.view_token}", "/no-such-page", "/offline"]
     for url in pages:
         response = client.get(url)
         page = response.get_data(as_text=True)
         assert "script-src 'self'" in response.headers["Content-Security-Policy"]
         assert not re.search(r"\sstyle=", page), url
-        assert not re.search(r"<script(?![^>]*\ssrc=)", page), url
+        # Scripts come from files; a JSON script is data the page carries, never run.
+        assert not re.search(r'<script(?![^>]*\s(?:src=|type="application/json"))', page), url
         assert not re.search(r"\son[a-z]+=", page), url
         assert "<style" not in page, url
 
@@ -131,6 +132,35 @@ def test_the_configured_public_url_is_used_for_the_links(start: Start, app: Flas
     game = start()
     page = share(game, "localhost:5000")
     assert f'href="https://cards.example.org/v/{game.view_token}"' in page and 'id="address-note"' not in page
+
+
+OFFLINE_NOTE = ("These links are plain http: a phone that opens them keeps the taps made while the connection drops "
+                "and sends them once it is back, as long as the page stays open. It can't save the game to open "
+                "without a connection, nor install the app: both need https")
+
+
+@pytest.mark.parametrize("host", ["192.168.1.30:8000", "localhost:5000"])
+def test_links_on_plain_http_of_the_network_say_what_works_without_https(start: Start, on_the_network: None,
+                                                                         host: str) -> None:
+    page = share(start(), host)
+    assert OFFLINE_NOTE in re.sub(r" ([:,])", r"\1", text(page))
+
+
+@pytest.mark.parametrize(("host", "bound", "public"), [
+    ("localhost:5000", "127.0.0.1", ""),  # links to this computer itself: a secure context
+    ("localhost:5000", "0.0.0.0", "https://cards.example.org"),
+    ("192.168.1.30:8000", "0.0.0.0", "https://cards.example.org/"),
+])
+def test_links_that_can_keep_the_game_offline_need_no_note(start: Start, app: Flask, on_the_network: None,
+                                                           host: str, bound: str, public: str) -> None:
+    app.config["PUBLIC_URL"] = public
+    assert 'id="offline-note"' not in share(start(), host, bound)
+
+
+def test_a_share_page_opened_over_https_has_no_offline_note(start: Start) -> None:
+    game = start()
+    response = game.client.get(game.url + "/share", base_url="https://cards.example.org")
+    assert response.status_code == 200 and 'id="offline-note"' not in response.get_data(as_text=True)
 
 
 def test_each_link_has_a_copy_button_that_javascript_shows(start: Start) -> None:

@@ -16,9 +16,11 @@ from sqlalchemy import event
 from webhelpers import Scorer, csrf_from, snapshot
 
 from scorekeeper import models
-from scorekeeper.models import Game, db, find_game
+from scorekeeper.models import KEPT_TAPS, Game, db, find_game
 from scorekeeper.rules.gamefile import export, parse, to_input
 from scorekeeper.web import read_json
+
+Start = Callable[..., Scorer]
 
 
 def _stored(app: Flask, token: str) -> tuple[Game, dict[str, object]]:
@@ -189,3 +191,27 @@ def test_a_games_row_is_read_in_the_order_of_its_record() -> None:
     # find_game builds a StoredGame from the row's values in order: the two must not drift apart.
     assert [column.name for column in models._BY_TOKEN.selected_columns] == \
         [field.name for field in dataclasses.fields(models.StoredGame)]
+
+
+def test_a_tap_sent_again_with_its_client_id_is_stored_once(app: Flask, start: Start) -> None:
+    """A phone that did not hear back sends its tap again, with the same client id and the version
+    it was made on: the game holds it once, and the page answers as for the first time."""
+    game = start(rules={"max_cards": 3})
+    form = {"csrf_token": csrf_from(game.page()), "version": game.version(), "seat": 1, "bid": 1,
+            "tap": "tap-0000-first"}
+    first = game.client.post(game.url + "/bid", data=form)
+    again = game.client.post(game.url + "/bid", data=form)
+    assert first.status_code == again.status_code == 302
+    assert game.export()["deals"][0]["bids"] == [None, 1, None, None]
+    other = game.client.post(game.url + "/bid", data={**form, "tap": "tap-0000-other"})
+    assert other.status_code == 409  # a new tap on the old version is stale, as always
+
+
+def test_a_game_remembers_its_latest_taps_only(app: Flask, start: Start) -> None:
+    game = start(rules={"max_cards": 1, "deal": "fixed", "bidding": "free"})
+    for n in range(40):
+        game.post("/bid", seat=1, bid=0, tap=f"tap-{n:08d}")
+        game.post("/undo", tap=f"undo-{n:08d}")
+    with app.app_context():
+        taps = db.session.execute(db.select(Game.taps)).scalar_one().split()
+    assert len(taps) == KEPT_TAPS and taps[-1] == "undo-00000039"

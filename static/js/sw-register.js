@@ -1,0 +1,53 @@
+// Offline pages where the browser allows them (https, or this computer itself): registers the
+// service worker (/sw.js) that keeps the app's files and the pages of the games this phone holds.
+// On plain http of the local network there is no navigator.serviceWorker: the pages work online
+// as before. It shows the banner of a saved copy, and has the worker keep a page again once a tap
+// changed it on the screen.
+(function () {
+  "use strict";
+  var banner = document.getElementById("saved-copy");
+  if (banner && document.documentElement.hasAttribute("data-saved-copy")) {
+    var parts = banner.querySelectorAll("[data-online], [data-offline]");
+    var connection = function () {  // "Offline:", or "Back online:" and a way to the page as it is now
+      Array.prototype.forEach.call(parts, function (part) {
+        part.hidden = part.hasAttribute("data-online") !== navigator.onLine;
+      });
+    };
+    banner.hidden = false;
+    connection();
+    window.addEventListener("online", connection);
+    window.addEventListener("offline", connection);
+  }
+
+  var script = document.currentScript;
+  if (!script || !script.dataset.worker || !("serviceWorker" in navigator)) return;
+  var workers = navigator.serviceWorker;
+  var controlled = Boolean(workers.controller);
+  window.addEventListener("load", function () {
+    workers.register(script.dataset.worker).catch(function () { /* refused (a private window): online only */ });
+  });
+
+  function save() {
+    if (workers.controller && navigator.onLine) workers.controller.postMessage({ save: location.href });
+  }
+  // The page a new worker takes over was loaded before it: kept now rather than at the next visit.
+  workers.addEventListener("controllerchange", function () {
+    if (!controlled) save();
+    controlled = true;
+  });
+  // A tap's answer replaces the page's main part (play.js) or the live board (view.js): the kept
+  // copy follows a moment later, once a burst of taps is over, or at once when the page is hidden.
+  var pending = null;
+  function saveLater() {
+    clearTimeout(pending);
+    pending = setTimeout(function () { pending = null; save(); }, 2000);
+  }
+  var changes = new MutationObserver(saveLater);
+  ["main", "live"].forEach(function (id) {
+    var part = document.getElementById(id);
+    if (part) changes.observe(part, { childList: true });
+  });
+  document.addEventListener("visibilitychange", function () {
+    if (document.hidden && pending) { clearTimeout(pending); pending = null; save(); }
+  });
+})();
