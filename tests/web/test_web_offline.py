@@ -57,7 +57,7 @@ def test_the_worker_lists_every_static_file_a_phone_loads_with_the_hash_of_its_c
     on_disk = {p.relative_to(STATIC).as_posix() for p in STATIC.rglob("*") if p.is_file()}
     assert set(static) == on_disk - PRINT_ONLY and PRINT_ONLY <= on_disk
     for name, entry in static.items():
-        digest = sha((STATIC / name).read_bytes())
+        digest = sha(client.get(f"/static/{name}").data)
         assert entry == {"url": f"/static/{name}?v={digest}", "hash": digest}
 
 
@@ -119,8 +119,22 @@ def test_in_debug_mode_a_changed_file_is_a_new_list_at_once(tmp_path: Path, data
     folder = copy_of_static(tmp_path)
     client = served_from(folder, database_url, debug=True).test_client()
     version, _ = worker(client)
-    (folder / "js" / "play.js").write_text((folder / "js" / "play.js").read_text() + "\n")
+    (folder / "js" / "play.js").write_text((folder / "js" / "play.js").read_text() + "\nvoid 0;\n")
     assert worker(client)[0] != version
+
+
+def test_scripts_and_styles_are_served_without_their_comments_and_spaces(client: FlaskClient) -> None:
+    for name in ("js/play.js", "js/step.js", "js/outbox.js", "css/app.css", "css/pages.css"):
+        source, served = (STATIC / name).read_text(), client.get(f"/static/{name}").get_data(as_text=True)
+        assert len(served) < 0.85 * len(source), name
+        comments = re.findall(r"^\s*//[^\n]*|/\*.*?\*/", source, re.MULTILINE | re.DOTALL)
+        assert comments and not any(comment.strip() in served for comment in comments if len(comment.strip()) > 12), name
+        # Every name and text of the source is still there: only spaces and comments went.
+        kept = re.sub(r"(?:^|\s)//[^\n]*|/\*.*?\*/", "", source, flags=re.MULTILINE | re.DOTALL)
+        words = set(re.findall(r"[A-Za-z_][A-Za-z_0-9]{3,}", kept))
+        assert words and all(word in served for word in words), name
+    with client.get("/static/css/sheet.css") as sheet:  # read on the server, as it is written
+        assert sheet.data == (STATIC / "css" / "sheet.css").read_bytes()
 
 
 def test_the_manifest_makes_the_app_installable(client: FlaskClient) -> None:
