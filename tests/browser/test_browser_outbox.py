@@ -278,3 +278,30 @@ def test_the_status_line_says_what_each_tap_did(phones: Phones) -> None:
     status(page).to_have_text("Deal 1 saved")
     unsaved_buttons = page.locator(".outbox button")
     assert unsaved_buttons.count() == 0
+
+
+def test_the_game_page_with_its_css_and_javascript_weighs_at_most_70_kb(phones: Phones, server: str) -> None:
+    """Eight players 25 deals in (the board's 200 cells): the page, its stylesheet and its scripts as
+    the phone loads them, uncompressed, and nothing from another host (bench/run.py 4 reports it)."""
+    players = [f"Player {seat + 1}" for seat in range(8)]
+    deals = []
+    for number in range(25):
+        bids = [(number + seat) % 3 for seat in range(8)]
+        if sum(bids) == 6:  # the dealer (seat number % 8) may not make the bids add up to the cards
+            bids[number % 8] += 1
+        tricks = [1 if (seat - number) % 8 < 6 else 0 for seat in range(8)]
+        deals.append({"bids": bids, "tricks": tricks})
+    page = phones(service_workers="block")  # every file from the server, none from a worker's cache
+    created = page.request.post("/api/games", data={"players": players, "deals": deals,
+                                                    "rules": {"deal": "fixed", "max_cards": 6, "deals": 30}}).json()
+    page.goto(created["links"]["edit"])
+    expect(page.locator(".board tbody tr.done")).to_have_count(25)
+    loaded = page.evaluate("""() => ({
+        page: performance.getEntriesByType("navigation")[0].decodedBodySize,
+        files: performance.getEntriesByType("resource").filter(e => ["script", "link"].includes(e.initiatorType))
+            .map(e => [e.name, e.decodedBodySize]),
+        linked: document.querySelectorAll("script[src], link[rel=stylesheet]").length})""")
+    assert len(loaded["files"]) == loaded["linked"] >= 3 and all(size > 0 for _, size in loaded["files"])
+    assert all(name.startswith(server) for name, _ in loaded["files"])
+    total = loaded["page"] + sum(size for _, size in loaded["files"])
+    assert loaded["page"] > 20_000 and total <= 70_000, loaded
