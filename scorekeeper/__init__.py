@@ -8,6 +8,9 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask
+from werkzeug.middleware.proxy_fix import ProxyFix
+
+from .rules.values import whole
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -59,6 +62,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         # The address the share page's links and QR codes use, e.g. http://192.168.1.20:5000
         # (empty: the one the page was opened at, or this computer's network address for localhost).
         PUBLIC_URL=os.environ.get("PUBLIC_URL", ""),
+        # How many reverse proxies (Caddy, nginx) stand in front of the app: their X-Forwarded-Proto,
+        # -Host and -For headers are then believed, so links say https. 0: none is believed.
+        PROXY_HOPS=os.environ.get("PROXY_HOPS", "0"),
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)
@@ -66,6 +72,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config.from_mapping(test_config)
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(instance)
+    hops = whole(app.config["PROXY_HOPS"], "PROXY_HOPS (the reverse proxies in front of the app)", 0, 5)
+    if hops:
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)  # type: ignore[method-assign]
 
     from . import address, api, games, offline, plan, play, sheets, table, web
     from .models import db, init_db, migrate
