@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from flask_migrate import upgrade
@@ -24,6 +25,23 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--n
         "--disable-component-update", "--disable-sync", "--disable-quic"]
 
 
+class Reachable:
+    """The app, or, while ``up`` is false, a server that answers every request with a 503: a phone
+    then finds no app, whatever the browser's offline emulation lets through."""
+
+    def __init__(self, app: Any) -> None:
+        self.app, self.up = app, True
+
+    def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
+        if self.up:
+            return self.app(environ, start_response)
+        start_response("503 Service Unavailable", [("Content-Type", "text/plain")])
+        return [b"no network"]
+
+
+REACHABLE: list[Reachable] = []
+
+
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The app on a throw-away, migrated SQLite database, served from a background thread."""
@@ -31,12 +49,20 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     app = create_app({"SECRET_KEY": "browser", "SQLALCHEMY_DATABASE_URI": f"sqlite:///{database}"})
     with app.app_context():
         upgrade()
-    httpd = make_server("127.0.0.1", 0, app, threaded=True)
+    REACHABLE.append(Reachable(app))
+    httpd = make_server("127.0.0.1", 0, REACHABLE[-1], threaded=True)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{httpd.server_port}"
     httpd.shutdown()
     thread.join(5)
+
+
+@pytest.fixture
+def no_server(server: str) -> Iterator[Reachable]:
+    """The server, to be taken off the network (``up = False``) within a test; back on after it."""
+    yield REACHABLE[-1]
+    REACHABLE[-1].up = True
 
 
 @pytest.fixture(scope="session")

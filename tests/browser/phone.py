@@ -8,6 +8,11 @@ PHONE = {"width": 390, "height": 844}
 #: The page's parts an answer replaces: with JavaScript, all but the step's element, which is drawn again in place.
 MARK = "() => document.querySelectorAll('#main > :not(#panel), #panel > :not(#step)').forEach(e => { e.dataset.old = '1'; })"
 REPLACED = "() => !document.querySelector('[data-old]') && document.readyState !== 'loading'"
+#: Whether a service worker controls this page.
+CONTROLLED = "() => navigator.serviceWorker.controller !== null"
+#: Whether the worker keeps a copy of this page, as the page shows it now (its game's version).
+KEPT = """() => caches.open("scorekeeper-pages").then(c => c.match(location.href)).then(r => r ? r.text() : "")
+    .then(t => t.includes('name="version" value="' + document.querySelector("input[name=version]").value + '"'))"""
 
 
 class Taps:

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 from flask_migrate import upgrade
-from phone import PHONE, assert_fits_the_phone
+from phone import CONTROLLED, KEPT, PHONE, assert_fits_the_phone
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 from werkzeug.serving import make_server
 
@@ -23,10 +23,6 @@ from scorekeeper import ROOT, create_app
 
 pytestmark = pytest.mark.browser
 
-CONTROLLED = "() => navigator.serviceWorker.controller !== null"
-#: Whether the worker keeps a copy of this page, as the page shows it now (its game's version).
-KEPT = """() => caches.open("scorekeeper-pages").then(c => c.match(location.href)).then(r => r ? r.text() : "")
-    .then(t => t.includes('name="version" value="' + document.querySelector("input[name=version]").value + '"'))"""
 #: Every URL the worker's caches hold.
 CACHED = """() => caches.keys().then(names => Promise.all(names.map(name => caches.open(name)
     .then(c => c.keys()).then(keys => [name, keys.map(r => r.url)]))))"""
