@@ -9,8 +9,10 @@ Chromium opens a new 4-player Oh Hell game on a 390 × 844 screen, every request
 It enters DEALS whole deals as a scorer does: each bid a random one of those not struck out, tapped
 PAUSE seconds after the screen showed who bids next; then the tricks, saved. The page
 times every bid from its tap (the click event's time) until the highlighted bidder changes
-(performance.now() in a MutationObserver: tests/browser/phone.py's TIME_BIDS). It prints p50 and
-p95 over all the bids, and the bytes of the game page with its CSS and JavaScript.
+(performance.now() in a MutationObserver: tests/browser/phone.py's TIME_BIDS). Side by side, the
+same deals (the same random bids) are entered on a phone whose storage is turned off, where each
+tap waits for the server's answer, as every tap did before the outbox. It prints p50 and p95 over
+all the bids of each, and the bytes of the game page with its CSS and JavaScript.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ sys.path.insert(1, str(Path(__file__).resolve().parent.parent / "tests" / "brows
 
 from harness import BIN, ROOT, gunicorn, page_weight
 from phone import PHONE, TIME_BIDS, slow_phone_and_network
-from playwright.sync_api import Page, sync_playwright
+from playwright.sync_api import Browser, Page, sync_playwright
 
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run",
         "--disable-component-update", "--disable-sync", "--disable-quic"]
@@ -62,6 +64,33 @@ def play_deal(page: Page, rng: random.Random, pause: float) -> None:
         ".last-deal h2")].some(h => h.textContent === "Deal {number} scored")""", timeout=30_000)
 
 
+#: Storage turned off: play.js then sends each tap and waits for its answer, as before the outbox.
+NO_STORAGE = """Object.defineProperty(window, "localStorage", {
+  get() { throw new DOMException("turned off", "SecurityError"); } });"""
+
+
+def measure(browser: Browser, port: int, outbox: bool, deals: int, pause: float) -> tuple[list[float], dict[str, int]]:
+    """The times of every bid of ``deals`` new deals on a new game, and the game page's weight."""
+    context = browser.new_context(viewport=PHONE, base_url=f"http://127.0.0.1:{port}")
+    if not outbox:
+        context.add_init_script(NO_STORAGE)
+    page = context.new_page()
+    created = page.request.post("/api/games", data={"players": ["Ann", "Bob", "Cy", "Dee"]}).json()
+    path = created["links"]["edit"].split(str(port), 1)[1]
+    page.goto(path)
+    sizes, _ = page_weight(port, path, {"Cookie": "; ".join(f"{c['name']}={c['value']}" for c in context.cookies())})
+    slow_phone_and_network(page)
+    page.evaluate(TIME_BIDS)
+    rng = random.Random(13)
+    for _ in range(deals):
+        play_deal(page, rng, pause)
+    times: list[float] = page.evaluate("window.bidTimes")
+    exported = page.request.get(created["links"]["api"]).json()
+    context.close()
+    assert len(exported["deals"]) == deals and all(deal["tricks"] for deal in exported["deals"])
+    return times, sizes
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("deals", type=int, nargs="?", default=6)
@@ -71,30 +100,23 @@ def main() -> int:
     env = {"DATABASE_URL": f"sqlite:///{folder}/app.sqlite"}
     subprocess.run([str(BIN / "flask"), "--app", "scorekeeper", "db", "upgrade"], cwd=ROOT,
                    env={**os.environ, **env}, check=True, capture_output=True)
-    rng = random.Random(13)
     with gunicorn("scorekeeper:create_app()", env) as port, sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", headless=True, args=ARGS)
-        page = browser.new_page(viewport=PHONE, base_url=f"http://127.0.0.1:{port}")
-        created = page.request.post("/api/games", data={"players": ["Ann", "Bob", "Cy", "Dee"]}).json()
-        path = created["links"]["edit"].split(str(port), 1)[1]
-        page.goto(path)
-        sizes, _ = page_weight(port, path, {"Cookie": "; ".join(f"{c['name']}={c['value']}"
-                                                                for c in page.context.cookies())})
-        slow_phone_and_network(page)
-        page.evaluate(TIME_BIDS)
-        for _ in range(options.deals):
-            play_deal(page, rng, options.pause)
-        times = page.evaluate("window.bidTimes")
-        exported = page.request.get(created["links"]["api"]).json()
+        # The same deals (the same random bids), drawn at once; then with each tap waiting for its answer.
+        times, sizes = measure(browser, port, True, options.deals, options.pause)
+        waited, _ = measure(browser, port, False, options.deals, options.pause)
         browser.close()
-    assert len(exported["deals"]) == options.deals and all(deal["tricks"] for deal in exported["deals"])
     print(f"{len(times)} bids over {options.deals} deals, 4 players, 300 ms network latency, CPU 4× slower, "
           f"{options.pause} s between screen and tap")
-    print(f"tap → next bidder highlighted: p50 {statistics.median(times):.0f} ms, p95 {percentile(times, 95):.0f} ms, "
-          f"max {max(times):.0f} ms")
+    print("tap → next bidder highlighted:")
+    for name, found in (("drawn at once (the outbox)", times), ("each tap waiting for its answer", waited)):
+        print(f"  {name}: p50 {statistics.median(found):.0f} ms, p95 {percentile(found, 95):.0f} ms, "
+              f"max {max(found):.0f} ms")
+    print(f"  p95 ratio: {percentile(times, 95) / percentile(waited, 95):.2f}×")
     print(f"game page with its CSS and JavaScript: {sum(sizes.values()) / 1000:.1f} KB "
           f"({' + '.join(f'{name} {size / 1000:.1f}' for name, size in sizes.items())})")
-    print(json.dumps({"p50": statistics.median(times), "p95": percentile(times, 95), "bytes": sizes}))
+    print(json.dumps({"p50": statistics.median(times), "p95": percentile(times, 95), "waited_p50": statistics.median(waited),
+                      "waited_p95": percentile(waited, 95), "bytes": sizes}))
     return 0
 
 
