@@ -13,7 +13,8 @@ without a connection from the service worker's saved copies, a page it never sav
 screen on" box, and the share page opened at a network name on plain http (scores.lan, which this
 browser resolves to 127.0.0.1), with its note on what needs https. docs/screenshot-deal.png and
 docs/screenshot-scoreboard.png are copies of deal-light.png and scoreboard-light.png. Then taps
-kept on the phone: a deal entered without a connection, synced, and taps another phone made stale.
+kept on the phone: a deal entered without a connection, synced, and taps another phone made stale;
+docs/screenshot-offline.png is a copy of outbox-pending-light.png.
 """
 
 from __future__ import annotations
