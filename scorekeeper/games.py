@@ -17,12 +17,13 @@ from flask import (
     request,
     url_for,
 )
+from sqlalchemy.exc import IntegrityError
 from werkzeug.wrappers import Response as BaseResponse
 from wtforms.validators import ValidationError
 
 from . import backup, board, device
 from .forms import HouseRulesForm, ImportForm, NewGameForm, indexed, problems, sentence
-from .models import StoredGame, commit
+from .models import StoredGame, commit, find_game, rollback
 from .rules import values
 from .rules.errors import RulesError
 from .rules.gamefile import MAX_PLAYERS, GameFile, parse
@@ -60,9 +61,21 @@ def _local(moment: datetime) -> datetime:
     return (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).astimezone()
 
 
-def open_new(checked: GameFile) -> BaseResponse:
-    """Store a new game, remember it on this phone and open it (the answer is made before the commit)."""
-    game = StoredGame.create(checked)
+def open_new(checked: GameFile, tokens: tuple[str, str] | None = None) -> BaseResponse:
+    """Store a new game, remember it on this phone and open it (the answer is made before the commit).
+
+    With ``tokens`` made from what asked for it (``derived_tokens``), a second ask, a double tap or a
+    resent form, opens the game the first one stored instead of storing another.
+    """
+    game = find_game(tokens[0])[0] if tokens else None
+    if game is None:
+        try:
+            game = StoredGame.create(checked, tokens)
+        except IntegrityError:  # stored by the same ask, at the same moment
+            rollback()
+            game = find_game(tokens[0])[0] if tokens else None
+            if game is None:
+                raise
     response = redirect(url_for("play.game", token=game.token))
     commit()
     device.remember(game)

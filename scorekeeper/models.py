@@ -8,6 +8,9 @@ the app works with are ``StoredGame`` records of the rows it selected.
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import hmac
 import secrets
 import string
 from collections.abc import Callable
@@ -105,6 +108,11 @@ def commit() -> None:
     connection().commit()
 
 
+def rollback() -> None:
+    """Take back what this request wrote and has not committed."""
+    connection().rollback()
+
+
 def _close_connection(_error: BaseException | None) -> None:
     opened = g.pop("games_db", None)
     if opened is not None:
@@ -114,6 +122,27 @@ def _close_connection(_error: BaseException | None) -> None:
 def new_token() -> str:
     """An unguessable URL token: 256 random bits from ``secrets``."""
     return secrets.token_urlsafe(32)
+
+
+def derived_tokens(secret: str | bytes, *made_from: object) -> tuple[str, str]:
+    """An edit and a read-only token made from ``made_from`` and the secret key: the same for the
+    same things (a second "play again" of the same game finds the game the first one made),
+    unguessable without the key, and of the form of ``new_token``'s.
+
+    >>> edit, view = derived_tokens("key", "abc", 3)
+    >>> (edit, view) == derived_tokens(b"key", "abc", 3), edit != view, len(edit), TOKEN_CHARS.issuperset(edit + view)
+    (True, True, 43, True)
+    >>> derived_tokens("key", "abc", 4) != (edit, view) and derived_tokens("other", "abc", 3) != (edit, view)
+    True
+    """
+    key = secret.encode() if isinstance(secret, str) else secret
+    text = " ".join(map(str, made_from))
+
+    def one(kind: str) -> str:
+        digest = hmac.new(key, f"{kind} {text}".encode(), hashlib.sha256).digest()
+        return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
+
+    return one("edit"), one("view")
 
 
 #: The characters of a token (URL-safe base64); anything else is no token, and never reaches SQL.
@@ -181,15 +210,17 @@ class StoredGame:
         return _replayed.get((self.token, self.version), lambda: self.replay(self.document))
 
     @classmethod
-    def create(cls, game: GameFile) -> StoredGame:
+    def create(cls, game: GameFile, tokens: tuple[str, str] | None = None) -> StoredGame:
         """A new game holding a checked game file: one INSERT, which the caller commits (``commit``).
+        ``tokens``: its edit and read-only tokens, when they are made from something (``derived_tokens``).
 
         Its replay is not kept: the worker's cache is for the games being played, and an import
         (a backup restores dozens) would push them out. The game's first page replays it once.
         """
         data, title = _columns(game)
         now = _now()
-        row = {"token": new_token(), "view_token": new_token(), "title": title, "data": data,
+        edit, view = tokens or (new_token(), new_token())
+        row = {"token": edit, "view_token": view, "title": title, "data": data,
                "version": 1, "created_at": now, "updated_at": now, "taps": ""}
         return cls(id=_run(_CREATE, row).scalar_one(), **row)
 

@@ -10,13 +10,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
-from flask import Blueprint, flash, make_response, render_template, request
+from flask import Blueprint, current_app, flash, make_response, render_template, request
 from werkzeug.wrappers import Response
 
 from . import board, edits
 from .forms import BID_TAP, EndForm, RulesForm, Tap, indexed, read_tap, sentence
 from .games import open_new
-from .models import StoredGame
+from .models import StoredGame, derived_tokens
 from .play import STALE, _no_store, _page, _save
 from .rules import values
 from .rules.errors import RulesError
@@ -340,4 +340,5 @@ def again(token: str) -> Response:
     except RulesError as exc:
         return _page(found, sentence(f"The new game can't be set up: {exc}"), 422)
     flash(f"A new game for the same table: {checked.players[checked.first_dealer]} deals first.", "done")
-    return open_new(checked)
+    # One new game per version of this one, however often it is asked for (a double tap, a resent form).
+    return open_new(checked, derived_tokens(current_app.secret_key or "", "again", found.token, found.version))

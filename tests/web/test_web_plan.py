@@ -7,11 +7,14 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from typing import Any
+from unittest.mock import patch
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from webhelpers import FOUR, Scorer, csrf_from, message, snapshot, text
+
+from scorekeeper import games, models
 
 Start = Callable[..., Scorer]
 
@@ -478,6 +481,42 @@ def test_play_again_starts_the_same_table_with_the_deal_moved_on(app: Flask, sta
     assert "A new game for the same table: Dee deals first." in page and "Deal 1 of 3 · 2 cards" in page
     home = game.client.get("/").get_data(as_text=True)
     assert home.index(new.token) < home.index(game.token)  # on this phone's list, first
+
+
+def test_play_again_tapped_twice_or_resent_opens_the_one_new_game(app: Flask, start: Start) -> None:
+    game = start(rules={"max_cards": 2})
+    _finish(game)
+    before = snapshot(app)
+    first, second = game.post("/again"), game.post("/again")  # a double tap, or the form resent
+    assert first.status_code == second.status_code == 302
+    assert first.headers["Location"] == second.headers["Location"]
+    assert len(snapshot(app)) == len(before) + 1
+    home = game.client.get("/").get_data(as_text=True)
+    assert home.count(first.headers["Location"].rsplit("/", 1)[1]) == 1  # on this phone's list once
+    other = app.test_client()  # the read-only link the new game has is no edit link of the old one
+    new = other.get("/api/games/" + first.headers["Location"].rsplit("/", 1)[1]).get_json()
+    assert new["links"]["view"].rsplit("/", 1)[1] not in (game.token, game.view_token)
+
+
+def test_play_again_asked_at_the_same_moment_stores_one_game(app: Flask, start: Start) -> None:
+    """Two asks racing: the second finds the new game's link taken by the first's (the database's
+    unique link), takes its own insert back and opens the first's game."""
+    game = start(rules={"max_cards": 2})
+    _finish(game)
+    before = snapshot(app)
+    found = models.find_game
+    misses = iter([True])
+
+    def not_yet(token: str) -> tuple[Any, bool]:
+        """The first look finds nothing, as if the other ask had not stored its game yet."""
+        if next(misses, False):
+            return None, False
+        return found(token)
+
+    game.post("/again")
+    with patch.object(games, "find_game", not_yet):
+        response = game.post("/again")
+    assert response.status_code == 302 and len(snapshot(app)) == len(before) + 1
 
 
 def test_play_again_leaves_out_who_has_left(client: FlaskClient) -> None:
