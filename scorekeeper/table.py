@@ -73,6 +73,17 @@ def _playing(gamefile: GameFile, change: Change) -> Change:
     return checked
 
 
+def _deal_to_come(gamefile: GameFile, check: Dealable, token: str, what: str) -> None:
+    """Refused (EditError, with the way out) while the last deal is being played: a change at the
+    table takes effect from the next deal, and there is none ``what`` (e.g. "to sit out")."""
+    number, planned = len(gamefile.game.deals) + 1, board.deals_planned(gamefile)
+    if planned is not None and number > planned:
+        url = endpoint_url("plan.plan", token=token)
+        check.links = {"Change the plan": url} if url else {}
+        raise edits.EditError(f"Deal {number - 1} is the last deal: there is no deal {what}. "
+                              "Change the plan first to play on")
+
+
 def _page(template: str, game: StoredGame, error: str = "", status: int = 200, **shown: Any) -> Response:
     gamefile = game.load()
     names = gamefile.players
@@ -130,12 +141,7 @@ def arrive(token: str) -> Response:
             raise edits.EditError("No deal has been played yet: the new player starts at 0 like everyone")
         if start and gamefile.rules.cooperative:
             raise edits.EditError("A cooperative game keeps no points: the new player starts with none")
-        planned = board.deals_planned(gamefile)
-        if planned is not None and number > planned:  # the last deal is being played
-            url = endpoint_url("plan.plan", token=token)
-            check.links = {"Change the plan": url} if url else {}
-            raise edits.EditError(f"Deal {number - 1} is the last deal: there is no deal to deal {name} in. "
-                                  "Change the plan first to play on")
+        _deal_to_come(gamefile, check, token, f"to deal {name} in")
         edits.arrive(doc, name, form.seat.data or 0, start)
 
     def done() -> str:
@@ -190,8 +196,12 @@ def sit_out(token: str) -> Response:
         names = board.listed([gamefile.players[seat] for seat in sorted(seats)])
         return f"{names} {'sits' if len(seats) == 1 else 'sit'} out deal {number}."
 
+    def change(doc: edits.Document) -> None:
+        _deal_to_come(gamefile, check, token, "after it to sit out")
+        edits.sit_out(doc, seats)
+
     check = Dealable(token)  # a sit-out of deal 1 sizes the pattern for fewer players than the deals after it
-    return _save(found, form, _playing(gamefile, lambda doc: edits.sit_out(doc, seats)),
+    return _save(found, form, _playing(gamefile, change),
                  lambda g, error, status: _seats_page(g, error, status, check.links, sitting=seats), done, check)
 
 
@@ -206,6 +216,11 @@ def come_back(token: str) -> Response:
         name = gamefile.players[seat]
         return f"{name} comes back at deal {number}." if left else f"{name} plays deal {number} after all."
 
+    def change(doc: edits.Document) -> None:
+        if left:  # who was to sit the next deal out may play the last one after all
+            _deal_to_come(gamefile, check, token, f"after it for {gamefile.players[seat]} to come back at")
+        edits.come_back(doc, seat)
+
     check = Dealable(token)
-    return _save(found, form, _playing(gamefile, lambda doc: edits.come_back(doc, seat)),
+    return _save(found, form, _playing(gamefile, change),
                  lambda g, error, status: _seats_page(g, error, status, way_out=check.links), done, check)

@@ -175,6 +175,26 @@ def test_nobody_arrives_during_the_last_deal(app: Flask, start: Start) -> None:
     assert snapshot(app) == before
 
 
+def test_nobody_sits_out_or_comes_back_after_the_last_deal(app: Flask, start: Start) -> None:
+    """Sitting out and coming back take effect from the next deal: during the last deal there is none."""
+    game = start(rules={"max_cards": 2, "deal": "down"})  # deals of 2 and 1 cards
+    assert game.post("/leave", player=1).status_code == 302  # Bob leaves before deal 1
+    game.bid(0, 0, 0)
+    assert game.post("/tricks", {"tricks-0": 2, "tricks-2": 0, "tricks-3": 0}).status_code == 302
+    game.bid(0, 0, 0)  # deal 2, the last, is being played
+    before = snapshot(app)
+    refused = game.post("/sit-out", player=2)
+    assert refused.status_code == 422
+    assert message(refused) == ("Deal 2 is the last deal: there is no deal after it to sit out. Change the plan "
+                                "first to play on.")
+    assert f'href="/g/{game.token}/plan">Change the plan</a>' in refused.get_data(as_text=True)
+    back = game.post("/come-back", player=1)
+    assert back.status_code == 422
+    assert message(back) == ("Deal 2 is the last deal: there is no deal after it for Bob to come back at. "
+                             "Change the plan first to play on.")
+    assert snapshot(app) == before
+
+
 def test_a_game_of_ten_players_takes_nobody_more(app: Flask, start: Start) -> None:
     ten = [*FOUR, "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo"]
     game = start(players=ten, rules={"max_cards": 3})
