@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from playwright.sync_api import Locator, Page
+from playwright.sync_api import Error, Locator, Page
 
 PHONE = {"width": 390, "height": 844}
 #: The page's parts an answer replaces: with JavaScript, all but the step's element, which is drawn again in place.
@@ -13,6 +13,19 @@ CONTROLLED = "() => navigator.serviceWorker.controller !== null"
 #: Whether the worker keeps a copy of this page, as the page shows it now (its game's version).
 KEPT = """() => caches.open("scorekeeper-pages").then(c => c.match(location.href)).then(r => r ? r.text() : "")
     .then(t => t.includes('name="version" value="' + document.querySelector("input[name=version]").value + '"'))"""
+
+
+def replaced(page: Page, seconds: float = 30) -> None:
+    """Wait until an answer replaced what ``MARK`` marked: asked from here, again and again, so a
+    page that navigates meanwhile (without JavaScript, a form's answer is a new page) is asked again."""
+    for _ in range(int(seconds * 20)):
+        try:
+            if page.evaluate(REPLACED):
+                return
+        except Error:  # the page is between two documents: the next one is asked next time
+            pass
+        page.wait_for_timeout(50)
+    raise AssertionError(f"the answer never replaced the page at {page.url}")
 
 
 class Taps:
@@ -37,7 +50,7 @@ class Taps:
         """One tap that sends a form: wait until the answer replaced the page (or its main part)."""
         self.page.evaluate(MARK)
         self.tap(target)
-        self.page.wait_for_function(REPLACED, polling=50)
+        replaced(self.page)
 
     def bid(self, value: int) -> None:
         """Tap a number on the bid buttons."""
