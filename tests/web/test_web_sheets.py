@@ -311,6 +311,18 @@ def test_blank_embeds_dejavu_sans(client: FlaskClient) -> None:
         assert "/FontFile2" in descendant["/FontDescriptor"]  # embedded, not just named
 
 
+def test_names_in_chinese_or_japanese_print_in_a_font_that_has_them(client: FlaskClient) -> None:
+    """DejaVu has no CJK characters: they are drawn from Droid Sans Fallback (make installs it),
+    embedded too, and not as empty boxes."""
+    reader = blank(client, players="李雷,韩梅梅,さくら,Ann")
+    fonts = [font.get_object() for font in reader.pages[0]["/Resources"]["/Font"].values()]
+    fallback = [font for font in fonts if "Droid-Sans-Fallback" in str(font["/BaseFont"])]
+    assert fallback and all("/FontFile2" in font["/DescendantFonts"][0].get_object()["/FontDescriptor"]
+                            for font in fallback)
+    text = reader.pages[0].extract_text()
+    assert all(name in text for name in ("李雷", "韩梅梅", "さくら"))
+
+
 @pytest.mark.parametrize(
     ("params", "message"),
     [
