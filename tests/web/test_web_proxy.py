@@ -8,6 +8,7 @@ import pytest
 from flask import Flask
 
 from scorekeeper import create_app
+from scorekeeper.models import db
 from scorekeeper.rules.errors import ValueRefused
 
 FORWARDED = {"X-Forwarded-Proto": "https", "X-Forwarded-Host": "cards.example.org", "X-Forwarded-For": "10.0.0.7"}
@@ -18,7 +19,12 @@ def app_with(database_url: str, **config: object) -> Flask:
 
 
 def links(app: Flask) -> dict[str, str]:
+    """The links of a game stored through the proxy (the database's connections closed after)."""
     created = app.test_client().post("/api/games", json={"players": ["Ann", "Bob"]}, headers=FORWARDED)
+    with app.app_context():
+        db.session.execute(db.text("DELETE FROM games"))  # the shared PostgreSQL database stays empty
+        db.session.commit()
+        db.engine.dispose()
     assert created.status_code == 201
     return dict(created.get_json()["links"])
 
