@@ -91,12 +91,13 @@
     const s = state(d, taps), key = d.deal + s.kind, bids = s.bids.join(), last = s.entered[s.entered.length - 1];
     if (!drafts[key] || drafts[key].bids !== bids) drafts[key] = { bids, picks: s.kind === "tricks" ? s.bids.slice() : [] };
     const form = (action, kind, inner) => `<form method="post" action="${game}/${action}" class="live ${kind}">` +
-      `<input type="hidden" name="csrf_token" value="${esc(csrf)}"><input type="hidden" name="version" value="${d.version}">` +
-      `${inner}</form>`;
+      `<input type="hidden" name="csrf_token" value="${esc(csrf)}"><input type="hidden" name="version">${inner}</form>`;
     const html = step(d, s, drafts[key].picks, form) + (s.entered.length && s.kind !== "sent" ? form("undo", "undo",
       `<button type="submit" class="button small">↶ Undo ${d.at_once ? "the bids" : esc(d.names[last]) + "'s bid"}</button>`) : "");
     if (html.replace(/ checked/g, "") !== el.drawn) el.innerHTML = html;
     el.drawn = html.replace(/ checked/g, "");
+    // The version a form is sent with when nothing keeps the taps (the outbox sets its own).
+    el.querySelectorAll("input[name=version]").forEach(input => { input.value = d.version; });
     el.draft = drafts[key];
     sums(el, d);
     // The bids not yet answered, dashed.
