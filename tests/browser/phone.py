@@ -62,7 +62,9 @@ class Taps:
 
 
 def assert_fits_the_phone(page: Page) -> None:
-    """No sideways scrolling of the page, and tap targets of at least 44 × 44 px."""
+    """No sideways scrolling of the page, and tap targets of at least 44 × 44 px (once the page's
+    stylesheets are loaded: a link's new page is there before them)."""
+    page.wait_for_load_state("load")
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= page.viewport_size["width"], f"{page.url} scrolls sideways: {width}px"  # type: ignore[index]
     small = page.evaluate("""() => [...document.querySelectorAll(
