@@ -141,6 +141,9 @@ def arrive(token: str) -> Response:
             raise edits.EditError("No deal has been played yet: the new player starts at 0 like everyone")
         if start and gamefile.rules.cooperative:
             raise edits.EditError("A cooperative game keeps no points: the new player starts with none")
+        if gamefile.game.tiebreak:
+            raise edits.EditError(f"The game is over but for its tie-break: there is no deal to deal {name} in. "
+                                  "Play again to start a new game with them")
         _deal_to_come(gamefile, check, token, f"to deal {name} in")
         edits.arrive(doc, name, form.seat.data or 0, start)
 

@@ -175,6 +175,19 @@ def test_nobody_arrives_during_the_last_deal(app: Flask, start: Start) -> None:
     assert snapshot(app) == before
 
 
+def test_nobody_arrives_during_a_tie_break(app: Flask, start: Start) -> None:
+    """The game is decided but for the tie between its leaders: a newcomer would be ranked in it."""
+    game = start(players=["Ann", "Bob", "Cy"], rules={"preset": "denexa", "max_cards": 1})
+    game.bid(0, 0, 0)
+    assert game.tricks(1, 0, 0).status_code == 302  # Bob and Cy tie for the lead
+    before = snapshot(app)
+    response = arrive(game, seat=2)
+    assert response.status_code == 422
+    assert message(response) == ("The game is over but for its tie-break: there is no deal to deal Eve in. "
+                                 "Play again to start a new game with them.")
+    assert snapshot(app) == before
+
+
 def test_nobody_sits_out_or_comes_back_after_the_last_deal(app: Flask, start: Start) -> None:
     """Sitting out and coming back take effect from the next deal: during the last deal there is none."""
     game = start(rules={"max_cards": 2, "deal": "down"})  # deals of 2 and 1 cards
