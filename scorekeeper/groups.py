@@ -1,0 +1,481 @@
+"""Groups: a table's games, its players' figures and ratings; its page, a player's page, the
+CSV files, the season sheet, and putting a game in a group (GROUPS.md)."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterable
+from datetime import UTC, datetime
+from typing import Any, NamedTuple, NoReturn
+
+import orjson
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    flash,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from markupsafe import Markup
+from werkzeug.wrappers import Response as BaseResponse
+
+from . import address, pdf
+from .chart import lines_svg
+from .figures import Entry, Figures, Player, figures
+from .forms import GroupForm, LinkForm, problems
+from .models import (
+    Member,
+    StoredGame,
+    StoredGroup,
+    commit,
+    find_game,
+    find_group,
+    game_data,
+    group_of,
+)
+from .play import qr_code
+from .rules import values
+from .rules.errors import RulesError
+from .rules.gamefile import export, parse
+from .web import game_links, game_or_404
+
+bp = Blueprint("groups", __name__)
+
+FORMAT = "oh-hell-scorekeeper/group-1"
+#: The most lines the ratings chart draws: the best players on the leaderboard.
+CHART_LINES = 10
+#: The most players the season sheet lists (it is one page).
+SHEET_PLAYERS = 30
+#: What a spreadsheet reads as the start of a formula.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+class Loaded(NamedTuple):
+    """A group with its games and figures, as a page of it needs them."""
+
+    group: StoredGroup
+    editable: bool
+    members: list[Member]
+    figures: Figures
+
+
+def no_group() -> NoReturn:
+    """The 404 of a link that leads to no group."""
+    abort(404, "No group has this link: it may have been deleted, or the link is incomplete.")
+
+
+def group_or_404(token: str, *, edit: bool) -> tuple[StoredGroup, bool]:
+    """The group of a link, and whether it may edit; 404 when none, 403 when a read-only link is
+    used to change it."""
+    group, editable = find_group(token)
+    if group is None:
+        no_group()
+    if edit and not editable:
+        abort(403, "This is the read-only link of a group: it can show the group but not change it.")
+    return group, editable
+
+
+def load(token: str, *, edit: bool = False) -> Loaded:
+    """A group, its games (one SELECT) and its figures (kept per version of its list of games)."""
+    group, editable = group_or_404(token, edit=edit)
+    members = group.members()
+    return Loaded(group, editable, members, figures(group.token, members, game_data))
+
+
+def group_links(group: StoredGroup, editable: bool) -> dict[str, str]:
+    """Absolute links to a group's pages; without the edit token, only the read-only ones."""
+    links = {"view": url_for("groups.group", group=group.view_token, _external=True),
+             "api": url_for("api.get_group", group=group.token if editable else group.view_token, _external=True)}
+    if editable:
+        links = {"edit": url_for("groups.group", group=group.token, _external=True), **links}
+    return links
+
+
+def rating_document(player: Player) -> dict[str, Any]:
+    """A player's figures as the API gives them."""
+    tally, rating = player.tally, player.rating
+    return {"name": player.name, "games": tally.games, "wins": tally.wins, "deals": tally.deals,
+            "made": tally.made, "zero_bids": tally.zero_bids, "zero_made": tally.zero_made,
+            "bids": tally.bids, "tricks": tally.tricks,
+            "rating": {"mu": rating.mu, "sigma": rating.sigma, "ordinal": rating.ordinal}}
+
+
+def document(loaded: Loaded) -> dict[str, Any]:
+    """The group as the JSON API gives it: game links with a game's edit link only for the
+    group's edit token."""
+    games = []
+    for member, entry in zip(loaded.members, loaded.figures.entries):
+        games.append({"title": entry.title, "players": list(entry.players), "finished": entry.finished,
+                      "winners": list(entry.winners), "links": game_links(member, loaded.editable)})
+    return {"format": FORMAT, "name": loaded.group.name, "games": games,
+            "players": [rating_document(p) for p in loaded.figures.leaderboard()],
+            "links": group_links(loaded.group, loaded.editable)}
+
+
+def roster(loaded: Loaded) -> list[str]:
+    """The group's players in their usual seating order: the seats of its most recent game, then
+    the others, who played most first."""
+    spelling: dict[str, str] = {}
+    played: dict[str, int] = {}
+    for entry in loaded.figures.entries:
+        for name in entry.players:
+            key = values.name_key(name)
+            spelling[key] = name
+            played[key] = played.get(key, 0) + 1
+    last = [values.name_key(name) for name in loaded.figures.entries[-1].players] if loaded.figures.entries else []
+    others = sorted((k for k in spelling if k not in last), key=lambda k: (-played[k], spelling[k].casefold()))
+    return [spelling[k] for k in [*last, *others]]
+
+
+def ratings_chart(fig: Figures, ink: str = "currentColor") -> Markup | None:
+    """The ratings (ordinals) of the best players after each rated game, one line each."""
+    if not fig.chart:
+        return None
+    shown = [p for p in fig.leaderboard() if p.tally.games and any(p.key in after for _, after in fig.chart)]
+    shown = shown[:CHART_LINES]
+    series = []
+    for player in shown:
+        line = [(step + 1, after[player.key]) for step, (_, after) in enumerate(fig.chart) if player.key in after]
+        series.append([(line[0][0] - 1, 0.0), *line])  # from the start: ordinal 0 before any game
+    return lines_svg([p.name for p in shown], series, "Ratings after each game", "rated game", ink=ink)
+
+
+def _when(moment: datetime) -> str:
+    local = (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).astimezone()
+    return f"{local:%d %b %Y}"
+
+
+def listed(loaded: Loaded) -> list[dict[str, Any]]:
+    """The group's games for its page, the newest first."""
+    rows = []
+    for member, entry in zip(loaded.members, loaded.figures.entries):
+        rows.append({"member": member, "entry": entry, "date": _when(member.created_at),
+                     "link": url_for("play.game" if loaded.editable else "play.view",
+                                     token=member.token if loaded.editable else member.view_token)})
+    return sorted(rows, key=lambda row: row["member"].created_at, reverse=True)
+
+
+def _page(loaded: Loaded, error: str = "", status: int = 200, link: str = "") -> tuple[str, int]:
+    return render_template("groups/group.html", group=loaded.group, editable=loaded.editable,
+                           fig=loaded.figures, board_rows=loaded.figures.leaderboard(), games=listed(loaded),
+                           chart=ratings_chart(loaded.figures), error=error, link=link), status
+
+
+@bp.route("/groups/new", methods=("GET", "POST"))
+def new() -> str | BaseResponse | tuple[str, int]:
+    """Start a group; with a game's edit token (from a game's page), the game is put in it."""
+    form = GroupForm()
+    if request.method != "POST":
+        form.game.data = request.args.get("game", "")[:values.MAX_LINK]
+        return render_template("groups/new.html", form=form, error="")
+    if not form.validate():
+        return render_template("groups/new.html", form=form, error=" ".join(problems(form))), 422
+    game = None
+    if form.game.data:
+        game = game_or_404(form.game.data, edit=True)
+        if group_of(game) is not None:
+            return render_template("groups/new.html", form=form, error="This game is already in a group: "
+                                   "take it out of that group first."), 409
+    group = StoredGroup.create(form.name.data)
+    if game is not None:
+        group.add(game)
+    response = redirect(url_for("groups.group", group=group.token))
+    commit()
+    flash(f"The group “{group.name}” is started: keep its edit link to add games.", "done")
+    return response
+
+
+@bp.get("/gr/<group>")
+def group(group: str) -> tuple[str, int]:
+    """A group's page: the leaderboard, the ratings chart and the games."""
+    return _page(load(group))
+
+
+@bp.post("/gr/<group>/games")
+def add(group: str) -> BaseResponse | tuple[str, int]:
+    """Put a game in the group by its edit link; a refusal says why and keeps the link typed."""
+    stored, _ = group_or_404(group, edit=True)
+    form = LinkForm()
+    form.link.label.text = "The game's link"
+    typed = values.visible(str(request.form.get("link", "")))[:values.MAX_LINK]
+    if not form.validate():
+        return _page(load(group), " ".join(problems(form)), 422, typed)
+    outcome = add_game(stored, form.link.data)
+    if outcome != "added":
+        return _page(load(group), ADD_REFUSALS.get(outcome, outcome), STATUS[outcome], typed)
+    response = redirect(url_for("groups.group", group=stored.token))
+    commit()
+    flash("The game is in the group.", "done")
+    return response
+
+
+#: What a refused addition says, and its status.
+ADD_REFUSALS = {
+    "view": "This is the read-only link of a game: only its edit link can put it in a group.",
+    "none": "No game has this link: check that the whole link was pasted.",
+    "other": "This game is in another group: it can be in one group only.",
+    "here": "This game is already in the group.",
+}
+STATUS = {"view": 403, "none": 404, "other": 409, "here": 200}
+
+
+def add_game(group: StoredGroup, token: str) -> str:
+    """Put the game of this token in the group: "added", or why not ("view", "none", "other",
+    "here"); the caller commits."""
+    game, editable = find_game(token)
+    if game is None:
+        return "none"
+    if not editable:
+        return "view"
+    return group.add(game)
+
+
+@bp.post("/gr/<group>/remove")
+def remove(group: str) -> BaseResponse | tuple[str, int]:
+    """Take a game out of the group (the game itself stays as it is)."""
+    stored, _ = group_or_404(group, edit=True)
+    token = str(request.form.get("game", ""))
+    member = next((m for m in stored.members() if m.view_token == token), None)
+    if member is None or not stored.remove(member.id):
+        return _page(load(group), "That game is not in the group (any more): nothing was changed.", 404)
+    response = redirect(url_for("groups.group", group=stored.token))
+    commit()
+    flash("The game is out of the group; its figures no longer count.", "done")
+    return response
+
+
+@bp.get("/gr/<group>/share")
+def share(group: str) -> Response:
+    """The group's links with their QR codes (the edit link only with the edit link)."""
+    stored, editable = group_or_404(group, edit=False)
+    shared = address.share_links(group_links(stored, editable), request.environ.get("SERVER_NAME", ""),
+                                 current_app.config["PUBLIC_URL"])
+    links = shared.links
+    page = render_template("groups/share.html", group=stored, editable=editable, links=links, shared=shared,
+                           codes={kind: qr_code(url) for kind, url in links.items() if kind in ("edit", "view")})
+    response = make_response(page)
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.get("/gr/<group>/players/<path:name>")
+def player(group: str, name: str) -> tuple[str, int]:
+    """A player's page: their figures and how they changed, their best games, the dealer's hook."""
+    loaded = load(group)
+    try:
+        key = values.name_key(values.name(name))
+    except RulesError:
+        key = ""
+    found = loaded.figures.players.get(key)
+    if found is None:
+        abort(404, "Nobody of this name has played a finished game of this group.")
+    entries = loaded.figures.entries
+    history = [{"entry": entries[index], "member": loaded.members[index], "line": line, "rating": rating,
+                "hit": hit, "date": _when(loaded.members[index].created_at)}
+               for index, line, rating, hit in found.history]
+    best = sorted(history, key=lambda row: (row["line"].rank, -(row["line"].made / max(row["line"].deals, 1))))
+    place = next(i for i, p in enumerate(loaded.figures.leaderboard(), 1) if p.key == key)
+    series = [[(0, 0.0), *((step, row["rating"].ordinal) for step, row in enumerate(history, 1))]]
+    chart = lines_svg([found.name], series, f"{found.name}'s rating after each game", "game",
+                      ink="currentColor") if len(history) else None
+    return render_template("groups/player.html", group=loaded.group, editable=loaded.editable, player=found,
+                           place=place, history=history, best=best[:5], chart=chart,
+                           link=_game_link(loaded)), 200
+
+
+def _game_link(loaded: Loaded) -> Any:
+    def link(member: Member) -> str:
+        if loaded.editable:
+            return url_for("play.game", token=member.token)
+        return url_for("play.view", token=member.view_token)
+
+    return link
+
+
+def safe_cell(value: object) -> object:
+    """A CSV cell a spreadsheet won't read as a formula: text starting with = + - @ (or a tab or a
+    carriage return) gets an apostrophe in front, negative numbers included.
+
+    >>> safe_cell("=1+2"), safe_cell("@SUM(A1)"), safe_cell(-3), safe_cell("Ann"), safe_cell(4)
+    ("'=1+2", "'@SUM(A1)", "'-3", 'Ann', 4)
+    """
+    text = value if isinstance(value, str) else str(value)
+    if text.startswith(FORMULA_STARTS):
+        return "'" + text
+    return value
+
+
+def csv_response(rows: Iterable[Iterable[object]], filename: str) -> Response:
+    """A CSV file (the standard library's ``csv``), every cell made safe for a spreadsheet."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    for row in rows:
+        writer.writerow([safe_cell(cell) for cell in row])
+    response = Response(out.getvalue(), mimetype="text/csv")
+    response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+def _number(value: float | None, places: int = 3) -> object:
+    return "" if value is None else round(value, places)
+
+
+def _name(loaded: Loaded) -> str:
+    return "".join(c if c.isascii() and c.isalnum() else "-" for c in loaded.group.name).strip("-")[:40] or "group"
+
+
+@bp.get("/gr/<group>/games.csv")
+def games_csv(group: str) -> Response:
+    """The group's games, one row each, in the group's order."""
+    loaded = load(group)
+    rows: list[list[object]] = [["game", "date", "title", "variant", "players", "finished", "winners", "deals"]]
+    for number, (member, entry) in enumerate(zip(loaded.members, loaded.figures.entries), 1):
+        rows.append([number, _when(member.created_at), entry.title, entry.variant, "; ".join(entry.players),
+                     "yes" if entry.finished else "no", "; ".join(entry.winners), entry.deals])
+    return csv_response(rows, f"{_name(loaded)}-games.csv")
+
+
+@bp.get("/gr/<group>/deals.csv")
+def deals_csv(group: str) -> Response:
+    """Every deal of the group's games, one row per player dealt in."""
+    loaded = load(group)
+    stored = game_data([member.id for member in loaded.members])
+    rows: list[list[object]] = [["game", "deal", "cards", "dealer", "player", "bid", "tricks", "made", "points",
+                                 "total"]]
+    for number, member in enumerate(loaded.members, 1):
+        if member.id not in stored:
+            continue
+        try:
+            doc = export(parse(orjson.loads(stored[member.id])))
+        except RulesError:
+            continue
+        names = doc["players"]
+        for deal in doc["deals"]:
+            if "tricks" not in deal:
+                continue
+            for seat in deal["present"]:
+                rows.append([number, deal["number"], deal["cards"], names[deal["dealer"]], names[seat],
+                             deal["bids"][seat], deal["tricks"][seat], "yes" if deal["made"][seat] else "no",
+                             deal["points"][seat], deal["totals"][seat]])
+    return csv_response(rows, f"{_name(loaded)}-deals.csv")
+
+
+@bp.get("/gr/<group>/players.csv")
+def players_csv(group: str) -> Response:
+    """The statistics: one row per player, best rating first."""
+    loaded = load(group)
+    rows: list[list[object]] = [["player", "rating", "mu", "sigma", "games", "wins", "deals", "made", "hit_rate",
+                                 "zero_bids", "zero_made", "bids", "tricks", "over_under", "hook_deals",
+                                 "hook_made"]]
+    for p in loaded.figures.leaderboard():
+        t = p.tally
+        rows.append([p.name, _number(p.rating.ordinal), _number(p.rating.mu), _number(p.rating.sigma), t.games,
+                     t.wins, t.deals, t.made, _number(t.hit_rate), t.zero_bids, t.zero_made, t.bids, t.tricks,
+                     _number(t.overbid), t.hook_deals, t.hook_made])
+    return csv_response(rows, f"{_name(loaded)}-statistics.csv")
+
+
+@bp.get("/gr/<group>/season.pdf")
+def season(group: str) -> Response:
+    """The season sheet: the leaderboard and the ratings chart on one page, to print."""
+    loaded = load(group)
+    page = render_template("groups/season.html", group=loaded.group, fig=loaded.figures,
+                           board_rows=loaded.figures.leaderboard()[:SHEET_PLAYERS],
+                           more=max(0, len(loaded.figures.players) - SHEET_PLAYERS),
+                           chart=ratings_chart(loaded.figures, ink="#000"), static=current_app.static_url_path,
+                           today=_when(datetime.now(UTC)))
+    data, _pages = pdf.page_pdf(page)
+    response = Response(data, mimetype="application/pdf")
+    response.headers["Content-Disposition"] = 'inline; filename="season.pdf"'
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+@bp.route("/g/<token>/group", methods=("GET", "POST"))
+def attach(token: str) -> str | BaseResponse | tuple[str, int]:
+    """Put a game in a group: by the group's edit link, or in a new group (a form to the group
+    page). A GET shows the page and changes nothing."""
+    game = game_or_404(token, edit=True)
+    current = group_of(game)
+    form = LinkForm()
+    form.link.label.text = "The group's link"
+    if request.method != "POST":
+        return _attach_page(game, current, form)
+    typed = values.visible(str(request.form.get("link", "")))[:values.MAX_LINK]
+    if not form.validate():
+        return _attach_page(game, current, form, " ".join(problems(form)), typed), 422
+    found, editable = find_group(form.link.data)
+    if found is None:
+        return _attach_page(game, current, form, "No group has this link: check that the whole link was pasted.",
+                            typed), 404
+    if not editable:
+        return _attach_page(game, current, form, "This is the read-only link of a group: only its edit link can "
+                            "add games to it.", typed), 403
+    outcome = found.add(game)
+    if outcome == "other":
+        return _attach_page(game, current, form, ADD_REFUSALS["other"], typed), 409
+    response = redirect(url_for("groups.group", group=found.token))
+    commit()
+    flash("The game is in the group.", "done")
+    return response
+
+
+def _attach_page(game: StoredGame, current: StoredGroup | None, form: LinkForm, error: str = "",
+                 typed: str = "") -> str:
+    try:
+        name = game.load().title or ", ".join(game.load().players)
+    except RulesError:
+        name = game.title or "this game"
+    return render_template("groups/attach.html", game=game, current=current, form=form, error=error, typed=typed,
+                           name=name)
+
+
+def entry_name(entry: Entry) -> str:
+    """A game as a list names it: its title, or its players."""
+    return entry.title or ", ".join(entry.players)
+
+
+def percent(value: float | None) -> str:
+    """A rate as a whole percentage; a dash when there is none.
+
+    >>> percent(0.756), percent(None)
+    ('76%', '–')
+    """
+    return "–" if value is None else f"{value:.0%}"
+
+
+def signed(value: float | None, places: int = 2) -> str:
+    """A figure with its sign (a true minus); a dash when there is none.
+
+    >>> signed(-0.25), signed(0.5), signed(None)
+    ('−0.25', '+0.50', '–')
+    """
+    if value is None:
+        return "–"
+    return f"{value:+.{places}f}".replace("-", "\u2212")
+
+
+def init_app(app: Any) -> None:
+    """The template helpers of the group pages."""
+    app.jinja_env.filters.update(percent=percent, signed=signed)
+    app.jinja_env.globals.update(entry_name=entry_name)
+
+
+def for_new_game(token: str) -> tuple[StoredGroup | None, list[str], str]:
+    """The group a new game is started for (its edit token), its roster, and what is wrong with
+    the token, if anything (then no group)."""
+    if not token:
+        return None, [], ""
+    found, editable = find_group(token[:64])
+    if found is None:
+        return None, [], "No group has this link: the game would be in no group."
+    if not editable:
+        return None, [], "This is the read-only link of a group: a game can be started in it only with its edit link."
+    members = found.members()
+    return found, roster(Loaded(found, True, members, figures(found.token, members, game_data))), ""
