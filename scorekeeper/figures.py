@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import orjson
 from openskill.models import PlackettLuce
@@ -101,6 +101,8 @@ class Figures:
     players: dict[str, Player] = field(default_factory=dict)
     #: After each rated game: (the game's index, every rated player's ordinal then).
     chart: list[tuple[int, dict[str, float]]] = field(default_factory=list)
+    #: What the group's page shows of these figures, rendered once, by the token it was asked with.
+    pages: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     def extended(self, key: tuple[str, int], game: Entry) -> Figures:
         """These figures with one more game at the end (this object is left as it is)."""

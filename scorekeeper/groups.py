@@ -22,6 +22,7 @@ from flask import (
     request,
     url_for,
 )
+from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
@@ -161,10 +162,23 @@ def listed(loaded: Loaded) -> list[dict[str, Any]]:
     return sorted(rows, key=lambda row: row["member"].created_at, reverse=True)
 
 
+#: Stands for a phone's form token in a group page's figures, rendered once for every phone.
+CSRF_MARK = "\x00csrf\x00"
+
+
 def _page(loaded: Loaded, error: str = "", status: int = 200, link: str = "") -> tuple[str, int]:
-    return render_template("groups/group.html", group=loaded.group, editable=loaded.editable,
-                           fig=loaded.figures, board_rows=loaded.figures.leaderboard(), games=listed(loaded),
-                           chart=ratings_chart(loaded.figures), error=error, link=link), status
+    fig, token = loaded.figures, loaded.group.token if loaded.editable else loaded.group.view_token
+    body = fig.pages.get(token)
+    if body is None:  # once per version of the group's games: the page of an unchanged group is a lookup
+        body = Markup(render_template("groups/_figures.html", group=loaded.group, editable=loaded.editable,
+                                      board_rows=fig.leaderboard(), games=listed(loaded), chart=ratings_chart(fig),
+                                      csrf_mark=Markup(CSRF_MARK)))
+        fig.pages[token] = body
+    if loaded.editable:
+        body = Markup(body.replace(CSRF_MARK, str(Markup('<input type="hidden" name="csrf_token" value="{}">')
+                                                  .format(generate_csrf()))))
+    return render_template("groups/group.html", group=loaded.group, editable=loaded.editable, fig=fig, body=body,
+                           error=error, link=link), status
 
 
 @bp.route("/groups/new", methods=("GET", "POST"))
