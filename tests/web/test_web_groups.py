@@ -12,6 +12,8 @@ from typing import Any
 
 import pytest
 from flask import Flask
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from flask.testing import FlaskClient
 from pypdf import PdfReader
 from sqlalchemy import event
@@ -307,3 +309,27 @@ def test_sql_statements_per_group_page_do_not_grow_with_its_games(app: Flask, cl
         assert client.get(f"/gr/{view}").status_code == 200
         counts.append(len(statements))
     assert counts[0] == counts[1] <= 3
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_taking_out_any_game_and_putting_it_back_gives_the_same_figures(client: FlaskClient, start: Start,
+                                                                        data: st.DataObject) -> None:
+    group = new_group(client)
+    people = ["Ann", "bob", "Cy", "DEE"]
+    games = []
+    for _ in range(data.draw(st.integers(2, 4), "games")):
+        players = data.draw(st.permutations(people), "seats")[:data.draw(st.integers(2, 4), "players")]
+        tricks = [0] * len(players)
+        tricks[data.draw(st.integers(0, len(players) - 1), "taker")] = 1
+        bids = [1, 1] + [0] * (len(players) - 2)  # 2 bid on 1 card: the dealer's hook is kept
+        games.append(finished(start, players, bids, tricks))
+        add(client, group, games[-1])
+    edit = token(group["links"]["edit"])
+    before = client.get(f"/api/groups/{edit}").get_json()
+    out = data.draw(st.sampled_from(games), "taken out")
+    csrf = csrf_from(client.get(f"/gr/{edit}").get_data(as_text=True))
+    assert client.post(f"/gr/{edit}/remove", data={"csrf_token": csrf, "game": out.view_token}).status_code == 302
+    assert len(client.get(f"/api/groups/{edit}").get_json()["games"]) == len(games) - 1
+    assert add(client, group, out).status_code == 200
+    assert client.get(f"/api/groups/{edit}").get_json() == before
