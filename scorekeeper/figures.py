@@ -101,6 +101,8 @@ class Figures:
     players: dict[str, Player] = field(default_factory=dict)
     #: After each rated game: (the game's index, every rated player's ordinal then).
     chart: list[tuple[int, dict[str, float]]] = field(default_factory=list)
+    #: Whether every game counted is finished (none of them changes at each tap any more).
+    settled: bool = True
     #: What the group's page shows of these figures, rendered once, by the token it was asked with.
     pages: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
@@ -122,7 +124,8 @@ class Figures:
         chart = list(self.chart)
         if places is not None:
             chart.append((index, {k: r.ordinal for k, r in ratings.items()}))
-        return Figures((*self.keys, key), [*self.entries, game], players, chart)
+        return Figures((*self.keys, key), [*self.entries, game], players, chart,
+                       settled=self.settled and game.finished)
 
     def leaderboard(self) -> list[Player]:
         """The players, best rating (ordinal) first; then more games, then by name."""
@@ -130,7 +133,9 @@ class Figures:
 
 
 #: The figures of each group, by its edit token: the newest computed in this worker.
-_figures: LRU[Figures] = LRU(64)
+_figures: LRU[Figures] = LRU(16)
+#: The figures of each group up to its first game not finished (see ``figures``).
+_settled: LRU[Figures] = LRU(16)
 #: What a group shows of each game, by (game token, version): a version never changes.
 _entries: LRU[Entry] = LRU(4096)
 
@@ -140,14 +145,17 @@ def figures(group: str, members: Sequence[Member], data: Callable[[list[int]], d
     the stored game files of games whose entries are not kept (one call, at most).
 
     The figures kept for the group are used as they are when nothing changed, and gone on from
-    when games were only added at the end; otherwise (a game removed, put back in its place,
-    changed) every game is counted again from the start, in order.
+    when games were only added at the end. A game being played changes at every tap: the figures
+    before the first game not finished are kept too, and gone on from. Otherwise (a game removed,
+    put back in its place, a finished game changed) every game is counted again, in order.
     """
     keys = tuple(member.key for member in members)
     kept = _figures.find(group)
     if kept is not None and kept.keys == keys:
         return kept
-    start = kept if kept is not None and keys[:len(kept.keys)] == kept.keys else Figures()
+    start = max((found for found in (kept, _settled.find(group))
+                 if found is not None and keys[:len(found.keys)] == found.keys),
+                key=lambda found: len(found.keys), default=Figures())
     later = members[len(start.keys):]
     missing = [member for member in later if _entries.find(member.key) is None]
     if missing:
@@ -155,12 +163,16 @@ def figures(group: str, members: Sequence[Member], data: Callable[[list[int]], d
         for member in missing:
             if member.id in stored:
                 _entries.put(member.key, _entry_of(stored[member.id], member.title))
-    result = start
+    result = settled = start
     for member in later:
         found = _entries.find(member.key)
         if found is not None:  # a game deleted between the two SELECTs is left out
             result = result.extended(member.key, found)
+            if result.settled:
+                settled = result
     _figures.put(group, result)
+    if settled.keys:
+        _settled.put(group, settled)
     return result
 
 

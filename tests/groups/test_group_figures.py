@@ -228,3 +228,49 @@ def test_an_unfinished_game_counts_for_nothing_and_a_late_arrival_never_dealt_in
     figures = group_of([playing, ended])
     assert set(figures.players) == {"ann", "bob"}
     assert figures.players["ann"].tally.games == 1 and figures.players["ann"].tally.wins == 1
+
+
+def test_figures_kept_per_version_are_those_counted_afresh_whatever_changes() -> None:
+    from datetime import UTC, datetime
+
+    import orjson
+
+    from scorekeeper.figures import figures
+    from scorekeeper.models import Member
+    from scorekeeper.rules.gamefile import to_input
+
+    rng = random.Random(3)
+    stored: dict[int, str] = {}
+    read: list[list[int]] = []
+
+    def member(number: int, game: GameFile, version: int = 1) -> Member:
+        stored[number] = orjson.dumps(to_input(game)).decode()
+        now = datetime.now(UTC)
+        return Member(number, f"token{number}", f"view{number}", "", version, now, now)
+
+    def data(ids: list[int]) -> dict[int, str]:
+        read.append(ids)
+        return {i: stored[i] for i in ids}
+
+    def afresh(members: list[Member]) -> Figures:
+        return group_of([parse(orjson.loads(stored[m.id])) for m in members])
+
+    document = {"players": ["Ann", "Bob", "Cy"], "rules": {"deal": "fixed", "max_cards": 2, "deals": 3}}
+    members = [member(n, play(document, rng, 3, False)) for n in range(4)]
+    group = f"group{rng.random()}"
+    for size in (2, 4):  # then two games added at the end: only they are read
+        assert summary(figures(group, members[:size], data)) == summary(afresh(members[:size]))
+    assert read == [[0, 1], [2, 3]]
+    playing = [*members, member(4, play(document, rng, 1, False))]  # a game being played, at the end
+    assert not parse(orjson.loads(stored[4])).game.finished
+    assert summary(figures(group, playing, data)) == summary(afresh(playing))
+    playing[4] = member(4, play(document, rng, 3, False), version=2)  # its taps: a new version, finished
+    assert summary(figures(group, playing, data)) == summary(afresh(playing))
+    assert read[-1] == [4]
+    without = playing[:1] + playing[2:]  # a game taken out of the middle
+    assert summary(figures(group, without, data)) == summary(afresh(without))
+    assert summary(figures(group, playing, data)) == summary(afresh(playing))
+
+
+def summary(figures: Figures) -> dict[str, object]:
+    return {key: (p.name, p.tally, p.rating, len(p.history)) for key, p in figures.players.items()}

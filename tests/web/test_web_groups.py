@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 from flask import Flask
+from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from flask.testing import FlaskClient
 from pypdf import PdfReader
 from sqlalchemy import event
 from webhelpers import Scorer, csrf_from, groups_snapshot, message, snapshot, text

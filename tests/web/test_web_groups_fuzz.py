@@ -13,7 +13,16 @@ from flask import Flask
 from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from webhelpers import QUICK, Scorer, csrf_from, groups_snapshot, hostile_text, json_values, message, snapshot
+from webhelpers import (
+    QUICK,
+    Scorer,
+    csrf_from,
+    groups_snapshot,
+    hostile_text,
+    json_values,
+    message,
+    snapshot,
+)
 from werkzeug.test import TestResponse
 
 Start = Callable[..., Scorer]
@@ -54,7 +63,7 @@ def test_the_group_api_with_hostile_json(app: Flask, client: FlaskClient, body: 
     before = groups_snapshot(app)
     for path, document in (("/api/groups", body), ("/api/groups", {"name": name}),
                            (f"/api/groups/{edit}/games", body), (f"/api/groups/{edit}/games", {"game": name})):
-        response = timed(lambda: client.post(path, json=document))  # noqa: B023
+        response = timed(lambda path=path, document=document: client.post(path, json=document))
         assert response.is_json
         if response.status_code >= 400:
             assert groups_snapshot(app) == before
@@ -71,7 +80,7 @@ def test_the_group_page_forms_with_hostile_values(app: Flask, client: FlaskClien
     before = groups_snapshot(app)
     for path, form in ((f"/gr/{edit}/games", {"link": link}), (f"/gr/{edit}/remove", {"game": game}),
                        (f"/g/{played.token}/group", {"link": link})):
-        response = timed(lambda: client.post(path, data={**extra, "csrf_token": csrf, **form}))  # noqa: B023
+        response = timed(lambda path=path, form=form: client.post(path, data={**extra, "csrf_token": csrf, **form}))
         if response.status_code >= 400:
             assert groups_snapshot(app) == before
         before = groups_snapshot(app)
@@ -86,7 +95,7 @@ def test_a_new_game_for_a_hostile_group_and_a_hostile_player_address(app: Flask,
     timed(lambda: client.get("/new", query_string={"group": token}))
     csrf = csrf_from(client.get("/new").get_data(as_text=True))
     for sent in (token, edit):
-        response = timed(lambda: client.post("/new", data={  # noqa: B023
+        response = timed(lambda sent=sent: client.post("/new", data={
             "csrf_token": csrf, "group": sent, "players-0": "Ann", "players-1": "", "action": f"chip-{chip}"}))
         assert response.status_code == 200 and snapshot(app) == games
     if name.strip("/"):
