@@ -67,7 +67,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(instance)
 
-    from . import address, api, games, groups, offline, plan, play, sheets, table, web
+    from . import address, api, games, groupfiles, groups, offline, plan, play, sheets, table, web
     from .models import db, init_db, migrate
 
     init_db(app)
@@ -82,5 +82,6 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(table.bp)
     app.register_blueprint(offline.bp)
     app.register_blueprint(groups.bp)
+    app.register_blueprint(groupfiles.bp)
     groups.init_app(app)
     return app

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
 from typing import Any, NamedTuple
 
 import orjson
@@ -184,8 +183,3 @@ def _entry_of(data: str, title: str) -> Entry:
     except RulesError:
         players = tuple(str(name) for name in document.get("players", ()))
         return Entry(title, players, False, False, (), "can't be shown", 0, Summary(False, False, ()))
-
-
-def stamp(moment: datetime) -> str:
-    """A game's date, as the group's list shows it."""
-    return f"{moment:%d %b %Y}"

@@ -3,13 +3,9 @@ CSV files, the season sheet, and putting a game in a group (GROUPS.md)."""
 
 from __future__ import annotations
 
-import csv
-import io
-from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import Any, NamedTuple, NoReturn
 
-import orjson
 from flask import (
     Blueprint,
     Response,
@@ -26,7 +22,7 @@ from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
-from . import address, pdf
+from . import address
 from .chart import lines_svg
 from .figures import Entry, Figures, Player, figures
 from .forms import GroupForm, LinkForm, problems
@@ -43,7 +39,6 @@ from .models import (
 from .play import qr_code
 from .rules import values
 from .rules.errors import RulesError
-from .rules.gamefile import export, parse
 from .web import game_links, game_or_404
 
 bp = Blueprint("groups", __name__)
@@ -51,10 +46,6 @@ bp = Blueprint("groups", __name__)
 FORMAT = "oh-hell-scorekeeper/group-1"
 #: The most lines the ratings chart draws: the best players on the leaderboard.
 CHART_LINES = 10
-#: The most players the season sheet lists (it is one page).
-SHEET_PLAYERS = 30
-#: What a spreadsheet reads as the start of a formula.
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
 class Loaded(NamedTuple):
@@ -147,7 +138,8 @@ def ratings_chart(fig: Figures, ink: str = "currentColor") -> Markup | None:
     return lines_svg([p.name for p in shown], series, "Ratings after each game", "rated game", ink=ink)
 
 
-def _when(moment: datetime) -> str:
+def when(moment: datetime) -> str:
+    """A game's date as the group's pages and files show it (this server's time zone)."""
     local = (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).astimezone()
     return f"{local:%d %b %Y}"
 
@@ -156,7 +148,7 @@ def listed(loaded: Loaded) -> list[dict[str, Any]]:
     """The group's games for its page, the newest first."""
     rows = []
     for member, entry in zip(loaded.members, loaded.figures.entries):
-        rows.append({"member": member, "entry": entry, "date": _when(member.created_at),
+        rows.append({"member": member, "entry": entry, "date": when(member.created_at),
                      "link": url_for("play.game" if loaded.editable else "play.view",
                                      token=member.token if loaded.editable else member.view_token)})
     return sorted(rows, key=lambda row: row["member"].created_at, reverse=True)
@@ -291,7 +283,7 @@ def player(group: str, name: str) -> tuple[str, int]:
         abort(404, "Nobody of this name has played a finished game of this group.")
     entries = loaded.figures.entries
     history = [{"entry": entries[index], "member": loaded.members[index], "line": line, "rating": rating,
-                "hit": hit, "date": _when(loaded.members[index].created_at)}
+                "hit": hit, "date": when(loaded.members[index].created_at)}
                for index, line, rating, hit in found.history]
     best = sorted(history, key=lambda row: (row["line"].rank, -(row["line"].made / max(row["line"].deals, 1))))
     place = next(i for i, p in enumerate(loaded.figures.leaderboard(), 1) if p.key == key)
@@ -310,105 +302,6 @@ def _game_link(loaded: Loaded) -> Any:
         return url_for("play.view", token=member.view_token)
 
     return link
-
-
-def safe_cell(value: object) -> object:
-    """A CSV cell a spreadsheet won't read as a formula: text starting with = + - @ (or a tab or a
-    carriage return) gets an apostrophe in front, negative numbers included.
-
-    >>> safe_cell("=1+2"), safe_cell("@SUM(A1)"), safe_cell(-3), safe_cell("Ann"), safe_cell(4)
-    ("'=1+2", "'@SUM(A1)", "'-3", 'Ann', 4)
-    """
-    text = value if isinstance(value, str) else str(value)
-    if text.startswith(FORMULA_STARTS):
-        return "'" + text
-    return value
-
-
-def csv_response(rows: Iterable[Iterable[object]], filename: str) -> Response:
-    """A CSV file (the standard library's ``csv``), every cell made safe for a spreadsheet."""
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\r\n")
-    for row in rows:
-        writer.writerow([safe_cell(cell) for cell in row])
-    response = Response(out.getvalue(), mimetype="text/csv")
-    response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
-    return response
-
-
-def _number(value: float | None, places: int = 3) -> object:
-    return "" if value is None else round(value, places)
-
-
-def _name(loaded: Loaded) -> str:
-    return "".join(c if c.isascii() and c.isalnum() else "-" for c in loaded.group.name).strip("-")[:40] or "group"
-
-
-@bp.get("/gr/<group>/games.csv")
-def games_csv(group: str) -> Response:
-    """The group's games, one row each, in the group's order."""
-    loaded = load(group)
-    rows: list[list[object]] = [["game", "date", "title", "variant", "players", "finished", "winners", "deals"]]
-    for number, (member, entry) in enumerate(zip(loaded.members, loaded.figures.entries), 1):
-        rows.append([number, _when(member.created_at), entry.title, entry.variant, "; ".join(entry.players),
-                     "yes" if entry.finished else "no", "; ".join(entry.winners), entry.deals])
-    return csv_response(rows, f"{_name(loaded)}-games.csv")
-
-
-@bp.get("/gr/<group>/deals.csv")
-def deals_csv(group: str) -> Response:
-    """Every deal of the group's games, one row per player dealt in."""
-    loaded = load(group)
-    stored = game_data([member.id for member in loaded.members])
-    rows: list[list[object]] = [["game", "deal", "cards", "dealer", "player", "bid", "tricks", "made", "points",
-                                 "total"]]
-    for number, member in enumerate(loaded.members, 1):
-        if member.id not in stored:
-            continue
-        try:
-            doc = export(parse(orjson.loads(stored[member.id])))
-        except RulesError:
-            continue
-        names = doc["players"]
-        for deal in doc["deals"]:
-            if "tricks" not in deal:
-                continue
-            for seat in deal["present"]:
-                rows.append([number, deal["number"], deal["cards"], names[deal["dealer"]], names[seat],
-                             deal["bids"][seat], deal["tricks"][seat], "yes" if deal["made"][seat] else "no",
-                             deal["points"][seat], deal["totals"][seat]])
-    return csv_response(rows, f"{_name(loaded)}-deals.csv")
-
-
-@bp.get("/gr/<group>/players.csv")
-def players_csv(group: str) -> Response:
-    """The statistics: one row per player, best rating first."""
-    loaded = load(group)
-    rows: list[list[object]] = [["player", "rating", "mu", "sigma", "games", "wins", "deals", "made", "hit_rate",
-                                 "zero_bids", "zero_made", "bids", "tricks", "over_under", "hook_deals",
-                                 "hook_made"]]
-    for p in loaded.figures.leaderboard():
-        t = p.tally
-        rows.append([p.name, _number(p.rating.ordinal), _number(p.rating.mu), _number(p.rating.sigma), t.games,
-                     t.wins, t.deals, t.made, _number(t.hit_rate), t.zero_bids, t.zero_made, t.bids, t.tricks,
-                     _number(t.overbid), t.hook_deals, t.hook_made])
-    return csv_response(rows, f"{_name(loaded)}-statistics.csv")
-
-
-@bp.get("/gr/<group>/season.pdf")
-def season(group: str) -> Response:
-    """The season sheet: the leaderboard and the ratings chart on one page, to print."""
-    loaded = load(group)
-    page = render_template("groups/season.html", group=loaded.group, fig=loaded.figures,
-                           board_rows=loaded.figures.leaderboard()[:SHEET_PLAYERS],
-                           more=max(0, len(loaded.figures.players) - SHEET_PLAYERS),
-                           chart=ratings_chart(loaded.figures, ink="#000"), static=current_app.static_url_path,
-                           today=_when(datetime.now(UTC)))
-    data, _pages = pdf.page_pdf(page)
-    response = Response(data, mimetype="application/pdf")
-    response.headers["Content-Disposition"] = 'inline; filename="season.pdf"'
-    response.headers["Cache-Control"] = "no-cache"
-    return response
 
 
 @bp.route("/g/<token>/group", methods=("GET", "POST"))
