@@ -265,6 +265,111 @@ def resident_memory(port: int, export: dict[str, Any], pids: list[int]) -> None:
         f"{worst:.0f} MB", "150 MB", f"{worst / 150:.2f}×", worst < 150)
 
 
+NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ida", "Jo", "Kim", "Lou"]
+
+
+def finished_game(seed: int) -> dict[str, Any]:
+    """A finished game of 4 to 8 of a table's twelve regulars: 10 deals of 6 cards, hook, random bids."""
+    rng = random.Random(seed)
+    players = rng.randint(4, 8)
+    doc = big_game(players, 10, seed)
+    doc["players"] = rng.sample(NAMES, players)
+    doc["rules"]["deals"] = 10
+    doc["title"] = f"Evening {seed}"
+    return doc
+
+
+def form_session(port: int, path: str) -> tuple[str, str]:
+    """A phone's session cookie and CSRF token, from a page with a form."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    connection.request("GET", path)
+    response = connection.getresponse()
+    page = response.read().decode()
+    match = CSRF.search(page)
+    assert match, f"no CSRF token on {path}"
+    return (response.getheader("Set-Cookie") or "").split(";", 1)[0], match.group(1) or match.group(2)
+
+
+def groups_target(port: int, games: int = 200, rounds: int = ROUNDS) -> None:
+    """Target 7: a group of 200 finished games of 4–8 players. Its page's p50 against the
+    scoreboard page's (25 deals × 8 players) in the same rounds; adding a finished game (the group
+    page's form) against a bid tap; the SQL statements per group page, 10 games against 200."""
+    group = api(port, "POST", "/api/groups", {"name": "Bench club"})
+    edit = token_of(group, "edit")
+    for seed in range(games):
+        added = api(port, "POST", f"/api/groups/{edit}/games", {"game": token_of(api(port, "POST", "/api/games", finished_game(seed)))})
+    assert len(added["games"]) == games and all(g["finished"] for g in added["games"])
+    view = token_of(group, "view")
+    board = token_of(api(port, "POST", "/api/games", big_game()), "view")
+    phone = {"Cookie": visit(port, f"/v/{board}")}
+    latency(port, f"/gr/{view}", 2, 20)  # both workers count the figures once
+    latency(port, f"/v/{board}", 2, 20, headers=phone)
+    page, scoreboard, ratio = side_by_side(lambda: latency(port, f"/gr/{view}", 2, 100),
+                                           lambda: latency(port, f"/v/{board}", 2, 100, headers=phone), rounds)
+    row(f"7a. group page, {games} finished games of 4–8 players: p50 ≤ 3× the scoreboard page's",
+        f"{page:.2f} ms", f"{scoreboard:.2f} ms", f"{ratio:.2f}×", ratio <= 3)
+
+    cookie, csrf = form_session(port, f"/gr/{edit}")
+    form_headers = {"Cookie": cookie, "Content-Type": "application/x-www-form-urlencoded"}
+    pairs = []
+    for _ in range(rounds):
+        fresh = [token_of(api(port, "POST", "/api/games", finished_game(1000 + len(pairs) * 20 + i))) for i in range(20)]
+        adds = [("POST", f"/gr/{edit}/games", urlencode({"csrf_token": csrf, "link": t}).encode(), form_headers)
+                for t in fresh]
+        taps: list[Request] = []
+        for _ in range(5):  # the four bids of a first deal, in five new games
+            doc = {"players": ["Ann", "Bob", "Cy", "Dee"], "rules": {"preset": "oh-hell"}}
+            game = token_of(api(port, "POST", "/api/games", doc))
+            taps += [entry for entry in game_entries(game, *session(port, game), [10])[:4]]
+        tapped = load(port, lambda c, i, taps=taps: taps[i], clients=1, requests=len(taps), ok=(302, 303))
+        added_result = load(port, lambda c, i, adds=adds: adds[i], clients=1, requests=len(adds), ok=(302, 303))
+        assert not tapped.errors and not added_result.errors, (tapped.errors + added_result.errors)[:3]
+        pairs.append((added_result.p50, tapped.p50))
+    print("    rounds:", " ".join(f"{o:.2f}/{h:.2f}" for o, h in pairs), flush=True)
+    add_ms, tap_ms, ratio = medians(pairs)
+    row("7b. adding a finished game to the group: p50 ≤ 3× a bid tap's", f"{add_ms:.2f} ms", f"{tap_ms:.2f} ms",
+        f"{ratio:.2f}×", ratio <= 3)
+    after = latency(port, f"/gr/{view}", 1, 2)  # the page after an addition goes on from the figures kept
+    print(f"    the group page right after an addition (the new games counted): {after.p50:.2f} ms", flush=True)
+    group_queries()
+
+
+def group_queries() -> None:
+    """Target 7c: SQL statements per group page, a group of 10 finished games and of 200 (in-process)."""
+    from sqlalchemy import event
+
+    from scorekeeper import create_app
+    from scorekeeper.models import db
+
+    folder = tempfile.mkdtemp()
+    app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder}/g.sqlite", "SECRET_KEY": "bench"})
+    with app.app_context():
+        db.create_all()
+        statements: list[str] = []
+        event.listen(db.engine, "before_cursor_execute", lambda *a: statements.append(a[2]))
+    client = app.test_client()
+    counts: dict[str, list[int]] = {}
+    group = client.post("/api/groups", json={"name": "Count"}).get_json()
+    edit, view = token_of(group, "edit"), token_of(group, "view")
+    added = 0
+    for size in (10, 200):
+        while added < size:
+            game = client.post("/api/games", json=finished_game(5000 + added)).get_json()
+            client.post(f"/api/groups/{edit}/games", json={"game": token_of(game)})
+            added += 1
+        pages = {"group page": f"/gr/{view}", "player page": f"/gr/{view}/players/Ann",
+                 "group API": f"/api/groups/{view}"}
+        for name, path in pages.items():
+            client.get(path)
+            statements.clear()
+            response = client.get(path)
+            assert response.status_code == 200, (path, response.status_code)
+            counts.setdefault(name, []).append(len(statements))
+    same = all(one == many for one, many in counts.values())
+    detail = ", ".join(f"{name} {one}/{many}" for name, (one, many) in counts.items())
+    row("7c. SQL statements per group page, 10 / 200 games: the same", detail, "—", "equal" if same else "differ", same)
+
+
 def workers_of(port: int) -> list[int]:
     """The pids of the gunicorn workers listening on ``port``."""
     out = subprocess.run(["ps", "-eo", "pid,ppid,args"], capture_output=True, text=True, check=True).stdout
@@ -284,7 +389,7 @@ def main() -> int:
 
     baseline_app.prepare()
     print("measuring…", flush=True)
-    wanted = set(sys.argv[1:]) or set("123456")
+    wanted = set(sys.argv[1:]) or set("1234567")
     with gunicorn("scorekeeper:create_app()", env) as port, \
             gunicorn("baseline_app:create_app()", {**env, "PYTHONPATH": str(ROOT / "bench")}) as base:
         if "1" in wanted:
@@ -312,6 +417,8 @@ def main() -> int:
                 f"{imported:.2f} ms", f"{hello:.2f} ms", f"{ratio:.2f}×", ratio <= 3)
         if "6" in wanted:
             resident_memory(port, export, workers_of(port))
+        if "7" in wanted:
+            groups_target(port)
     print()
     print("| target | ours | baseline | ratio | result |")
     print("|---|---|---|---|---|")

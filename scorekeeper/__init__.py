@@ -76,7 +76,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if hops:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)  # type: ignore[method-assign]
 
-    from . import address, api, games, offline, plan, play, sheets, table, web
+    from . import address, api, games, groupfiles, groups, offline, plan, play, sheets, table, web
     from .models import db, init_db, migrate
 
     init_db(app)
@@ -90,4 +90,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(sheets.bp)
     app.register_blueprint(table.bp)
     app.register_blueprint(offline.bp)
+    app.register_blueprint(groups.bp)
+    app.register_blueprint(groupfiles.bp)
+    groups.init_app(app)
     return app

@@ -7,7 +7,10 @@ from typing import Any
 from flask import Blueprint, Response, jsonify, request
 from werkzeug.exceptions import HTTPException
 
-from .models import StoredGame, commit, find_game
+from . import groups
+from .figures import Figures
+from .models import StoredGame, StoredGroup, commit, find_game, find_group
+from .rules import values
 from .rules.errors import RulesError
 from .rules.gamefile import export, parse
 from .web import csrf, game_links, read_json
@@ -59,3 +62,69 @@ def get_game(token: str) -> Response | tuple[Response, int]:
     if game is None:
         return _error("no game has this link", 404)
     return jsonify(export_game(game, editable))
+
+
+def _json_object(what: str) -> tuple[dict[str, Any] | None, tuple[Response, int] | None]:
+    """The request's JSON object, or the error answer that refuses it (nothing stored)."""
+    if not request.is_json:
+        return None, _error("send JSON (Content-Type: application/json)", 415)
+    try:
+        data = read_json(request.get_data())
+    except ValueError as exc:
+        return None, _error(f"the body is not valid JSON: {exc}", 400)
+    if not isinstance(data, dict):
+        return None, _error(f"send {what} as a JSON object", 422)
+    return data, None
+
+
+@bp.post("/groups")
+def create_group() -> tuple[Response, int]:
+    """Start a group: ``{"name": …}`` → 201 with the group, or 422 naming what is wrong."""
+    data, refused = _json_object('the group ({"name": "Friday club"})')
+    if refused is not None:
+        return refused
+    assert data is not None
+    try:
+        values.fields(data, ("name",), "the group")
+        name = values.group_name(data.get("name"))
+    except RulesError as exc:
+        return _error(str(exc), 422)
+    group = StoredGroup.create(name)
+    links = groups.group_links(group, True)
+    response = jsonify(groups.document(groups.Loaded(group, True, [], Figures())))
+    response.headers["Location"] = links["api"]
+    commit()
+    return response, 201
+
+
+@bp.post("/groups/<group>/games")
+def add_game(group: str) -> Response | tuple[Response, int]:
+    """Put a game in a group: ``{"game": "<the game's edit link or token>"}`` → 200 with the group."""
+    data, refused = _json_object('the game ({"game": "<its edit link>"})')
+    if refused is not None:
+        return refused
+    assert data is not None
+    found, editable = find_group(group)
+    if found is None:
+        return _error("no group has this link", 404)
+    if not editable:
+        return _error("this is the read-only link of a group: it can't add games", 403)
+    try:
+        values.fields(data, ("game",), "the request")
+        token = values.link_token(data.get("game"), "The game's link")
+    except RulesError as exc:
+        return _error(str(exc), 422)
+    outcome = groups.add_game(found, token)
+    if outcome in ("view", "none", "other"):
+        return _error(groups.ADD_REFUSALS[outcome], groups.STATUS[outcome])
+    commit()
+    return jsonify(groups.document(groups.load(found.token)))
+
+
+@bp.get("/groups/<group>")
+def get_group(group: str) -> Response | tuple[Response, int]:
+    """A group with its games and players' figures, by its edit or read-only token."""
+    found, _ = find_group(group)
+    if found is None:
+        return _error("no group has this link", 404)
+    return jsonify(groups.document(groups.load(group)))

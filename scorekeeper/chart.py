@@ -20,7 +20,6 @@ LEFT, RIGHT, TOP, BOTTOM = 28.0, 248.0, 8.0, 130.0  # the plot area; the legend 
 FONT_SIZE = 9.0
 LABEL_GAP = FONT_SIZE + 1  # end labels a line apart: their boxes (a font size tall) never touch
 MAX_LEGEND_NAME = 12
-STROKE = Markup('fill="none" stroke="#000" stroke-width="1.1"')
 
 
 def nice_step(span: float, ticks: int = 4) -> float:
@@ -76,21 +75,32 @@ def shorten(name: str, limit: int) -> str:
 
 def running_totals_svg(names: Sequence[str], series: Sequence[Sequence[Fraction]]) -> Markup:
     """An SVG chart of each player's total after every deal (``series[p][0]`` is the start, 0)."""
-    values = [float(v) for line in series for v in line]
+    return lines_svg(names, [list(enumerate(float(v) for v in line)) for line in series], "Running totals", "deal")
+
+
+def lines_svg(names: Sequence[str], series: Sequence[Sequence[tuple[int, float]]], label: str, axis: str,
+              ink: str = "#000") -> Markup:
+    """An SVG chart of one line per name through its (x, value) points, x counted from 0 along
+    ``axis``; a line may start and end anywhere along it. ``ink`` is the colour of everything
+    drawn (``currentColor`` on a page: the text's colour, light or dark)."""
+    values = [v for line in series for _, v in line]
     step = nice_step(max(values) - min(values, default=0) if values else 0)
     low = math.floor(min(values + [0.0]) / step) * step
     high = max(math.ceil(max(values + [0.0]) / step) * step, low + step)
-    deals = max(len(line) for line in series) - 1
+    deals = max((x for line in series for x, _ in line), default=0)
+    height = max(HEIGHT, TOP + 4 + len(series) * 13 + 8)
+    bottom = BOTTOM + height - HEIGHT
+    stroke = Markup('fill="none" stroke="{}" stroke-width="1.1"').format(ink)
 
     def x(deal: int) -> float:
         return round(LEFT + (RIGHT - LEFT) * deal / max(deals, 1), 1)
 
     def y(value: float) -> float:
-        return round(BOTTOM - (BOTTOM - TOP) * (value - low) / (high - low), 1)
+        return round(bottom - (bottom - TOP) * (value - low) / (high - low), 1)
 
     parts = [Markup('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {} {}" '
-                    'role="img" aria-label="Running totals" font-family="DejaVu Sans" '
-                    'font-size="{}" fill="#000">').format(WIDTH, HEIGHT, FONT_SIZE)]
+                    'role="img" aria-label="{}" font-family="DejaVu Sans" '
+                    'font-size="{}" fill="{}">').format(WIDTH, height, label, FONT_SIZE, ink)]
     # Few elements: each one costs the PDF renderer; the grid is one path, the zero line another.
     ticks = [low + k * step for k in range(round((high - low) / step) + 1)]
     grid = " ".join(f"M{LEFT} {y(t)}H{RIGHT}" for t in ticks if t != 0)
@@ -103,22 +113,23 @@ def running_totals_svg(names: Sequence[str], series: Sequence[Sequence[Fraction]
     every = max(1, int(nice_step(deals, 6)))
     for deal in range(every, deals + 1, every):
         parts.append(Markup('<text x="{}" y="{}" text-anchor="middle">{}</text>').format(
-            x(deal), BOTTOM + 10, deal))
-    parts.append(Markup('<text x="{}" y="{}" text-anchor="end">deal</text>').format(
-        RIGHT, HEIGHT - 1))
+            x(deal), bottom + 10, deal))
+    parts.append(Markup('<text x="{}" y="{}" text-anchor="end">{}</text>').format(
+        RIGHT, height - 1, axis))
     # Between the plot's top and bottom: lower, a label would meet the deal numbers below.
-    ends = spread([y(float(line[-1])) for line in series], LABEL_GAP, TOP, BOTTOM)
+    ends = spread([y(line[-1][1]) if line else bottom for line in series], LABEL_GAP, TOP, bottom)
     for seat, line in enumerate(series):
         dash = DASHES[seat % len(DASHES)] or "none"
-        points = " ".join(f"{x(d)},{y(float(v))}" for d, v in enumerate(line))
+        points = " ".join(f"{x(d)},{y(v)}" for d, v in line)
         row = TOP + 4 + seat * 13
+        last = line[-1][0] if line else 0
         parts.append(Markup(
             '<polyline points="{}" stroke-dasharray="{}" {}/>'
             '<text x="{}" y="{}" font-weight="bold">{}</text>'
             '<path d="M{} {}H{}" stroke-dasharray="{}" {}/>'
             '<text x="{}" y="{}">{} {}</text>').format(
-            points, dash, STROKE, x(len(line) - 1) + 3, round(ends[seat] + 3, 1), seat + 1,
-            RIGHT + 16, row, RIGHT + 38, dash, STROKE, RIGHT + 41, row + 3.2, seat + 1,
+            points, dash, stroke, x(last) + 3, round(ends[seat] + 3, 1), seat + 1,
+            RIGHT + 16, row, RIGHT + 38, dash, stroke, RIGHT + 41, row + 3.2, seat + 1,
             shorten(names[seat], MAX_LEGEND_NAME)))
     parts.append(Markup("</svg>"))
     return Markup("").join(parts)

@@ -637,3 +637,36 @@ class ImportForm(PostedForm):
             return read_json(text)
         except ValueError as exc:
             raise ValidationError(f"This is not a JSON game file: {exc}.") from None
+
+
+class GroupForm(PostedForm):
+    """A new group: its name; ``game``, the edit token of a game to put in it at once (optional)."""
+
+    name = TextField("The group's name")
+    game = TextField("Game", widget=HiddenInput())
+
+    def validate_name(self, field: StringField) -> None:
+        try:
+            field.data = values.group_name(field.data)
+        except RulesError as exc:
+            raise ValidationError(str(exc)) from None
+
+    def validate_game(self, field: StringField) -> None:
+        if field.data:
+            try:
+                field.data = values.link_token(field.data, "The game's link")
+            except RulesError as exc:
+                raise ValidationError(str(exc)) from None
+
+
+class LinkForm(PostedForm):
+    """A link pasted to put a game in a group (the game's edit link), or a game in a group (the
+    group's edit link)."""
+
+    link = TextField("Link")
+
+    def validate_link(self, field: StringField) -> None:
+        try:
+            field.data = values.link_token(field.data, str(field.label.text))
+        except RulesError as exc:
+            raise ValidationError(str(exc)) from None

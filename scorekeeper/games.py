@@ -21,9 +21,9 @@ from sqlalchemy.exc import IntegrityError
 from werkzeug.wrappers import Response as BaseResponse
 from wtforms.validators import ValidationError
 
-from . import backup, board, device
+from . import backup, board, device, groups
 from .forms import HouseRulesForm, ImportForm, NewGameForm, indexed, problems, sentence
-from .models import StoredGame, commit, find_game, rollback
+from .models import StoredGame, StoredGroup, commit, find_game, rollback
 from .rules import values
 from .rules.errors import RulesError
 from .rules.gamefile import MAX_PLAYERS, GameFile, parse
@@ -61,8 +61,10 @@ def _local(moment: datetime) -> datetime:
     return (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).astimezone()
 
 
-def open_new(checked: GameFile, tokens: tuple[str, str] | None = None) -> BaseResponse:
-    """Store a new game, remember it on this phone and open it (the answer is made before the commit).
+def open_new(checked: GameFile, tokens: tuple[str, str] | None = None,
+             group: StoredGroup | None = None) -> BaseResponse:
+    """Store a new game (in ``group``, if given), remember it on this phone and open it (the answer
+    is made before the commit).
 
     With ``tokens`` made from what asked for it (``derived_tokens``), a second ask, a double tap or a
     resent form, opens the game the first one stored instead of storing another.
@@ -76,6 +78,9 @@ def open_new(checked: GameFile, tokens: tuple[str, str] | None = None) -> BaseRe
             game = find_game(tokens[0])[0] if tokens else None
             if game is None:
                 raise
+        else:
+            if group is not None:
+                group.add(game)
     response = redirect(url_for("play.game", token=game.token))
     commit()
     device.remember(game)
@@ -129,13 +134,19 @@ def new() -> str | BaseResponse | tuple[str, int]:
     """Set up a game; "Preview" shows the whole schedule, "Start game" creates it."""
     form = NewGameForm()
     action = request.form.get("action", "preview")
+    group, roster, refusal = groups.for_new_game(str(request.values.get("group", "")))
     if request.method != "POST" or action == "edit":  # HEAD and OPTIONS change nothing either
-        return _form(form)
+        return _form(form, refusal, group=group, roster=roster)
+    if action.startswith("chip-"):
+        _seat(form, roster, action)
+        return _form(form, group=group, roster=roster)
     if action not in ("preview", "start"):
         _rearrange(form, action)
-        return _form(form)
+        return _form(form, group=group, roster=roster)
+    if refusal:
+        return _form(form, refusal, group=group, roster=roster), 422
     if not form.validate():
-        return _form(form, " ".join(form.errors_in_words())), 422
+        return _form(form, " ".join(form.errors_in_words()), group=group, roster=roster), 422
     dealer = form.dealer()
     drawn = dealer is None
     first = secrets.randbelow(len(form.names())) if dealer is None else dealer
@@ -144,17 +155,43 @@ def new() -> str | BaseResponse | tuple[str, int]:
     except RulesError as exc:
         return _form(form, sentence(str(exc))), 422
     if action == "start":
-        return open_new(checked)
+        return open_new(checked, group=group)
     keep = [(k, v) for k, v in request.form.items(multi=True)
             if k not in ("csrf_token", "action", "first_dealer") and not k.startswith("players-")]
-    return render_template("games/preview.html", form=form, file=checked, drawn=drawn, keep=keep,
+    return render_template("games/preview.html", form=form, file=checked, drawn=drawn, keep=keep, group=group,
                            rows=board.board(checked), examples=examples(checked.rules),
                            description=PRESETS[checked.rules.preset].description,
                            summary=rules_summary(checked.rules, checked.stakes))
 
 
-def _form(form: NewGameForm, error: str = "") -> str:
-    return render_template("games/new.html", form=form, error=error, presets=PRESETS, systems=SYSTEMS)
+def _form(form: NewGameForm, error: str = "", group: StoredGroup | None = None, roster: list[str] | None = None) -> str:
+    return render_template("games/new.html", form=form, error=error, presets=PRESETS, systems=SYSTEMS,
+                           group=group, chips=_chips(form, roster or []))
+
+
+def _chips(form: NewGameForm, roster: list[str]) -> list[tuple[str, bool]]:
+    """The group's players, each with whether they are seated already."""
+    seated = {values.name_key(" ".join(typed.split())) for typed in form.rows}
+    return [(name, values.name_key(name) in seated) for name in roster]
+
+
+def _seat(form: NewGameForm, roster: list[str], action: str) -> None:
+    """A chip of the group's roster tapped: the player takes the first empty row (a row is added
+    when none is empty), or leaves the table when already seated."""
+    chip = _row(action.removeprefix("chip-"), len(roster))
+    if chip is None:
+        return
+    name, names = roster[chip], list(form.rows)
+    seated = [row for row, typed in enumerate(names) if values.name_key(typed.strip()) == values.name_key(name)]
+    if seated:
+        names[seated[0]] = ""
+        while len(names) > 2 and not names[-1]:
+            names.pop()
+    elif "" in [typed.strip() for typed in names]:
+        names[[typed.strip() for typed in names].index("")] = name
+    elif len(names) < MAX_PLAYERS:
+        names.append(name)
+    form.rows = names
 
 
 @bp.get("/new/example")

@@ -24,11 +24,13 @@ from flask import Flask, g
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
 from sqlalchemy import (
+    Boolean,
     Connection,
     CursorResult,
     DateTime,
     Dialect,
     Executable,
+    ForeignKey,
     Integer,
     Select,
     String,
@@ -357,3 +359,156 @@ def games_by_id(ids: list[int]) -> list[StoredGame]:
         return []
     query = select(_games).where(_games.c.id.in_(ids)).order_by(_games.c.updated_at.desc())
     return [StoredGame(**row._mapping) for row in connection().execute(query)]
+
+
+class Group(db.Model):  # type: ignore[name-defined]
+    """The groups table: a table of players who play together, with an edit and a read-only token.
+
+    ``version`` counts the changes to its list of games (added, removed): a game's place in the
+    list is the version that added it, so the list keeps the order games were added in.
+    """
+
+    __tablename__ = "groups"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    token: Mapped[str] = mapped_column(String(64), unique=True, default=new_token)
+    view_token: Mapped[str] = mapped_column(String(64), unique=True, default=new_token)
+    name: Mapped[str] = mapped_column(String(100))
+    version: Mapped[int] = mapped_column(Integer, nullable=False, default=0)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now, onupdate=_now)
+
+
+class GroupGame(db.Model):  # type: ignore[name-defined]
+    """A game's place in a group: one row per game at most (a game is in one group at most).
+
+    A game taken out of its group keeps its row, inactive, so that put back it takes its old
+    place again (and the figures are those before it was taken out); added to another group, the
+    row moves there. Deleting the game or the group deletes the row.
+    """
+
+    __tablename__ = "group_games"
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    group_id: Mapped[int] = mapped_column(ForeignKey("groups.id", ondelete="CASCADE"), index=True)
+    position: Mapped[int] = mapped_column(Integer, nullable=False)
+    active: Mapped[bool] = mapped_column(Boolean, nullable=False, default=True)
+
+
+@dataclass(slots=True)
+class Member:
+    """A game of a group as its page lists it: what the games table says of it, without its data."""
+
+    id: int
+    token: str
+    view_token: str
+    title: str
+    version: int
+    created_at: datetime
+    updated_at: datetime
+
+    @property
+    def key(self) -> tuple[str, int]:
+        """What its figures are kept by: a version of a game never changes."""
+        return self.token, self.version
+
+
+@dataclass(slots=True)
+class StoredGroup:
+    """A group as stored (its row, as selected), and what can be done with it."""
+
+    id: int
+    token: str
+    view_token: str
+    name: str
+    version: int
+    created_at: datetime
+    updated_at: datetime
+
+    @classmethod
+    def create(cls, name: str) -> StoredGroup:
+        """A new group with this (checked) name: one INSERT, which the caller commits."""
+        now = _now()
+        row = {"token": new_token(), "view_token": new_token(), "name": name, "version": 0,
+               "created_at": now, "updated_at": now}
+        found = connection().execute(insert(_groups).values(row).returning(_groups.c.id)).scalar_one()
+        return cls(id=found, **row)
+
+    def members(self) -> list[Member]:
+        """The group's games, in the order they were added (one SELECT, whatever their number)."""
+        return [Member(*row) for row in connection().execute(_MEMBERS, {"group": self.id})]
+
+    def add(self, game: StoredGame) -> str:
+        """Put a game in the group: "added", "here" (it already was: nothing changes) or "other"
+        (it is in another group: nothing changes). The caller commits."""
+        row = connection().execute(_PLACE, {"game": game.id}).first()
+        if row is not None and row.active and row.group_id != self.id:
+            return "other"
+        if row is not None and row.active:
+            return "here"
+        version = self._changed()
+        if row is None:
+            connection().execute(insert(_members).values(game_id=game.id, group_id=self.id, position=version,
+                                                         active=True))
+        else:  # back in its old place here; at the end in another group
+            position = row.position if row.group_id == self.id else version
+            connection().execute(update(_members).where(_members.c.game_id == game.id)
+                                 .values(group_id=self.id, position=position, active=True))
+        return "added"
+
+    def remove(self, game_id: int) -> bool:
+        """Take a game out of the group (it keeps its place, should it come back); False when it
+        is not in the group. The caller commits."""
+        taken = connection().execute(
+            update(_members).where(_members.c.game_id == game_id, _members.c.group_id == self.id,
+                                   _members.c.active.is_(True)).values(active=False))
+        if taken.rowcount != 1:
+            return False
+        self._changed()
+        return True
+
+    def _changed(self) -> int:
+        now = _now()
+        self.version = connection().execute(
+            update(_groups).where(_groups.c.id == self.id).values(version=_groups.c.version + 1, updated_at=now)
+            .returning(_groups.c.version)).scalar_one()
+        self.updated_at = now
+        return self.version
+
+
+_groups = Group.__table__
+_members = GroupGame.__table__
+_MEMBERS = (select(_games.c.id, _games.c.token, _games.c.view_token, _games.c.title, _games.c.version,
+                   _games.c.created_at, _games.c.updated_at)
+            .join(_members, _members.c.game_id == _games.c.id)
+            .where(_members.c.group_id == bindparam("group"), _members.c.active.is_(True))
+            .order_by(_members.c.position))
+_PLACE = select(_members).where(_members.c.game_id == bindparam("game"))
+_GROUP_BY_TOKEN = select(_groups).where(or_(_groups.c.token == bindparam("t"), _groups.c.view_token == bindparam("t")))
+_DATA = select(_games.c.id, _games.c.data).where(_games.c.id.in_(bindparam("ids", expanding=True)))
+
+
+def find_group(token: str) -> tuple[StoredGroup | None, bool]:
+    """The group whose edit or read-only token this is, and whether the token may edit."""
+    if not token or len(token) > 64 or not TOKEN_CHARS.issuperset(token):
+        return None, False
+    row = connection().execute(_GROUP_BY_TOKEN, {"t": token}).first()
+    if row is None:
+        return None, False
+    group = StoredGroup(**row._mapping)
+    return group, secrets.compare_digest(group.token, token)
+
+
+def group_of(game: StoredGame) -> StoredGroup | None:
+    """The group a game is in, if any."""
+    row = connection().execute(
+        select(_groups).join(_members, _members.c.group_id == _groups.c.id)
+        .where(_members.c.game_id == game.id, _members.c.active.is_(True))).first()
+    return None if row is None else StoredGroup(**row._mapping)
+
+
+def game_data(ids: list[int]) -> dict[int, str]:
+    """The stored game files of these games, by id (one SELECT; none asked, none read)."""
+    if not ids:
+        return {}
+    return {row.id: row.data for row in connection().execute(_DATA, {"ids": ids})}

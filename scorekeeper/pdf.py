@@ -94,11 +94,22 @@ def sheet_html(sheet: Sheet) -> str:
 
 
 def _layout(sheet: Sheet) -> Any:
+    return _rendered(sheet_html(sheet))
+
+
+def _rendered(page: str) -> Any:
     app = current_app
     assert app.static_folder is not None
-    html = _weasy().HTML(string=sheet_html(sheet), base_url=BASE_URL,
+    html = _weasy().HTML(string=page, base_url=BASE_URL,
                          url_fetcher=static_fetcher(app.static_folder, app.static_url_path or ""))
     return html.render()
+
+
+def page_pdf(page: str) -> tuple[bytes, int]:
+    """A printable page of the app's (HTML from a template) as PDF bytes, and its number of pages."""
+    document = _rendered(page)
+    pdf: bytes = document.write_pdf()
+    return pdf, len(document.pages)
 
 
 def render_pdf(sheet: Sheet) -> bytes:

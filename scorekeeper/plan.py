@@ -16,7 +16,7 @@ from werkzeug.wrappers import Response
 from . import board, edits
 from .forms import BID_TAP, EndForm, RulesForm, Tap, indexed, read_tap, sentence
 from .games import open_new
-from .models import StoredGame, derived_tokens
+from .models import StoredGame, derived_tokens, group_of
 from .play import STALE, _no_store, _page, _save
 from .rules import values
 from .rules.errors import RulesError
@@ -341,4 +341,5 @@ def again(token: str) -> Response:
         return _page(found, sentence(f"The new game can't be set up: {exc}"), 422)
     flash(f"A new game for the same table: {checked.players[checked.first_dealer]} deals first.", "done")
     # One new game per version of this one, however often it is asked for (a double tap, a resent form).
-    return open_new(checked, derived_tokens(current_app.secret_key or "", "again", found.token, found.version))
+    return open_new(checked, derived_tokens(current_app.secret_key or "", "again", found.token, found.version),
+                    group_of(found))  # the table's group keeps its next game

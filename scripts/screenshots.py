@@ -1,6 +1,7 @@
 """Take phone screenshots (390 × 844, light and dark) of the main screens.
 
     .venv/bin/python scripts/screenshots.py [out-dir]      (default: shots/, git-ignored)
+    .venv/bin/python scripts/screenshots.py shots groups    (only a group's screens)
 
 It plays a short 4-player game for stakes on a throw-away database, with the real app served
 on 127.0.0.1 (so the share page warns that its links lead to this computer only) and headless
@@ -14,7 +15,8 @@ screen on" box, and the share page opened at a network name on plain http (score
 browser resolves to 127.0.0.1), with its note on what needs https. docs/screenshot-deal.png and
 docs/screenshot-scoreboard.png are copies of deal-light.png and scoreboard-light.png. Then taps
 kept on the phone: a deal entered without a connection, synced, and taps another phone made stale;
-docs/screenshot-offline.png is a copy of outbox-pending-light.png.
+docs/screenshot-offline.png is a copy of outbox-pending-light.png. First of all, a group of eight
+evenings: its page, a player's page, and its new-game form.
 """
 
 from __future__ import annotations
@@ -300,6 +302,44 @@ def outbox(browser: Browser, base: str, out: Path) -> None:
     context.close()
 
 
+def groups(page: Page, base: str, out: Path) -> None:
+    """A group of eight evenings: its page (leaderboard, ratings chart, games), a player's page, and
+    the new-game form of the group with its players as chips, one of them tapped."""
+    import random
+
+    from scorekeeper.rules.bidding import Bidding, allowed_bids
+
+    rng = random.Random(7)
+    group = page.request.post(base + "/api/groups", data={"name": "Friday club"}).json()
+    edit = group["links"]["edit"].rsplit("/", 1)[1]
+    regulars = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"]
+    for evening in range(8):
+        players = rng.sample(regulars, rng.randint(3, 5))
+        deals = []
+        for number in range(6):
+            dealer, cards = number % len(players), 3
+            order = [(dealer + 1 + i) % len(players) for i in range(len(players))]
+            bid, earlier = [0] * len(players), []
+            for seat in order:
+                bid[seat] = rng.choice(allowed_bids(Bidding("hook"), cards, earlier, dealer=seat == dealer))
+                earlier.append(bid[seat])
+            took = [0] * len(players)
+            for _ in range(cards):
+                took[rng.randrange(len(players))] += 1
+            deals.append({"bids": bid, "tricks": took})
+        game = page.request.post(base + "/api/games", data={
+            "title": f"Friday {evening + 1}", "players": players, "deals": deals,
+            "rules": {"deal": "fixed", "max_cards": 3, "deals": 6}}).json()
+        page.request.post(f"{base}/api/groups/{edit}/games", data={"game": game["links"]["edit"]})
+    page.goto(f"{base}/gr/{edit}")
+    shoot(page, out, "group")
+    page.goto(f"{base}/gr/{edit}/players/Ann")
+    shoot(page, out, "group-player")
+    page.goto(f"{base}/new?group={edit}")
+    send(page, ".roster button[value='chip-0']")
+    shoot(page, out, "group-new-game", full_page=False)
+
+
 def main() -> None:
     out = Path(sys.argv[1] if len(sys.argv) > 1 else "shots")
     out.mkdir(parents=True, exist_ok=True)
@@ -307,6 +347,10 @@ def main() -> None:
         base = serve(Path(folder))
         browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", headless=True, args=ARGS)
         page = browser.new_page(viewport={"width": 390, "height": 844})
+        groups(page, base, out)
+        if sys.argv[2:] == ["groups"]:  # only the group screens
+            browser.close()
+            return
         play(page, base, out)
         table(page, base, out)
         more(page, base, out)

@@ -69,6 +69,8 @@ def app(database_url: str) -> Iterator[Flask]:
     yield app
     with app.app_context():
         if POSTGRES_URL:
+            db.session.execute(db.text("DELETE FROM group_games"))
+            db.session.execute(db.text("DELETE FROM groups"))
             db.session.execute(db.text("DELETE FROM games"))
             db.session.commit()
         db.engine.dispose()

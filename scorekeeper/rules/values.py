@@ -19,6 +19,7 @@ and gives the bounds, before anything is computed from it.
 from __future__ import annotations
 
 import ast
+import itertools
 import math
 import operator
 import re
@@ -298,6 +299,58 @@ def name(value: object, what: str = "A player's name") -> str:
     if not any(unicodedata.category(char)[0] in _VISIBLE for char in cleaned):
         raise ValueRefused(f"{what} {cleaned!r} has no letter, digit or sign that can be seen")
     return cleaned
+
+
+MAX_GROUP_NAME = 60
+#: The most characters of a link (or a token alone) pasted to name a game or a group.
+MAX_LINK = 300
+_TOKEN = re.compile(r"[A-Za-z0-9_-]{1,64}")
+_LINK_PARTS = ("g", "v", "gr", "games", "groups")
+
+
+def group_name(value: object, what: str = "The group's name") -> str:
+    """A group's name: 1 to 60 printable characters (the rules of a game's title), white space folded.
+
+    >>> group_name("  Friday   club ")
+    'Friday club'
+    >>> group_name(" ")
+    Traceback (most recent call last):
+    ...
+    scorekeeper.rules.errors.ValueRefused: The group's name is missing: give the group a name
+    """
+    cleaned = text(value, what, MAX_GROUP_NAME)
+    if not cleaned:
+        raise ValueRefused(f"{what} is missing: give the group a name")
+    if not any(unicodedata.category(char)[0] in _VISIBLE for char in cleaned):
+        raise ValueRefused(f"{what} {cleaned!r} has no letter, digit or sign that can be seen")
+    return cleaned
+
+
+def link_token(value: object, what: str) -> str:
+    """The token of a pasted link (``https://host/g/<token>``, ``/v/<token>/sheet.pdf``) or of a
+    token given alone; a ValueRefused names what it is not.
+
+    >>> link_token(" https://cards.example/g/abc_D-9/share ", "The game's link")
+    'abc_D-9'
+    >>> link_token("abc", "The game's link")
+    'abc'
+    >>> link_token("https://cards.example/", "The game's link")
+    Traceback (most recent call last):
+    ...
+    scorekeeper.rules.errors.ValueRefused: The game's link is not a link of this app: paste the whole link, as it was shared
+    """
+    if not isinstance(value, str) or not value.strip():
+        raise ValueRefused(f"{what} is missing: paste the link, as it was shared")
+    given = value.strip()
+    if len(given) > MAX_LINK:
+        raise ValueRefused(f"{what} is longer than {MAX_LINK} characters: paste the link alone")
+    parts = [part for part in given.split("?", 1)[0].split("#", 1)[0].split("/") if part]
+    if len(parts) == 1 and _TOKEN.fullmatch(parts[0]):
+        return parts[0]
+    for before, after in itertools.pairwise(parts):
+        if before in _LINK_PARTS and _TOKEN.fullmatch(after):
+            return after
+    raise ValueRefused(f"{what} is not a link of this app: paste the whole link, as it was shared")
 
 
 def name_key(value: str) -> str:

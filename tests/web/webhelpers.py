@@ -13,7 +13,7 @@ from werkzeug.routing import Rule
 from werkzeug.test import TestResponse
 
 from scorekeeper import create_app
-from scorekeeper.models import Game, db
+from scorekeeper.models import Game, Group, GroupGame, db
 
 TOKEN = re.compile(r'name="csrf_token"[^>]*value="([^"]+)"')
 VERSION = re.compile(r'name="version"[^>]*value="(\d+)"')
@@ -115,6 +115,15 @@ def snapshot(app: Flask) -> list[tuple[str, str, int]]:
     return [(token, data, version) for token, data, version in rows]
 
 
+def groups_snapshot(app: Flask) -> list[tuple[object, ...]]:
+    """Every stored group and the place of every game in one: what a refused request leaves as it was."""
+    with app.app_context():
+        groups = db.session.execute(db.select(Group.token, Group.name, Group.version).order_by(Group.id)).all()
+        places = db.session.execute(db.select(GroupGame.game_id, GroupGame.group_id, GroupGame.position,
+                                              GroupGame.active).order_by(GroupGame.game_id)).all()
+    return [tuple(row) for row in [*groups, *places]]
+
+
 def message(response: TestResponse) -> str:
     """The message a refusal shows: the page's alert, or the JSON error."""
     if response.is_json:
@@ -134,6 +143,10 @@ def url_rules(method: str = "") -> list[Rule]:
                   key=lambda r: r.rule)
 
 
+#: What fills a placeholder a test leaves out: a group's link that leads to no group, a player.
+DEFAULTS = {"group": "no-such-group", "name": "Ann"}
+
+
 def fill(rule: Rule, **values: object) -> str:
-    """A route's URL with its placeholders (<token>, <int:number>, …) filled in."""
-    return PLACEHOLDER.sub(lambda match: str(values[match.group(1)]), rule.rule)
+    """A route's URL with its placeholders (<token>, <int:number>, <group>, …) filled in."""
+    return PLACEHOLDER.sub(lambda match: str(values.get(match.group(1), DEFAULTS.get(match.group(1)))), rule.rule)

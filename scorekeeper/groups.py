@@ -1,0 +1,388 @@
+"""Groups: a table's games, its players' figures and ratings; its page, a player's page, the
+CSV files, the season sheet, and putting a game in a group (GROUPS.md)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any, NamedTuple, NoReturn
+
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    flash,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from flask_wtf.csrf import generate_csrf
+from markupsafe import Markup
+from werkzeug.wrappers import Response as BaseResponse
+
+from . import address
+from .chart import lines_svg
+from .figures import Entry, Figures, Player, figures
+from .forms import GroupForm, LinkForm, problems
+from .models import (
+    Member,
+    StoredGame,
+    StoredGroup,
+    commit,
+    find_game,
+    find_group,
+    game_data,
+    group_of,
+)
+from .play import qr_code
+from .rules import values
+from .rules.errors import RulesError
+from .web import game_links, game_or_404
+
+bp = Blueprint("groups", __name__)
+
+FORMAT = "oh-hell-scorekeeper/group-1"
+#: The most lines the ratings chart draws: the best players on the leaderboard.
+CHART_LINES = 10
+
+
+class Loaded(NamedTuple):
+    """A group with its games and figures, as a page of it needs them."""
+
+    group: StoredGroup
+    editable: bool
+    members: list[Member]
+    figures: Figures
+
+
+def no_group() -> NoReturn:
+    """The 404 of a link that leads to no group."""
+    abort(404, "No group has this link: it may have been deleted, or the link is incomplete.")
+
+
+def group_or_404(token: str, *, edit: bool) -> tuple[StoredGroup, bool]:
+    """The group of a link, and whether it may edit; 404 when none, 403 when a read-only link is
+    used to change it."""
+    group, editable = find_group(token)
+    if group is None:
+        no_group()
+    if edit and not editable:
+        abort(403, "This is the read-only link of a group: it can show the group but not change it.")
+    return group, editable
+
+
+def load(token: str, *, edit: bool = False) -> Loaded:
+    """A group, its games (one SELECT) and its figures (kept per version of its list of games)."""
+    group, editable = group_or_404(token, edit=edit)
+    members = group.members()
+    return Loaded(group, editable, members, figures(group.token, members, game_data))
+
+
+def group_links(group: StoredGroup, editable: bool) -> dict[str, str]:
+    """Absolute links to a group's pages; without the edit token, only the read-only ones."""
+    links = {"view": url_for("groups.group", group=group.view_token, _external=True),
+             "api": url_for("api.get_group", group=group.token if editable else group.view_token, _external=True)}
+    if editable:
+        links = {"edit": url_for("groups.group", group=group.token, _external=True), **links}
+    return links
+
+
+def rating_document(player: Player) -> dict[str, Any]:
+    """A player's figures as the API gives them."""
+    tally, rating = player.tally, player.rating
+    return {"name": player.name, "games": tally.games, "wins": tally.wins, "deals": tally.deals,
+            "made": tally.made, "zero_bids": tally.zero_bids, "zero_made": tally.zero_made,
+            "bids": tally.bids, "tricks": tally.tricks,
+            "rating": {"mu": rating.mu, "sigma": rating.sigma, "ordinal": rating.ordinal}}
+
+
+def document(loaded: Loaded) -> dict[str, Any]:
+    """The group as the JSON API gives it: game links with a game's edit link only for the
+    group's edit token."""
+    games = []
+    for member, entry in zip(loaded.members, loaded.figures.entries):
+        games.append({"title": entry.title, "players": list(entry.players), "finished": entry.finished,
+                      "winners": list(entry.winners), "links": game_links(member, loaded.editable)})
+    return {"format": FORMAT, "name": loaded.group.name, "games": games,
+            "players": [rating_document(p) for p in loaded.figures.leaderboard()],
+            "links": group_links(loaded.group, loaded.editable)}
+
+
+def roster(loaded: Loaded) -> list[str]:
+    """The group's players in their usual seating order: the seats of its most recent game, then
+    the others, who played most first."""
+    spelling: dict[str, str] = {}
+    played: dict[str, int] = {}
+    for entry in loaded.figures.entries:
+        for name in entry.players:
+            key = values.name_key(name)
+            spelling[key] = name
+            played[key] = played.get(key, 0) + 1
+    last = [values.name_key(name) for name in loaded.figures.entries[-1].players] if loaded.figures.entries else []
+    others = sorted((k for k in spelling if k not in last), key=lambda k: (-played[k], spelling[k].casefold()))
+    return [spelling[k] for k in [*last, *others]]
+
+
+def ratings_chart(fig: Figures, ink: str = "currentColor") -> Markup | None:
+    """The ratings (ordinals) of the best players after each rated game, one line each."""
+    if not fig.chart:
+        return None
+    shown = [p for p in fig.leaderboard() if p.tally.games and any(p.key in after for _, after in fig.chart)]
+    shown = shown[:CHART_LINES]
+    series = []
+    for player in shown:
+        line = [(step + 1, after[player.key]) for step, (_, after) in enumerate(fig.chart) if player.key in after]
+        series.append([(line[0][0] - 1, 0.0), *line])  # from the start: ordinal 0 before any game
+    return lines_svg([p.name for p in shown], series, "Ratings after each game", "rated game", ink=ink)
+
+
+def when(moment: datetime) -> str:
+    """A game's date as the group's pages and files show it (this server's time zone)."""
+    local = (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).astimezone()
+    return f"{local:%d %b %Y}"
+
+
+def listed(loaded: Loaded) -> list[dict[str, Any]]:
+    """The group's games for its page, the newest first."""
+    rows = []
+    for member, entry in zip(loaded.members, loaded.figures.entries):
+        rows.append({"member": member, "entry": entry, "date": when(member.created_at),
+                     "link": url_for("play.game" if loaded.editable else "play.view",
+                                     token=member.token if loaded.editable else member.view_token)})
+    return sorted(rows, key=lambda row: row["member"].created_at, reverse=True)
+
+
+#: Stands for a phone's form token in a group page's figures, rendered once for every phone.
+CSRF_MARK = "\x00csrf\x00"
+
+
+def _page(loaded: Loaded, error: str = "", status: int = 200, link: str = "") -> tuple[str, int]:
+    fig, token = loaded.figures, loaded.group.token if loaded.editable else loaded.group.view_token
+    body = fig.pages.get(token)
+    if body is None:  # once per version of the group's games: the page of an unchanged group is a lookup
+        body = Markup(render_template("groups/_figures.html", group=loaded.group, editable=loaded.editable,
+                                      board_rows=fig.leaderboard(), games=listed(loaded), chart=ratings_chart(fig),
+                                      csrf_mark=Markup(CSRF_MARK)))
+        fig.pages[token] = body
+    if loaded.editable:
+        body = Markup(body.replace(CSRF_MARK, str(Markup('<input type="hidden" name="csrf_token" value="{}">')
+                                                  .format(generate_csrf()))))
+    return render_template("groups/group.html", group=loaded.group, editable=loaded.editable, fig=fig, body=body,
+                           error=error, link=link), status
+
+
+@bp.route("/groups/new", methods=("GET", "POST"))
+def new() -> str | BaseResponse | tuple[str, int]:
+    """Start a group; with a game's edit token (from a game's page), the game is put in it."""
+    form = GroupForm()
+    if request.method != "POST":
+        form.game.data = request.args.get("game", "")[:values.MAX_LINK]
+        return render_template("groups/new.html", form=form, error="")
+    if not form.validate():
+        return render_template("groups/new.html", form=form, error=" ".join(problems(form))), 422
+    game = None
+    if form.game.data:
+        game = game_or_404(form.game.data, edit=True)
+        if group_of(game) is not None:
+            return render_template("groups/new.html", form=form, error="This game is already in a group: "
+                                   "take it out of that group first."), 409
+    group = StoredGroup.create(form.name.data)
+    if game is not None:
+        group.add(game)
+    response = redirect(url_for("groups.group", group=group.token))
+    commit()
+    flash(f"The group “{group.name}” is started: keep its edit link to add games.", "done")
+    return response
+
+
+@bp.get("/gr/<group>")
+def group(group: str) -> tuple[str, int]:
+    """A group's page: the leaderboard, the ratings chart and the games."""
+    return _page(load(group))
+
+
+@bp.post("/gr/<group>/games")
+def add(group: str) -> BaseResponse | tuple[str, int]:
+    """Put a game in the group by its edit link; a refusal says why and keeps the link typed."""
+    stored, _ = group_or_404(group, edit=True)
+    form = LinkForm()
+    form.link.label.text = "The game's link"
+    typed = values.visible(str(request.form.get("link", "")))[:values.MAX_LINK]
+    if not form.validate():
+        return _page(load(group), " ".join(problems(form)), 422, typed)
+    outcome = add_game(stored, form.link.data)
+    if outcome != "added":
+        return _page(load(group), ADD_REFUSALS.get(outcome, outcome), STATUS[outcome], typed)
+    response = redirect(url_for("groups.group", group=stored.token))
+    commit()
+    flash("The game is in the group.", "done")
+    return response
+
+
+#: What a refused addition says, and its status.
+ADD_REFUSALS = {
+    "view": "This is the read-only link of a game: only its edit link can put it in a group.",
+    "none": "No game has this link: check that the whole link was pasted.",
+    "other": "This game is in another group: it can be in one group only.",
+    "here": "This game is already in the group.",
+}
+STATUS = {"view": 403, "none": 404, "other": 409, "here": 200}
+
+
+def add_game(group: StoredGroup, token: str) -> str:
+    """Put the game of this token in the group: "added", or why not ("view", "none", "other",
+    "here"); the caller commits."""
+    game, editable = find_game(token)
+    if game is None:
+        return "none"
+    if not editable:
+        return "view"
+    return group.add(game)
+
+
+@bp.post("/gr/<group>/remove")
+def remove(group: str) -> BaseResponse | tuple[str, int]:
+    """Take a game out of the group (the game itself stays as it is)."""
+    stored, _ = group_or_404(group, edit=True)
+    token = str(request.form.get("game", ""))
+    member = next((m for m in stored.members() if m.view_token == token), None)
+    if member is None or not stored.remove(member.id):
+        return _page(load(group), "That game is not in the group (any more): nothing was changed.", 404)
+    response = redirect(url_for("groups.group", group=stored.token))
+    commit()
+    flash("The game is out of the group; its figures no longer count.", "done")
+    return response
+
+
+@bp.get("/gr/<group>/share")
+def share(group: str) -> Response:
+    """The group's links with their QR codes (the edit link only with the edit link)."""
+    stored, editable = group_or_404(group, edit=False)
+    shared = address.share_links(group_links(stored, editable), request.environ.get("SERVER_NAME", ""),
+                                 current_app.config["PUBLIC_URL"])
+    links = shared.links
+    page = render_template("groups/share.html", group=stored, editable=editable, links=links, shared=shared,
+                           codes={kind: qr_code(url) for kind, url in links.items() if kind in ("edit", "view")})
+    response = make_response(page)
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.get("/gr/<group>/players/<path:name>")
+def player(group: str, name: str) -> tuple[str, int]:
+    """A player's page: their figures and how they changed, their best games, the dealer's hook."""
+    loaded = load(group)
+    try:
+        key = values.name_key(values.name(name))
+    except RulesError:
+        key = ""
+    found = loaded.figures.players.get(key)
+    if found is None:
+        abort(404, "Nobody of this name has played a finished game of this group.")
+    entries = loaded.figures.entries
+    history = [{"entry": entries[index], "member": loaded.members[index], "line": line, "rating": rating,
+                "hit": hit, "date": when(loaded.members[index].created_at)}
+               for index, line, rating, hit in found.history]
+    best = sorted(history, key=lambda row: (row["line"].rank, -(row["line"].made / max(row["line"].deals, 1))))
+    place = next(i for i, p in enumerate(loaded.figures.leaderboard(), 1) if p.key == key)
+    series = [[(0, 0.0), *((step, row["rating"].ordinal) for step, row in enumerate(history, 1))]]
+    chart = lines_svg([found.name], series, f"{found.name}'s rating after each game", "game",
+                      ink="currentColor") if len(history) else None
+    return render_template("groups/player.html", group=loaded.group, editable=loaded.editable, player=found,
+                           place=place, history=history, best=best[:5], chart=chart,
+                           link=_game_link(loaded)), 200
+
+
+def _game_link(loaded: Loaded) -> Any:
+    def link(member: Member) -> str:
+        if loaded.editable:
+            return url_for("play.game", token=member.token)
+        return url_for("play.view", token=member.view_token)
+
+    return link
+
+
+@bp.route("/g/<token>/group", methods=("GET", "POST"))
+def attach(token: str) -> str | BaseResponse | tuple[str, int]:
+    """Put a game in a group: by the group's edit link, or in a new group (a form to the group
+    page). A GET shows the page and changes nothing."""
+    game = game_or_404(token, edit=True)
+    current = group_of(game)
+    form = LinkForm()
+    form.link.label.text = "The group's link"
+    if request.method != "POST":
+        return _attach_page(game, current, form)
+    typed = values.visible(str(request.form.get("link", "")))[:values.MAX_LINK]
+    if not form.validate():
+        return _attach_page(game, current, form, " ".join(problems(form)), typed), 422
+    found, editable = find_group(form.link.data)
+    if found is None:
+        return _attach_page(game, current, form, "No group has this link: check that the whole link was pasted.",
+                            typed), 404
+    if not editable:
+        return _attach_page(game, current, form, "This is the read-only link of a group: only its edit link can "
+                            "add games to it.", typed), 403
+    outcome = found.add(game)
+    if outcome == "other":
+        return _attach_page(game, current, form, ADD_REFUSALS["other"], typed), 409
+    response = redirect(url_for("groups.group", group=found.token))
+    commit()
+    flash("The game is in the group.", "done")
+    return response
+
+
+def _attach_page(game: StoredGame, current: StoredGroup | None, form: LinkForm, error: str = "",
+                 typed: str = "") -> str:
+    try:
+        name = game.load().title or ", ".join(game.load().players)
+    except RulesError:
+        name = game.title or "this game"
+    return render_template("groups/attach.html", game=game, current=current, form=form, error=error, typed=typed,
+                           name=name)
+
+
+def entry_name(entry: Entry) -> str:
+    """A game as a list names it: its title, or its players."""
+    return entry.title or ", ".join(entry.players)
+
+
+def percent(value: float | None) -> str:
+    """A rate as a whole percentage; a dash when there is none.
+
+    >>> percent(0.756), percent(None)
+    ('76%', '–')
+    """
+    return "–" if value is None else f"{value:.0%}"
+
+
+def signed(value: float | None, places: int = 2) -> str:
+    """A figure with its sign (a true minus); a dash when there is none.
+
+    >>> signed(-0.25), signed(0.5), signed(None)
+    ('−0.25', '+0.50', '–')
+    """
+    if value is None:
+        return "–"
+    return f"{value:+.{places}f}".replace("-", "\u2212")
+
+
+def init_app(app: Any) -> None:
+    """The template helpers of the group pages."""
+    app.jinja_env.filters.update(percent=percent, signed=signed)
+    app.jinja_env.globals.update(entry_name=entry_name)
+
+
+def for_new_game(token: str) -> tuple[StoredGroup | None, list[str], str]:
+    """The group a new game is started for (its edit token), its roster, and what is wrong with
+    the token, if anything (then no group)."""
+    if not token:
+        return None, [], ""
+    found, editable = find_group(token[:64])
+    if found is None:
+        return None, [], "No group has this link: the game would be in no group."
+    if not editable:
+        return None, [], "This is the read-only link of a group: a game can be started in it only with its edit link."
+    members = found.members()
+    return found, roster(Loaded(found, True, members, figures(found.token, members, game_data))), ""
