@@ -22,7 +22,7 @@ from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
-from . import address
+from . import address, device
 from .chart import lines_svg
 from .figures import Entry, Figures, Player, figures
 from .forms import GroupForm, LinkForm, problems
@@ -167,8 +167,8 @@ def _page(loaded: Loaded, error: str = "", status: int = 200, link: str = "") ->
                                       csrf_mark=Markup(CSRF_MARK)))
         fig.pages[token] = body
     if loaded.editable:
-        body = Markup(body.replace(CSRF_MARK, str(Markup('<input type="hidden" name="csrf_token" value="{}">')
-                                                  .format(generate_csrf()))))
+        field = Markup('<input type="hidden" name="csrf_token" value="{}">').format(generate_csrf())
+        body = Markup(str(body).replace(CSRF_MARK, str(field)))  # a str's replace: Markup's would escape the field
     return render_template("groups/group.html", group=loaded.group, editable=loaded.editable, fig=fig, body=body,
                            error=error, link=link), status
 
@@ -193,14 +193,18 @@ def new() -> str | BaseResponse | tuple[str, int]:
         group.add(game)
     response = redirect(url_for("groups.group", group=group.token))
     commit()
+    device.remember_group(group, True)
     flash(f"The group “{group.name}” is started: keep its edit link to add games.", "done")
     return response
 
 
 @bp.get("/gr/<group>")
 def group(group: str) -> tuple[str, int]:
-    """A group's page: the leaderboard, the ratings chart and the games."""
-    return _page(load(group))
+    """A group's page: the leaderboard, the ratings chart and the games (and the group at the top of
+    this phone's list of groups)."""
+    loaded = load(group)
+    device.remember_group(loaded.group, loaded.editable)
+    return _page(loaded)
 
 
 @bp.post("/gr/<group>/games")

@@ -344,3 +344,41 @@ def test_play_again_keeps_the_tables_next_game_in_its_group(client: FlaskClient,
     again = token(response.headers["Location"])
     games = client.get(f"/api/groups/{token(group['links']['edit'])}").get_json()["games"]
     assert [entry["links"]["edit"].rsplit("/", 1)[1] for entry in games] == [game.token, again]
+
+
+def test_the_home_page_lists_the_groups_this_phone_opened_to_edit_or_to_follow(client: FlaskClient,
+                                                                               app: Flask) -> None:
+    friday, family = new_group(client, "Friday club"), new_group(client, "Family")
+    assert "Your groups" not in client.get("/").get_data(as_text=True)  # made through the API: not opened
+    client.get(f"/gr/{token(friday['links']['edit'])}")
+    client.get(f"/gr/{token(family['links']['view'])}")
+    home = client.get("/").get_data(as_text=True)
+    listed = re.findall(r'href="/gr/([^"]+)">\s*<strong class="game-title">([^<]+)</strong>', home)
+    assert sorted(listed) == sorted([(token(friday["links"]["edit"]), "Friday club"),
+                                     (token(family["links"]["view"]), "Family")])
+    assert home.count("<em>read-only</em>") == 1
+    other = app.test_client()  # another phone holds none of them
+    assert "Your groups" not in other.get("/").get_data(as_text=True)
+    page = client.get("/groups/new").get_data(as_text=True)
+    started = client.post("/groups/new", data={"csrf_token": csrf_from(page), "name": "Club"})
+    assert token(started.headers["Location"]) in client.get("/").get_data(as_text=True)  # listed at once
+
+
+def test_each_take_out_form_on_the_group_page_carries_this_phones_form_token(client: FlaskClient,
+                                                                            start: Start) -> None:
+    """The games' part of the page is made once per version of the group, for every phone; each
+    phone's form token is put in its forms as a field, never shown as text."""
+    group = new_group(client)
+    game = finished(start, ["Ann", "Bob", "Cy"], [1, 1, 0], [1, 0, 0])
+    add(client, group, game)
+    edit = token(group["links"]["edit"])
+    for _ in range(2):  # made, then kept
+        page = client.get(f"/gr/{edit}").get_data(as_text=True)
+        assert "&lt;input" not in page and "\x00" not in page
+        forms = re.findall(rf'<form method="post" action="/gr/{edit}/remove"[^>]*>(.*?)</form>', page, re.DOTALL)
+        assert len(forms) == 1
+        field = re.search(r'<input type="hidden" name="csrf_token" value="([^"]+)">', forms[0])
+        assert field is not None
+    response = client.post(f"/gr/{edit}/remove", data={"csrf_token": field.group(1), "game": game.view_token})
+    assert response.status_code == 302
+    assert client.get(f"/api/groups/{edit}").get_json()["games"] == []
