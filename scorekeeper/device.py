@@ -14,11 +14,13 @@ from typing import NamedTuple
 
 from flask import session
 
-from .models import StoredGame, games_by_id, games_of
+from .models import StoredGame, StoredGroup, games_by_id, games_of, groups_by_id
 
 #: The most games a device remembers (the oldest opened are forgotten first); a restored backup
 #: holds at most half of them (backup.MAX_GAMES), so a restore is never forgotten at once.
 KEEP = 100
+#: The most groups a device remembers, the same way (in the cookie's ``groups``).
+KEEP_GROUPS = 20
 #: How many characters of a game's token an entry keeps, to tell the game from a later one.
 CHECK = 8
 _ENTRY = re.compile(rf"([ev])([0-9]{{1,12}})\.([A-Za-z0-9_-]{{{CHECK}}})")
@@ -31,7 +33,7 @@ class Held(NamedTuple):
     editable: bool
 
 
-def _entry(game: StoredGame, editable: bool) -> str:
+def _entry(game: StoredGame | StoredGroup, editable: bool) -> str:
     token = game.token if editable else game.view_token
     return f"{'e' if editable else 'v'}{game.id}.{token[:CHECK]}"
 
@@ -101,4 +103,43 @@ def games() -> list[Held]:
     kept = [e for e in entries if _id(e) in found]
     if kept != entries:
         session["games"] = kept
+    return held
+
+
+def _group_entries() -> list[str]:
+    entries = session.get("groups", [])
+    return [e for e in entries if isinstance(e, str)] if isinstance(entries, list) else []
+
+
+def remember_group(group: StoredGroup, editable: bool) -> None:
+    """Put a group at the top of this device's list of groups (one it may edit stays editable)."""
+    entries = _group_entries()
+    mine = [e for e in entries if _id(e) == group.id]
+    if mine and mine[0].startswith("e"):
+        editable = True
+    entry = _entry(group, editable)
+    if entries[:1] == [entry] and session.permanent:
+        return
+    session["groups"] = [entry, *(e for e in entries if _id(e) != group.id)][:KEEP_GROUPS]
+    session.permanent = True
+
+
+def groups() -> list[tuple[StoredGroup, bool]]:
+    """The groups this device has opened, the most recently changed first, and whether it may edit
+    each; entries of groups that are gone are dropped."""
+    entries = _group_entries()
+    wanted: dict[int, tuple[bool, str]] = {}
+    for entry in entries:
+        match = _ENTRY.fullmatch(entry)
+        if match is not None:
+            wanted[int(match.group(2))] = (match.group(1) == "e", match.group(3))
+    held = []
+    for group in groups_by_id(list(wanted)):
+        editable, check = wanted[group.id]
+        if (group.token if editable else group.view_token).startswith(check):
+            held.append((group, editable))
+    found = {group.id for group, _ in held}
+    kept = [e for e in entries if _id(e) in found]
+    if kept != entries:
+        session["groups"] = kept
     return held

@@ -53,7 +53,8 @@ def index() -> str:
                         "progress": board.progress(checked), "leaders": board.leaders(checked),
                         "variant": board.variant(checked.rules),
                         "played": board.played(_local(game.created_at), _local(game.updated_at), now)})
-    return render_template("games/index.html", entries=entries, blank_sheet=endpoint_url("sheets.blank_form"))
+    return render_template("games/index.html", entries=entries, groups=device.groups(),
+                           blank_sheet=endpoint_url("sheets.blank_form"))
 
 
 def _local(moment: datetime) -> datetime:

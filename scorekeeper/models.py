@@ -499,6 +499,14 @@ def find_group(token: str) -> tuple[StoredGroup | None, bool]:
     return group, secrets.compare_digest(group.token, token)
 
 
+def groups_by_id(ids: list[int]) -> list[StoredGroup]:
+    """The groups with these ids, the most recently changed first (none asked, none read)."""
+    if not ids:
+        return []
+    query = select(_groups).where(_groups.c.id.in_(ids)).order_by(_groups.c.updated_at.desc())
+    return [StoredGroup(**row._mapping) for row in connection().execute(query)]
+
+
 def group_of(game: StoredGame) -> StoredGroup | None:
     """The group a game is in, if any."""
     row = connection().execute(
