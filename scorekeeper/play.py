@@ -154,7 +154,7 @@ def state(token: str) -> Response:
         return _no_store(jsonify(version=found.version))
     html = pages.cached(("live", found.token, found.version), lambda: render_template(
         "play/_live.html", **context(found, found.load(), editable=False)))
-    return _no_store(jsonify(version=found.version, html=html))
+    return _no_store(jsonify(version=found.version, html=html, news=board.news(found.load())))
 
 
 @bp.post("/g/<token>/bid")
