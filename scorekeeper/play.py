@@ -316,7 +316,7 @@ def end(token: str) -> Response:
 def resume(token: str) -> Response:
     """Take back "End the game now"."""
     found = game_or_404(token, edit=True)
-    return _save(found, VersionForm(), lambda doc: edits.set_ended(doc, False))
+    return _save(found, VersionForm(), lambda doc: edits.set_ended(doc, False), done=lambda: "The game goes on.")
 
 
 @bp.get("/g/<token>/export.json")

@@ -356,3 +356,19 @@ def test_controls_and_images_have_names_of_their_own(page: Page) -> None:
     expect(page.get_by_role("img", name="QR code of the read-only link")).to_be_visible()
     page.locator("summary", has_text="Show the edit link").click()
     expect(page.get_by_role("img", name="QR code of the edit link")).to_be_visible()
+
+
+@pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])
+def test_ending_and_resuming_the_game_leave_the_focus_on_what_it_came_to(
+        browser: Browser, server: str, javascript: bool) -> None:
+    context = browser.new_context(viewport=PHONE, base_url=server, java_script_enabled=javascript)
+    page = context.new_page()
+    edit = game(page, rules={"max_cards": 3}, deals=SCORED)
+    page.goto(edit + "/end")
+    page.get_by_role("button", name="End the game").click()
+    expect(page.locator(".over-title")).to_have_text("Game ended by the table")
+    expect(page.locator(".over-title")).to_be_focused()
+    page.get_by_role("button", name="Resume the game").click()
+    expect(page.locator(".flash-done")).to_have_text("The game goes on.")
+    expect(page.locator(".flash-done")).to_be_focused()
+    context.close()
