@@ -372,3 +372,13 @@ def test_ending_and_resuming_the_game_leave_the_focus_on_what_it_came_to(
     expect(page.locator(".flash-done")).to_have_text("The game goes on.")
     expect(page.locator(".flash-done")).to_be_focused()
     context.close()
+
+
+def test_an_error_page_after_a_form_opens_with_the_focus_on_its_message(page: Page) -> None:
+    page.goto("/new")
+    page.fill("input[name=players-0]", "Ann")
+    page.locator("input[name=csrf_token]").evaluate("e => { e.value = 'expired'; }")
+    page.locator("button.primary[value=preview]").click()
+    expect(page.locator("h1")).to_have_text("The form expired")
+    expect(page.locator("#error")).to_be_focused()
+    expect(page.get_by_role("alert")).to_have_count(1)
