@@ -246,6 +246,10 @@ def test_a_refused_form_comes_back_with_the_focus_on_what_is_wrong(
     page = context.new_page()
     page.goto("/new")
     page.fill("input[name=players-0]", "Ann")
+    page.locator("button.primary[value=preview]").click()
+    expect(page.locator("#error")).to_be_focused()
+    expect(page.get_by_role("group", name="Players, clockwise from the first dealer")).to_have_accessible_description(
+        "⚠ A game has 2 to 10 players, listed in seating order.")
     page.fill("input[name=players-1]", "Bob")
     page.locator("summary:has-text('House rules')").click()
     page.fill("input[name='rules-max_cards']", "ten")
