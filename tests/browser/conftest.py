@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 import pytest
 from flask_migrate import upgrade
-from phone import PHONE
+from phone import PHONE, console_errors
 from playwright.sync_api import Browser, Page, sync_playwright
 from werkzeug.serving import make_server
 
@@ -57,9 +57,7 @@ def page(browser: Browser, server: str) -> Iterator[Page]:
     """A phone (390 × 844) with its own cookies; any console error (a CSP refusal too) fails the test."""
     context = browser.new_context(viewport=PHONE, base_url=server)
     phone = context.new_page()
-    errors: list[str] = []
-    phone.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
-    phone.on("pageerror", lambda exc: errors.append(str(exc)))
+    errors = console_errors(phone)
     yield phone
     context.close()
     unexpected = [e for e in errors if "status of 4" not in e]  # refused forms answer 4xx on purpose

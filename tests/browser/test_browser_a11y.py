@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from phone import PHONE
+from phone import PHONE, console_errors
 from playwright.sync_api import Browser, Page, expect
 
 pytestmark = pytest.mark.browser
@@ -216,9 +216,7 @@ def phone(browser: Browser, server: str) -> Iterator[Page]:
     """A phone whose console errors fail the test, but for the requests a page without network makes."""
     context = browser.new_context(viewport=PHONE, base_url=server)
     page = context.new_page()
-    errors: list[str] = []
-    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    errors = console_errors(page)
     yield page
     context.close()
     assert not [e for e in errors if "status of 4" not in e and "net::ERR_" not in e], errors
