@@ -308,6 +308,13 @@ def test_the_focus_goes_to_the_next_thing_to_do_after_every_entry(page: Page) ->
     assert page.evaluate("document.activeElement !== document.body")
 
 
+def test_the_hand_size_chosen_leaves_the_focus_on_the_first_bid(page: Page) -> None:
+    game(page, rules={"deal": "manual", "max_cards": 5})
+    page.locator("button[name=cards][value='3']").click()
+    expect(page.locator(".deal-title")).to_contain_text("3 cards")
+    expect(page.locator(".bid-form button[value='0']")).to_be_focused()
+
+
 def test_without_javascript_a_refused_bid_is_reached_by_tab_and_read_with_its_reason(plain: Page) -> None:
     created = plain.request.post("/api/games", data={"players": FOUR, "rules": {"max_cards": 3},
                                                      "deals": [{"bids": [None, 1, 1, 0]}]}).json()
