@@ -146,9 +146,11 @@
     if (row) Step.sums(row.closest("#step"), data, +row.dataset.seat);
   });
 
-  // A digit taps that bid, with the focus on the bid buttons or on nothing in particular.
+  // A digit taps that bid, with the focus on the bid buttons or on nothing in particular (the page,
+  // or a message focused to be read first).
   document.addEventListener("keydown", event => {
-    const on = event.target, form = on === document.body ? main.querySelector("#step .bid-form") : on.closest(".bid-form");
+    const on = event.target, idle = on === document.body || on.matches("[tabindex='-1']");
+    const form = idle ? main.querySelector("#step .bid-form") : on.closest(".bid-form");
     const button = form && /^\d$/.test(event.key) && !event.ctrlKey && !event.altKey && !event.metaKey &&
       form.querySelector(`button[value="${event.key}"]`);
     if (!button) return;

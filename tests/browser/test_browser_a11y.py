@@ -308,6 +308,16 @@ def test_the_focus_goes_to_the_next_thing_to_do_after_every_entry(page: Page) ->
     assert page.evaluate("document.activeElement !== document.body")
 
 
+def test_a_digit_still_bids_with_the_focus_on_a_message_read_first(page: Page) -> None:
+    game(page, rules={"max_cards": 3}, deals=SCORED)  # deal 3: Dee bids first
+    page.locator("#adjust > summary").click()
+    page.fill("#adj-points", "2")
+    page.locator("#adjust button[type=submit]").click()
+    expect(page.locator(".flash-done")).to_be_focused()
+    page.keyboard.press("1")
+    expect(page.locator("#tap-status")).to_have_text("Dee bid 1 · Ann bids next")
+
+
 def test_the_hand_size_chosen_leaves_the_focus_on_the_first_bid(page: Page) -> None:
     game(page, rules={"deal": "manual", "max_cards": 5})
     page.locator("button[name=cards][value='3']").click()
