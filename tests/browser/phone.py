@@ -53,6 +53,7 @@ def console_errors(page: Page) -> list[str]:
 
 def assert_fits_the_phone(page: Page) -> None:
     """No sideways scrolling of the page, and tap targets of at least 44 × 44 px."""
+    page.wait_for_load_state()  # its stylesheets applied: a page just navigated to may have its DOM before them
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= page.viewport_size["width"], f"{page.url} scrolls sideways: {width}px"  # type: ignore[index]
     small = page.evaluate("""() => [...document.querySelectorAll(
