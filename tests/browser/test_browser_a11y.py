@@ -222,6 +222,12 @@ def phone(browser: Browser, server: str) -> Iterator[Page]:
     assert not [e for e in errors if "status of 4" not in e and "net::ERR_" not in e], errors
 
 
+@pytest.fixture
+def page(phone: Page) -> Page:
+    """The tests here use the phone above: no service worker."""
+    return phone
+
+
 @pytest.mark.parametrize("name", list(PAGES))
 def test_every_page_passes_axe_wcag_22_aa_in_light_and_dark(phone: Page, name: str) -> None:
     PAGES[name](phone)
