@@ -239,12 +239,6 @@ def test_every_page_passes_axe_wcag_22_aa_in_light_and_dark(phone: Page, name: s
     assert found == {"light": [], "dark": []}
 
 
-def focused(page: Page) -> str:
-    """What has the keyboard's focus: its tag, id or class, and text."""
-    return str(page.evaluate("() => { const e = document.activeElement; return `${e.tagName.toLowerCase()}"
-                             "#${e.id}.${e.className} ${e.textContent.trim().slice(0, 40)}`; }"))
-
-
 @pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])
 def test_a_refused_form_comes_back_with_the_focus_on_what_is_wrong(
         browser: Browser, server: str, javascript: bool) -> None:
