@@ -314,6 +314,7 @@ def test_a_digit_still_bids_with_the_focus_on_a_message_read_first(page: Page) -
     page.fill("#adj-points", "2")
     page.locator("#adjust button[type=submit]").click()
     expect(page.locator(".flash-done")).to_be_focused()
+    page.wait_for_load_state()  # the page's scripts in: the focus comes as the page is read, before them
     page.keyboard.press("1")
     expect(page.locator("#tap-status")).to_have_text("Dee bid 1 · Ann bids next")
 
