@@ -398,6 +398,30 @@ def last_result(gamefile: GameFile) -> DealResult | None:
     return finished[-1] if finished else None
 
 
+def news(gamefile: GameFile) -> str:
+    """The game's last step in words, for the read-only page's status line: 'Deal 3: Ann bid 1 · Bob
+    bids next', 'Deal 3: the bids are in · the tricks next', 'Deal 2 scored', 'Game over'."""
+    state, names = gamefile.game, gamefile.players
+    if state.finished:
+        return "Game ended by the table" if state.ended_by_table else "Game over"
+    current, last = state.current, last_result(gamefile)
+    if current is None or not (current.entered or current.trump):
+        if last is None:
+            return ""
+        number = last.deal.number
+        if not gamefile.rules.cooperative:
+            return f"Deal {number} scored"
+        return f"Deal {number} missed: it is dealt again" if last.redeal else f"Deal {number} made"
+    number, bidder = current.deal.number, next_bidder(state)
+    bidders = [seat for seat in current.deal.bidding_order(len(names)) if current.bids[seat] is not None]
+    if not bidders:
+        trump = "no trump" if current.trump == "NT" else f"{SUIT_SIGNS[current.trump or 'NT']} trump"
+        return f"Deal {number}: {trump}"
+    done = ("the bids are in" if gamefile.rules.bidding.simultaneous
+            else f"{names[bidders[-1]]} bid {current.bids[bidders[-1]]}")
+    return f"Deal {number}: {done} · " + (f"{names[bidder]} bids next" if bidder is not None else "the tricks next")
+
+
 def progress(gamefile: GameFile) -> str:
     """A game's place in one line, for the list of games: 'Deal 3 of 19', 'Finished after 19 deals'."""
     state = gamefile.game

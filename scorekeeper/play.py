@@ -154,7 +154,7 @@ def state(token: str) -> Response:
         return _no_store(jsonify(version=found.version))
     html = pages.cached(("live", found.token, found.version), lambda: render_template(
         "play/_live.html", **context(found, found.load(), editable=False)))
-    return _no_store(jsonify(version=found.version, html=html))
+    return _no_store(jsonify(version=found.version, html=html, news=board.news(found.load())))
 
 
 @bp.post("/g/<token>/bid")
@@ -316,7 +316,7 @@ def end(token: str) -> Response:
 def resume(token: str) -> Response:
     """Take back "End the game now"."""
     found = game_or_404(token, edit=True)
-    return _save(found, VersionForm(), lambda doc: edits.set_ended(doc, False))
+    return _save(found, VersionForm(), lambda doc: edits.set_ended(doc, False), done=lambda: "The game goes on.")
 
 
 @bp.get("/g/<token>/export.json")

@@ -53,12 +53,18 @@
     // A refused form answers at the URL it was posted to; only a redirect names a page to stay on.
     if (redirected && url !== location.href.split("#")[0]) history.replaceState(null, "", url);
     const error = document.getElementById("error"), mine = document.getElementById("step-data");
-    if (error && error.getBoundingClientRect().top < 0) error.scrollIntoView();
     if (mine) data = JSON.parse(mine.textContent);
     if (box && mine) box.base = data;
     draw(false);
-    // The focus was on something the page no longer has: it goes to the next thing to do.
-    if (focused && !main.contains(document.activeElement) && main.querySelector("#step")) Step.focus(main.querySelector("#step"));
+    // A refusal is read first. The focus was on something the page no longer has: it goes to the
+    // next thing to do, or to the heading of what the page shows now (the game over).
+    const step = main.querySelector("#step"), title = main.querySelector("#panel h1");
+    if (error) error.focus();
+    else if (focused && !main.contains(document.activeElement) && step) Step.focus(step);
+    else if (focused && !main.contains(document.activeElement) && title) {
+      title.tabIndex = -1;
+      title.focus();
+    }
   }
 
   function answered(kind, taps, text, code) {
@@ -140,9 +146,11 @@
     if (row) Step.sums(row.closest("#step"), data, +row.dataset.seat);
   });
 
-  // A digit taps that bid, with the focus on the bid buttons or on nothing in particular.
+  // A digit taps that bid, with the focus on the bid buttons or on nothing in particular (the page,
+  // or a message focused to be read first).
   document.addEventListener("keydown", event => {
-    const on = event.target, form = on === document.body ? main.querySelector("#step .bid-form") : on.closest(".bid-form");
+    const on = event.target, idle = on === document.body || on.matches("[tabindex='-1']");
+    const form = idle ? main.querySelector("#step .bid-form") : on.closest(".bid-form");
     const button = form && /^\d$/.test(event.key) && !event.ctrlKey && !event.altKey && !event.metaKey &&
       form.querySelector(`button[value="${event.key}"]`);
     if (!button) return;

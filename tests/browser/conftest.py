@@ -7,16 +7,19 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from flask_migrate import upgrade
-from phone import PHONE
+from phone import PHONE, console_errors
 from playwright.sync_api import Browser, Page, sync_playwright
-from werkzeug.serving import make_server
+from werkzeug.serving import WSGIRequestHandler, make_server
 
 from scorekeeper import create_app
+
+if TYPE_CHECKING:
+    from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
 
 collect_ignore = ["conftest.py"]  # no doctests here; see tests/conftest.py
 
@@ -42,6 +45,40 @@ class Reachable:
 REACHABLE: list[Reachable] = []
 
 
+class _Handler(WSGIRequestHandler):
+    """Werkzeug's request handler, but a phone that hangs up in the middle of an answer (a test's end)
+    leaves no file open: werkzeug's cleanup reads the reset socket and raises before it closes the
+    answer's body, which is closed here instead."""
+
+    def connection_dropped(self, error: BaseException, environ: WSGIEnvironment | None = None) -> None:
+        body = (environ or {}).get("browser.body")
+        if body is not None:
+            body.close()
+
+
+class _Body:
+    """An answer's body that is closed once, whoever closes it first."""
+
+    def __init__(self, body: Iterable[bytes]) -> None:
+        self.body, self.closed = body, False
+
+    def __iter__(self) -> Iterator[bytes]:
+        return iter(self.body)
+
+    def close(self) -> None:
+        if not self.closed and hasattr(self.body, "close"):
+            self.closed = True
+            self.body.close()
+
+
+def _keeping_the_body(app: WSGIApplication) -> WSGIApplication:
+    """The app, with each answer's body kept in its request's environ for ``_Handler``."""
+    def wrapped(environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
+        environ["browser.body"] = body = _Body(app(environ, start_response))
+        return body
+    return wrapped
+
+
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The app on a throw-away, migrated SQLite database, served from a background thread."""
@@ -50,7 +87,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     with app.app_context():
         upgrade()
     REACHABLE.append(Reachable(app))
-    httpd = make_server("127.0.0.1", 0, REACHABLE[-1], threaded=True)
+    httpd = make_server("127.0.0.1", 0, _keeping_the_body(REACHABLE[-1]), threaded=True, request_handler=_Handler)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{httpd.server_port}"
@@ -83,9 +120,7 @@ def page(browser: Browser, server: str) -> Iterator[Page]:
     """A phone (390 × 844) with its own cookies; any console error (a CSP refusal too) fails the test."""
     context = browser.new_context(viewport=PHONE, base_url=server)
     phone = context.new_page()
-    errors: list[str] = []
-    phone.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
-    phone.on("pageerror", lambda exc: errors.append(str(exc)))
+    errors = console_errors(phone)
     yield phone
     context.close()
     unexpected = [e for e in errors if "status of 4" not in e]  # refused forms answer 4xx on purpose

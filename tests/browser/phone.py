@@ -61,6 +61,14 @@ class Taps:
         self.tap(self.page.locator(f".seat-row[data-seat='{seat}'] label.num").nth(tricks))
 
 
+def console_errors(page: Page) -> list[str]:
+    """The page's console errors (a CSP refusal is one) and uncaught exceptions, filled as they come."""
+    errors: list[str] = []
+    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    return errors
+
+
 def assert_fits_the_phone(page: Page) -> None:
     """No sideways scrolling of the page, and tap targets of at least 44 × 44 px (once the page's
     stylesheets are loaded: a link's new page is there before them)."""

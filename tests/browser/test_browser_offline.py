@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 from flask_migrate import upgrade
-from phone import CONTROLLED, KEPT, PHONE, assert_fits_the_phone
+from phone import CONTROLLED, KEPT, PHONE, assert_fits_the_phone, console_errors
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 from werkzeug.serving import make_server
 
@@ -34,9 +34,7 @@ def phone(browser: Browser, server: str) -> Iterator[Page]:
     refusals (4xx) and the offline page (503) answered on purpose."""
     context = browser.new_context(viewport=PHONE, base_url=server)
     page = context.new_page()
-    errors: list[str] = []
-    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    errors = console_errors(page)
     yield page
     context.close()
     assert not [e for e in errors if "status of 4" not in e and "status of 503 (Offline)" not in e], errors

@@ -295,6 +295,9 @@ def test_a_whole_deal_with_the_keyboard_alone_in_ten_key_presses(phones: Phones,
     status(page).to_have_text("Deal 1 saved", timeout=10_000)
     assert stored(server, token)["deals"][0]["tricks"] == [0, 2, 1, 0]
     assert keys == 10
+    # The next deal's bids take the focus: its first bid allowed, Cy's (Bob deals), a digit away.
+    expect(page.locator(".bid-form .prompt b")).to_have_text("Cy")
+    expect(page.locator(".bid-form button[value='0']")).to_be_focused()
 
 
 def test_the_status_line_says_what_each_tap_did(phones: Phones) -> None:

@@ -146,7 +146,7 @@ def test_a_bad_adjustment_shows_a_message_and_keeps_the_form(start: Start, field
 
 def done(page: str) -> list[str]:
     """The confirmations a page shows (flash messages of the "done" kind)."""
-    return [text(m) for m in re.findall(r'<p class="flash flash-done" role="status">(.*?)</p>', page)]
+    return [text(m) for m in re.findall(r'<p class="flash flash-done" role="status"[^>]*>(.*?)</p>', page)]
 
 
 def test_a_saved_correction_or_adjustment_is_confirmed_once_on_the_game_page(start: Start) -> None:

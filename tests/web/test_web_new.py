@@ -168,7 +168,7 @@ def test_a_refused_field_is_marked_and_points_to_the_one_message(client: FlaskCl
     field = re.search(r'<input[^>]*name="rules-max_cards"[^>]*>', page)
     assert field and 'aria-invalid="true"' in field.group(0) and 'aria-describedby="error"' in field.group(0)
     assert '<details class="box" open>' in page  # the house rules are open at the marked field
-    assert re.search(r'role="alert" id="error">Top hand \(cards\) must be a whole number from 1 to 104', page)
+    assert re.search(r'role="alert" id="error" tabindex="-1" autofocus>Top hand \(cards\) must be a whole number from 1 to 104', page)
 
 
 def test_start_without_csrf_token_changes_nothing(client: FlaskClient) -> None:

@@ -31,7 +31,9 @@ def test_hook_strikes_out_the_dealers_completing_bid_with_the_reason(start: Star
     game = start(rules={"max_cards": 3})
     game.bid(1, 1, 0)
     page = game.page()
-    assert re.search(r'<button type="submit" name="bid" value="1" class="num struck" disabled', page)
+    # Reachable by Tab (no `disabled`), its reason read with it; a plain button: it sends nothing.
+    assert re.search(r'<button type="button" value="1" class="num struck" aria-disabled="true" '
+                     r'aria-describedby="bid-reason">', page)
     assert "Ann deals and can't bid 1: the bids would add up to the 3 tricks (hook)" in text(page)
     for allowed in (0, 2, 3):
         assert f'name="bid" value="{allowed}" class="num">' in page

@@ -46,6 +46,32 @@ def test_the_state_endpoint_sends_the_board_only_when_the_game_changed(start: St
     assert changed["version"] == first["version"] + 1 and "Bids 2 for 3 tricks" in text(changed["html"])
 
 
+@pytest.mark.parametrize(("rules", "steps", "news"), [
+    ({}, [("bid", 1)], "Deal 1: Bob bid 1 · Cy bids next"),
+    ({}, [("bid", 1, 1, 0, 0)], "Deal 1: Ann bid 0 · the tricks next"),
+    ({}, [("bid", 1, 1, 0, 0), ("tricks", 1, 1, 1, 0)], "Deal 1 scored"),
+    ({"deal": "custom", "sequence": "3NT-2"}, [("trump", "NT")], "Deal 1: no trump"),
+    ({"spades_double": True}, [("trump", "H")], "Deal 1: ♥ trump"),
+    ({"preset": "british-oh-hell"}, [("bids", 1, 1, 0, 0)], "Deal 1: the bids are in · the tricks next"),
+    ({"preset": "cooperative"}, [("bid", 1, 1, 0, 1), ("tricks", 0, 2, 1, 0)], "Deal 1 missed: it is dealt again"),
+    ({"max_cards": 1, "deal": "down"}, [("bid", 0, 0, 0, 0), ("tricks", 1, 0, 0, 0)], "Game over"),
+], ids=["bid", "last-bid", "scored", "no-trump", "trump", "at-once", "cooperative", "over"])
+def test_the_state_says_the_games_last_step_in_words_for_the_read_only_status_line(
+        start: Start, rules: dict[str, object], steps: list[tuple[object, ...]], news: str) -> None:
+    game = start(rules={"max_cards": 3, **rules})  # deal 1: Bob bids first, Ann deals
+    first = game.client.get(f"/v/{game.view_token}/state").get_json()
+    for kind, *values in steps:
+        if kind == "trump":
+            response = game.post("/trump", trump=values[0])
+        elif kind == "bids":
+            response = game.post("/bids", {f"bids-{seat}": value for seat, value in zip((1, 2, 3, 0), values)})
+        else:
+            response = game.bid(*values) if kind == "bid" else game.tricks(*values)  # type: ignore[arg-type]
+        assert response.status_code == 302, kind
+    said = game.client.get(f"/v/{game.view_token}/state", query_string={"v": first["version"]}).get_json()
+    assert said["news"] == news
+
+
 def test_the_edit_page_of_a_read_only_link_redirects_to_the_read_only_page(start: Start) -> None:
     game = start()
     response = game.client.get(f"/g/{game.view_token}")

@@ -84,7 +84,7 @@ def test_changed_stakes_are_confirmed_on_the_game_page(client: FlaskClient) -> N
     client.post(f"/g/{token}/stakes", data={"csrf_token": csrf, "version": 1, "stakes": "per_point",
                                             "amount": "0.10", "currency": "€", "settlement": "pairwise"})
     page = client.get(f"/g/{token}").get_data(as_text=True)
-    assert ('<p class="flash flash-done" role="status">Stakes saved: €0.10 per point; every pair settles the '
+    assert ('<p class="flash flash-done" role="status" tabindex="-1" autofocus>Stakes saved: €0.10 per point; every pair settles the '
             'difference.</p>') in page
     client.post(f"/g/{token}/stakes", data={"csrf_token": csrf, "version": 2, "stakes": "ante", "amount": "2",
                                             "settlement": "pairwise"})

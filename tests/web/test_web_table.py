@@ -290,7 +290,7 @@ def test_a_player_who_leaves_is_dealt_out_from_the_next_deal_and_still_ranked(st
     assert exported["absent"] == [{"player": 1, "from": 2}]
     assert [s["player"] for s in exported["standings"]] == ["Ann", "Bob", "Dee", "Cy"]
     shown = game.page()
-    assert re.search(r'<li class="leader gone"><span aria-label="leader">★</span> Bob <small>\(left\)</small> '
+    assert re.search(r'<li class="leader gone"><span role="img" aria-label="leader">★</span> Bob <small>\(left\)</small> '
                      r'<b>11</b></li>', shown)
     assert '<span class="name">Bob</span>' in shown and '<span class="seat-note">left</span>' in shown
     assert "Bob left after deal 1." in text(shown)
