@@ -164,7 +164,29 @@ def unsaved(page: Page) -> None:
 
 
 #: Each page (or step of a game) as a phone opens it.
+def group(page: Page, games: int = 3) -> str:
+    """A group of ``games`` finished games, opened on this phone by its edit link; that link."""
+    created = page.request.post("/api/groups", data={"name": "Friday club"}).json()
+    edit = created["links"]["edit"]
+    for number in range(games):
+        tricks = [1 if seat == number % 4 else 0 for seat in range(4)]  # all bid 0: one of them misses
+        done = page.request.post("/api/games", data={
+            "players": FOUR, "rules": {"max_cards": 1, "deal": "fixed", "deals": 1},
+            "deals": [{"bids": [0, 0, 0, 0], "tricks": tricks}],
+            "title": f"Friday {number + 1}"}).json()
+        page.request.post("/api/groups/" + edit.rsplit("/", 1)[1] + "/games", data={"game": done["links"]["edit"]})
+    page.goto(edit)
+    return str(edit)
+
+
 PAGES: dict[str, Callable[[Page], object]] = {
+    "group": group,
+    "group-empty": lambda page: group(page, games=0),
+    "group-new": lambda page: page.goto("/groups/new"),
+    "group-player": lambda page: page.goto(group(page) + "/players/Ann"),
+    "group-share": lambda page: page.goto(group(page) + "/share"),
+    "group-new-game": lambda page: (group(page), page.get_by_role("link", name="New game for this group").click()),
+    "game-to-group": lambda page: page.goto(game(page, rules={"max_cards": 3}, deals=SCORED) + "/group"),
     "home": lambda page: (game(page), page.goto("/")),
     "new": lambda page: page.goto("/new"),
     "new-refused": refused_new,
