@@ -10,7 +10,8 @@ a full backup's games and more to fit the cookie's 4 kB (KEEP).
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
+from collections.abc import Callable
+from typing import NamedTuple, TypeVar
 
 from flask import session
 
@@ -88,21 +89,30 @@ def forget(game: StoredGame) -> None:
 def games() -> list[Held]:
     """The games this device holds (to edit or to follow), the most recently played first; entries
     of games that are gone (deleted on another phone) are dropped from the list."""
-    entries = _entries()
+    return [Held(game, editable) for game, editable in _held("games", _entries(), games_by_id)]
+
+
+Item = TypeVar("Item", StoredGame, StoredGroup)
+
+
+def _held(key: str, entries: list[str], by_id: Callable[[list[int]], list[Item]]) -> list[tuple[Item, bool]]:
+    """The games or groups of these entries (``by_id`` reads them, in its order) whose token still
+    begins as the entry remembers, and whether each may be edited; the other entries are dropped
+    from the cookie's ``key``."""
     wanted: dict[int, tuple[bool, str]] = {}
     for entry in entries:
         match = _ENTRY.fullmatch(entry)
         if match is not None:
             wanted[int(match.group(2))] = (match.group(1) == "e", match.group(3))
     held = []
-    for game in games_by_id(list(wanted)):
-        editable, check = wanted[game.id]
-        if (game.token if editable else game.view_token).startswith(check):
-            held.append(Held(game, editable))
-    found = {h.game.id for h in held}
+    for item in by_id(list(wanted)):
+        editable, check = wanted[item.id]
+        if (item.token if editable else item.view_token).startswith(check):
+            held.append((item, editable))
+    found = {item.id for item, _ in held}
     kept = [e for e in entries if _id(e) in found]
     if kept != entries:
-        session["games"] = kept
+        session[key] = kept
     return held
 
 
@@ -127,19 +137,4 @@ def remember_group(group: StoredGroup, editable: bool) -> None:
 def groups() -> list[tuple[StoredGroup, bool]]:
     """The groups this device has opened, the most recently changed first, and whether it may edit
     each; entries of groups that are gone are dropped."""
-    entries = _group_entries()
-    wanted: dict[int, tuple[bool, str]] = {}
-    for entry in entries:
-        match = _ENTRY.fullmatch(entry)
-        if match is not None:
-            wanted[int(match.group(2))] = (match.group(1) == "e", match.group(3))
-    held = []
-    for group in groups_by_id(list(wanted)):
-        editable, check = wanted[group.id]
-        if (group.token if editable else group.view_token).startswith(check):
-            held.append((group, editable))
-    found = {group.id for group, _ in held}
-    kept = [e for e in entries if _id(e) in found]
-    if kept != entries:
-        session["groups"] = kept
-    return held
+    return _held("groups", _group_entries(), groups_by_id)
