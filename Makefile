@@ -46,7 +46,14 @@ define apt_ensure
 	fi
 endef
 
-.PHONY: all deps deps-run deps-test .venv lock run serve test lint clean
+.PHONY: all deps deps-run deps-test .venv lock run serve test lint clean messages translations
+
+# The catalogs (docs/languages.md): translations/messages.pot holds every sentence of the code
+# and the templates, translations/<code>/LC_MESSAGES/messages.po its translation into a language,
+# compiled here into the .mo file the app reads.
+PO := $(wildcard translations/*/LC_MESSAGES/messages.po)
+MO := $(PO:.po=.mo)
+EXTRACT := extract -F babel.cfg -k _l -k N_ --add-location=file --sort-output --omit-header --no-wrap
 
 all: test
 
@@ -90,18 +97,32 @@ lock:
 		--generate-hashes --no-header --quiet --output-file $(LOCK) && \
 	{ echo "$$LOCK_HEADER"; cat $(LOCK); } > "$$tmp/lock" && cat "$$tmp/lock" > $(LOCK)
 
-run: deps-run .venv
+# Every .po compiled into its .mo (a catalog with an untranslated or fuzzy sentence is refused by
+# the tests, not here).
+translations: $(MO)
+
+%.mo: %.po $(STAMP)
+	$(VENV)/bin/pybabel compile --domain messages -i $< -o $@
+
+# After a sentence of the code or a template changed: extract them all again into messages.pot
+# and carry the changes into every language's .po (new sentences empty, removed ones dropped).
+messages: .venv
+	$(VENV)/bin/pybabel $(EXTRACT) -o translations/messages.pot .
+	$(VENV)/bin/pybabel update -i translations/messages.pot -d translations --no-fuzzy-matching \
+		--ignore-obsolete --no-wrap
+
+run: deps-run .venv translations
 	$(VENV)/bin/flask --app scorekeeper db upgrade
 	$(VENV)/bin/flask --app scorekeeper address --port 5000
 	$(VENV)/bin/flask --app scorekeeper run --host 0.0.0.0 --port 5000
 
 # Production: several gunicorn workers; the schema is migrated once, before they start.
 WORKERS ?= 4
-serve: deps-run .venv
+serve: deps-run .venv translations
 	$(VENV)/bin/flask --app scorekeeper db upgrade
 	$(VENV)/bin/gunicorn --workers $(WORKERS) --bind 0.0.0.0:8000 --access-logfile - 'scorekeeper:create_app()'
 
-test: deps-test .venv
+test: deps-test .venv translations
 	$(VENV)/bin/python -m pytest
 	$(VENV)/bin/mypy scorekeeper/rules
 	$(VENV)/bin/ruff check .

@@ -65,6 +65,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         # How many reverse proxies (Caddy, nginx) stand in front of the app: their X-Forwarded-Proto,
         # -Host and -For headers are then believed, so links say https. 0: none is believed.
         PROXY_HOPS=os.environ.get("PROXY_HOPS", "0"),
+        # The catalogs of every language but English (translations/<code>/LC_MESSAGES).
+        BABEL_TRANSLATION_DIRECTORIES=str(ROOT / "translations"),
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)
@@ -76,12 +78,26 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if hops:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)  # type: ignore[method-assign]
 
-    from . import address, api, games, groupfiles, groups, offline, plan, play, sheets, table, web
+    from . import (
+        address,
+        api,
+        games,
+        groupfiles,
+        groups,
+        language,
+        offline,
+        plan,
+        play,
+        sheets,
+        table,
+        web,
+    )
     from .models import db, init_db, migrate
 
     init_db(app)
     migrate.init_app(app, db, directory=str(ROOT / "migrations"))
     web.init_app(app)
+    language.init_app(app)
     address.init_app(app)
     app.register_blueprint(api.bp)
     app.register_blueprint(games.bp)

@@ -21,6 +21,7 @@ import rjsmin
 from flask import Blueprint, Flask, current_app, make_response, render_template, request, url_for
 from werkzeug.wrappers import Response
 
+from . import language
 from .cache import LRU
 
 bp = Blueprint("offline", __name__)
@@ -113,12 +114,12 @@ def _hashed(endpoint: str, values: dict[str, Any]) -> None:
 
 
 def _kept(name: str, make: Callable[[], T]) -> T:
-    """What ``make`` gives, made once per worker and per address prefix the app is served under
-    (every time in debug mode, where templates and files are being edited)."""
+    """What ``make`` gives, made once per worker, per address prefix the app is served under and per
+    language (every time in debug mode, where templates and files are being edited)."""
     if current_app.debug:
         return make()
     kept: LRU[Any] = current_app.extensions.setdefault("scorekeeper.offline", LRU(16))
-    found: T = kept.get((name, request.script_root), make)
+    found: T = kept.get((name, request.script_root, language.current()), make)
     return found
 
 

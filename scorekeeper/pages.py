@@ -1,6 +1,7 @@
 """Rendered parts of a game's pages, kept per game version: rendered once, served until it changes.
 
-A game's version changes with every write, so a (token, version) key can never serve an old page.
+A game's version changes with every write, so a (token, version) key can never serve an old page;
+the language is part of the key too.
 Each worker keeps its own small cache; nothing visitor-specific (forms, messages) is kept.
 """
 
@@ -11,7 +12,7 @@ from collections.abc import Callable, Hashable
 from flask import render_template, session
 from markupsafe import Markup
 
-from . import board
+from . import board, language
 from .cache import LRU
 from .models import StoredGame
 from .rules.gamefile import GameFile
@@ -20,10 +21,11 @@ _pages: LRU[str] = LRU(256)
 
 
 def cached(key: Hashable, render: Callable[[], str]) -> str:
-    """A rendered page or fragment; pages carrying a message for this visitor are never kept."""
+    """A rendered page or fragment, in this visitor's language; pages carrying a message for this
+    visitor are never kept."""
     if session.get("_flashes"):
         return render()
-    return _pages.get(key, render)
+    return _pages.get((key, language.current()), render)
 
 
 def board_html(game: StoredGame, gamefile: GameFile, *, editable: bool) -> Markup:

@@ -198,6 +198,42 @@ def choice(value: object, what: str, options: Iterable[str]) -> str:
     raise UnknownVariantError(f"{what} must be one of {', '.join(known)}, not {shown(value)}")
 
 
+#: The languages the app speaks, by code, each named in its own language.
+LANGUAGES = {"en": "English", "nl": "Nederlands", "de": "Deutsch", "fr": "Français",
+             "es": "Español", "it": "Italiano", "pt": "Português"}
+
+
+def language(value: object, what: str = "The language") -> str:
+    """One of the app's languages by its code, in either case (``NL`` is ``nl``).
+
+    >>> language("nl"), language(" DE ")
+    ('nl', 'de')
+    >>> language("xx")
+    Traceback (most recent call last):
+    ...
+    scorekeeper.rules.errors.UnknownVariantError: The language must be one of en, nl, de, fr, es, it, pt, not 'xx'
+    """
+    code = value.strip().lower() if isinstance(value, str) and len(value) <= 10 else value
+    return choice(code, what, LANGUAGES)
+
+
+#: The most characters of a page's own address that a link back to it may have.
+MAX_PATH = 300
+_LOCAL_PATH = re.compile(r"/(?![/\\])[\x21-\x7e]*")
+
+
+def local_path(value: object, default: str) -> str:
+    """An address on this site to go back to (a path, its query included), else ``default``: never
+    another site (``//host``, ``/\\host``, ``https://…``), never more than MAX_PATH characters.
+
+    >>> local_path("/g/abc?x=1", "/"), local_path("//evil.example", "/"), local_path("https://x", "/")
+    ('/g/abc?x=1', '/', '/')
+    """
+    if isinstance(value, str) and len(value) <= MAX_PATH and _LOCAL_PATH.fullmatch(value):
+        return value
+    return default
+
+
 #: Unicode's control (Cc), format (Cf: zero-width, bidirectional overrides …), surrogate and
 #: private-use characters: none of them belongs in a name, a title or a reason.
 _HIDDEN = frozenset({"Cc", "Cf", "Cs", "Co"})

@@ -1,0 +1,98 @@
+"""The language of a page: chosen per request, remembered on the phone, switched from the header.
+
+A request's language is, in this order: its ``lang`` query parameter (a printed sheet's link
+carries one), the language this phone chose (the ``lang`` cookie, set by the header's language
+links), the browser's preference (``Accept-Language``), English. The JSON API and the game file
+carry ids, not words; only the sentences of an answer (an error) follow the language.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+from flask import Flask, Response, abort, g, redirect, request, url_for
+from flask_babel import Babel, get_locale, get_translations
+
+from .rules import values, words
+from .rules.errors import ValueRefused
+
+#: The cookie that remembers this phone's language: a year, like the list of its games.
+COOKIE = "lang"
+COOKIE_AGE = 60 * 60 * 24 * 365
+
+babel = Babel()
+
+
+def _chosen() -> str | None:
+    """This request's ``lang`` parameter or, without one, this phone's cookie (a bad one ignored)."""
+    if "language" in g:
+        return g.language
+    cookie = request.cookies.get(COOKIE)
+    if cookie is None:
+        return None
+    try:
+        return values.language(cookie)
+    except ValueRefused:
+        return None
+
+
+def select() -> str:
+    """The language of this request (Flask-Babel's locale selector)."""
+    return _chosen() or request.accept_languages.best_match(values.LANGUAGES) or "en"
+
+
+def current() -> str:
+    """The code of this request's language: ``en``, ``nl`` …"""
+    return str(get_locale() or "en")
+
+
+def _read_parameter() -> None:
+    """A ``lang`` query parameter is read before anything else: a bad one is refused (400)."""
+    if "lang" in request.args:
+        try:
+            g.language = values.language(request.args["lang"])
+        except ValueRefused as exc:
+            abort(400, str(exc))
+
+
+def _switch(code: str) -> Response:
+    """Switch this phone to a language and go back to the page it was switched on."""
+    try:
+        chosen = values.language(code)
+    except ValueRefused as exc:
+        abort(404, str(exc))
+    back = values.local_path(request.args.get("next", ""), url_for("games.index"))
+    response = redirect(back, 303)
+    response.set_cookie(COOKIE, chosen, max_age=COOKIE_AGE, samesite="Lax", httponly=True,
+                        secure=request.is_secure)
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def _vary(response: Response) -> Response:
+    """A page follows the phone's language: caches along the way keep one copy per language."""
+    if response.mimetype in ("text/html", "application/pdf"):
+        response.vary.update(("Cookie", "Accept-Language"))
+    return response
+
+
+def here() -> str:
+    """This page's address to come back to after switching: its query, but not its ``lang``."""
+    query = urlencode([(key, value) for key, value in request.args.items(multi=True) if key != "lang"])
+    return request.path + ("?" + query if query else "")
+
+
+def _template_globals() -> dict[str, object]:
+    return {"language": current, "languages": values.LANGUAGES, "here": here}
+
+
+def init_app(app: Flask) -> None:
+    """Install Flask-Babel with the catalogs in translations/, the language switch and the core's words."""
+    babel.init_app(app, locale_selector=select)
+    app.jinja_env.policies["ext.i18n.trimmed"] = True  # as babel.cfg extracts them
+    words.use(lambda message: get_translations().ugettext(message),
+              lambda singular, plural, n: get_translations().ungettext(singular, plural, n))
+    app.before_request(_read_parameter)
+    app.after_request(_vary)
+    app.context_processor(_template_globals)
+    app.add_url_rule("/language/<code>", "language", _switch)

@@ -1,0 +1,53 @@
+"""The words of the rules core: every sentence it says, in the language of whoever asked.
+
+The rules core knows no web framework. Its sentences are written in English, marked with ``_``
+(or ``ngettext`` where a count decides the form) so that ``pybabel extract`` finds them, and
+translated through the function the app installs with ``use``; until then (a script, a test of
+the core alone) they stay English. A name for a thing that is kept in a table — a preset's
+title, a rule's name — is marked with ``N_`` where it is written and translated with ``_`` where
+it is shown, since a table is built once and read in every language.
+
+Placeholders are ``%(name)s``, filled in after translation, so a translation may move them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+#: Translates one message; (singular, plural, count) for a message whose form follows a count.
+Translate = Callable[[str], str]
+TranslatePlural = Callable[[str, str, int], str]
+
+_translate: Translate = str
+_translate_plural: TranslatePlural = lambda singular, plural, n: singular if n == 1 else plural
+
+
+def use(translate: Translate, translate_plural: TranslatePlural) -> None:
+    """Translate the core's sentences with these (the app's gettext and ngettext, untouched)."""
+    global _translate, _translate_plural
+    _translate, _translate_plural = translate, translate_plural
+
+
+def _(message: str, /, **values: object) -> str:
+    """``message`` in the current language, its ``%(name)s`` placeholders filled with ``values``.
+
+    A message is always formatted, as in the templates: a ``%`` of its own is written ``%%``.
+
+    >>> _("%(name)s deals", name="Ann"), _("100%% sure")
+    ('Ann deals', '100% sure')
+    """
+    return _translate(message) % values
+
+
+def ngettext(singular: str, plural: str, n: int, /, **values: object) -> str:
+    """The form of a message for ``n`` (given to it as ``%(num)s``), in the current language.
+
+    >>> ngettext("%(num)s trick", "%(num)s tricks", 1), ngettext("%(num)s trick", "%(num)s tricks", 3)
+    ('1 trick', '3 tricks')
+    """
+    return _translate_plural(singular, plural, n) % {"num": n, **values}
+
+
+def N_(message: str, /) -> str:
+    """Marks a message to be translated where it is shown, not here: it is returned as it is."""
+    return message
