@@ -11,6 +11,9 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any, NamedTuple
 
+from babel import numbers
+
+from . import language
 from .edits import JOINED_LATE
 from .rules.bidding import announce, bid_check
 from .rules.errors import RulesError
@@ -25,10 +28,11 @@ TRUMP_BY_CARD = {"turn-up": "turned up", "dealer-last-card": "dealer's last card
 
 
 def points(value: Fraction | int) -> str:
-    """A score as a person writes it: whole numbers, halves as ½, a real minus sign.
+    """A score as a person writes it in this page's language: whole numbers, halves as ½, other
+    fractions with the language's decimal sign, and a real minus sign.
 
-    >>> points(Fraction(-7)), points(Fraction(5, 2)), points(Fraction(1, 2)), points(0)
-    ('−7', '2½', '½', '0')
+    >>> points(Fraction(-7)), points(Fraction(5, 2)), points(Fraction(1, 2)), points(0), points(Fraction(9, 4))
+    ('−7', '2½', '½', '0', '2.25')
     """
     value = Fraction(value)
     sign = "−" if value < 0 else ""
@@ -39,22 +43,36 @@ def points(value: Fraction | int) -> str:
         return f"{sign}{whole}"
     if rest == Fraction(1, 2):
         return f"{sign}{whole or ''}½"
-    return f"{sign}{float(value):g}"
+    return sign + numbers.format_decimal(Decimal(value.numerator) / value.denominator, "0.###",
+                                         locale=language.current())
+
+
+#: A currency's sign as players write it, and the ISO 4217 code Babel formats it by.
+CURRENCY_SIGNS = {"€": "EUR", "$": "USD", "£": "GBP", "¥": "JPY", "₹": "INR", "₩": "KRW",
+                  "₺": "TRY", "₽": "RUB", "R$": "BRL", "zł": "PLN", "Fr.": "CHF", "CHF": "CHF"}
 
 
 def money(amount: Decimal, currency: str) -> str:
-    """An amount with its currency: a sign such as € in front, a code such as EUR after.
+    """An amount with its currency, written as this page's language writes money: a code (EUR) or a
+    sign Babel knows (€, $, £) where the language puts it, any other sign (kr, pts) after the
+    amount; a real minus sign.
 
     >>> money(Decimal("1.20"), "€"), money(Decimal("0.90"), "EUR"), money(Decimal("-2.00"), "")
-    ('€1.20', '0.90 EUR', '−2.00')
+    ('€1.20', '€0.90', '−2.00')
+    >>> money(Decimal("-3.5"), "kr"), money(Decimal("1234.5"), "$")
+    ('−3.50 kr', '$1,234.50')
     """
-    sign = "−" if amount < 0 else ""
-    text = f"{abs(amount):.2f}"
-    if not currency:
-        return sign + text
-    if len(currency) == 1 and not currency.isalnum():
-        return f"{sign}{currency}{text}"
-    return f"{sign}{text} {currency}"
+    locale = language.current()
+    code = CURRENCY_SIGNS.get(currency, currency if currency.isascii() and currency.isupper() else "")
+    if code in _CODES:
+        text = numbers.format_currency(abs(amount), code, locale=locale)
+    else:
+        text = numbers.format_decimal(abs(amount), "#,##0.00", locale=locale)
+        text = f"{text} {currency}" if currency else text
+    return ("−" if amount < 0 else "") + text
+
+
+_CODES = frozenset(numbers.list_currencies())
 
 
 @dataclass(frozen=True)

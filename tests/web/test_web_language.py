@@ -1,0 +1,136 @@
+"""Choosing the language: the lang parameter, this phone's choice, the browser's preference, English."""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+from fractions import Fraction
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from webhelpers import HOSTILE_TEXT, hostile_text
+
+from scorekeeper import board
+from scorekeeper.models import Game, db
+from scorekeeper.rules.values import LANGUAGES
+
+LANG = re.compile(r'<html lang="([^"]+)">')
+FUZZ = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+
+
+def lang_of(client: FlaskClient, url: str = "/", **headers: str) -> str:
+    response = client.get(url, headers=headers)
+    assert response.status_code == 200, response.data[:300]
+    found = LANG.search(response.get_data(as_text=True))
+    assert found, "no <html lang>"
+    return found.group(1)
+
+
+def test_english_without_any_preference(client: FlaskClient) -> None:
+    assert lang_of(client) == "en"
+
+
+@pytest.mark.parametrize(("header", "expected"), [
+    ("nl-NL,nl;q=0.9,en;q=0.8", "nl"), ("de-DE", "de"), ("fr-CA,fr;q=0.9", "fr"), ("es-AR", "es"),
+    ("it", "it"), ("pt-BR,pt;q=0.9", "pt"), ("ja,zh;q=0.9", "en"), ("sv,de;q=0.5", "de"), ("*", "en"),
+])
+def test_the_browser_preference_picks_the_first_language_the_app_speaks(
+        client: FlaskClient, header: str, expected: str) -> None:
+    assert lang_of(client, **{"Accept-Language": header}) == expected
+
+
+def test_the_header_switch_is_remembered_on_this_phone_and_returns_to_the_page(client: FlaskClient) -> None:
+    response = client.get("/language/de?next=/new?x=1")
+    assert response.status_code == 303 and response.headers["Location"] == "/new?x=1"
+    cookie = response.headers["Set-Cookie"]
+    assert cookie.startswith("lang=de;") and "Max-Age=31536000" in cookie and "HttpOnly" in cookie
+    assert lang_of(client, **{"Accept-Language": "fr"}) == "de"  # the phone's choice beats the browser's
+    client.get("/language/NL")
+    assert lang_of(client) == "nl"
+
+
+def test_the_lang_parameter_wins_for_that_page_only(client: FlaskClient) -> None:
+    client.get("/language/de")
+    assert lang_of(client, "/?lang=fr") == "fr"
+    assert lang_of(client) == "de"
+
+
+def test_every_page_offers_every_language_and_comes_back_without_its_lang_parameter(client: FlaskClient) -> None:
+    page = client.get("/new?lang=it&x=%2F1").get_data(as_text=True)
+    for code, name in LANGUAGES.items():
+        assert f'href="/language/{code}?next=/new?x%3D%252F1" lang="{code}" hreflang="{code}"' in page
+        assert f">{name}</a>" in page
+    assert 'hreflang="it" aria-current="true"' in page
+
+
+def test_an_unknown_language_is_refused_with_the_ones_there_are(client: FlaskClient) -> None:
+    response = client.get("/?lang=xx")
+    assert response.status_code == 400
+    assert "The language must be one of en, nl, de, fr, es, it, pt, not &#39;xx&#39;" in response.get_data(as_text=True)
+    assert client.get("/language/xx").status_code == 404
+    assert "lang=" not in client.get("/language/xx").headers.get("Set-Cookie", "")
+
+
+@pytest.mark.parametrize("target", ["//evil.example/x", "https://evil.example", "/\\evil.example", "javascript:alert(1)",
+                                    "evil", "/" + "a" * 400, "/\x00", "/ space"])
+def test_switching_never_leads_off_the_site(client: FlaskClient, target: str) -> None:
+    response = client.get("/language/fr", query_string={"next": target})
+    assert response.status_code == 303 and response.headers["Location"] == "/"
+
+
+def test_a_cookie_of_no_language_is_ignored(client: FlaskClient) -> None:
+    client.set_cookie("lang", "klingon")
+    assert lang_of(client, **{"Accept-Language": "es"}) == "es"
+
+
+def test_head_requests_and_caches_see_the_language(client: FlaskClient) -> None:
+    assert client.head("/language/pt").status_code == 303
+    response = client.get("/")
+    assert {"Cookie", "Accept-Language"} <= set(response.vary)
+
+
+def test_a_game_page_kept_in_one_language_is_not_served_in_another(client: FlaskClient, start) -> None:  # type: ignore[no-untyped-def]
+    scorer = start(rules={"preset": "oh-hell"})
+    url = f"/g/{scorer.token}"
+    english = client.get(url).get_data(as_text=True)
+    client.get("/language/nl")
+    dutch = client.get(url).get_data(as_text=True)
+    assert '<html lang="nl">' in dutch and '<html lang="en">' in english
+
+
+@FUZZ
+@given(code=hostile_text | st.sampled_from(HOSTILE_TEXT) | st.sampled_from([*LANGUAGES, "EN", " nl ", "pt-BR"]))
+def test_hostile_lang_parameters_and_cookies_break_nothing_and_store_nothing(app: Flask, code: str) -> None:
+    client = app.test_client()
+    with app.app_context():
+        before = db.session.query(Game).count()
+    response = client.get("/new", query_string={"lang": code})
+    assert response.status_code in (200, 400)
+    if response.status_code == 200:
+        assert LANG.search(response.get_data(as_text=True)).group(1) in LANGUAGES  # type: ignore[union-attr]
+    switch = client.get("/language/x", query_string={"next": code})
+    assert switch.status_code in (303, 404)
+    client.set_cookie("lang", code.encode("utf-8", "replace").decode("latin-1", "replace")[:50])
+    assert client.get("/").status_code == 200
+    with app.app_context():
+        assert db.session.query(Game).count() == before
+
+
+@pytest.mark.parametrize(("code", "amount", "currency", "expected"), [
+    ("en", "1.20", "€", "€1.20"), ("nl", "1.20", "€", "€ 1,20"), ("fr", "1.20", "€", "1,20 €"),
+    ("de", "1234.5", "EUR", "1.234,50 €"), ("pt", "-0.5", "$", "−US$ 0,50"), ("it", "2", "kr", "2,00 kr"),
+    ("es", "-3.25", "", "−3,25"), ("en", "-3.25", "£", "−£3.25"),
+])
+def test_money_is_written_the_languages_way(app: Flask, code: str, amount: str, currency: str, expected: str) -> None:
+    with app.test_request_context(f"/?lang={code}"):
+        app.preprocess_request()
+        assert re.sub(r"[\u00a0\u202f]", " ", board.money(Decimal(amount), currency)) == expected
+
+
+def test_points_take_the_languages_decimal_sign(app: Flask) -> None:
+    with app.test_request_context("/?lang=de"):
+        app.preprocess_request()
+        assert board.points(Fraction(-9, 4)) == "−2,25" and board.points(Fraction(5, 2)) == "2½"
