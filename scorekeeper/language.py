@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from urllib.parse import urlencode
 
-from flask import Flask, Response, abort, g, redirect, request, url_for
+from flask import Flask, Response, abort, g, has_request_context, redirect, request, url_for
 from flask_babel import Babel, get_locale, get_translations
 
 from .rules import values, words
@@ -37,7 +37,10 @@ def _chosen() -> str | None:
 
 
 def select() -> str:
-    """The language of this request (Flask-Babel's locale selector)."""
+    """The language of this request (Flask-Babel's locale selector); English outside a request
+    (a sheet rendered by a script or a test)."""
+    if not has_request_context():
+        return "en"
     return _chosen() or request.accept_languages.best_match(values.LANGUAGES) or "en"
 
 
