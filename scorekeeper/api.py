@@ -13,7 +13,8 @@ from .models import StoredGame, StoredGroup, commit, find_game, find_group
 from .rules import values
 from .rules.errors import RulesError
 from .rules.gamefile import export, parse
-from .web import csrf, game_links, read_json
+from .rules.words import _
+from .web import csrf, error_message, game_links, read_json
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 csrf.exempt(bp)  # JSON only: a cross-site form can't send application/json without CORS
@@ -26,7 +27,7 @@ def _error(message: str, status: int) -> tuple[Response, int]:
 @bp.errorhandler(HTTPException)
 def http_error(exc: HTTPException) -> tuple[Response, int]:
     """Every API error is JSON with a message, never an HTML page."""
-    return _error(exc.description or exc.name, exc.code or 500)
+    return _error(error_message(exc), exc.code or 500)
 
 
 def export_game(game: StoredGame, editable: bool = True) -> dict[str, Any]:
@@ -38,11 +39,11 @@ def export_game(game: StoredGame, editable: bool = True) -> dict[str, Any]:
 def create_game() -> tuple[Response, int]:
     """Store a game file: 201 with the export, or 422 naming what is wrong; nothing stored then."""
     if not request.is_json:
-        return _error("send the game file as JSON (Content-Type: application/json)", 415)
+        return _error(_("send the game file as JSON (Content-Type: %(type)s)", type="application/json"), 415)
     try:
         data = read_json(request.get_data())
     except ValueError as exc:
-        return _error(f"the body is not valid JSON: {exc}", 400)
+        return _error(_("the body is not valid JSON: %(problem)s", problem=exc), 400)
     try:
         checked = parse(data)
     except RulesError as exc:
@@ -60,32 +61,32 @@ def get_game(token: str) -> Response | tuple[Response, int]:
     """The export of a game, by its edit or read-only token."""
     game, editable = find_game(token)
     if game is None:
-        return _error("no game has this link", 404)
+        return _error(_("no game has this link"), 404)
     return jsonify(export_game(game, editable))
 
 
 def _json_object(what: str) -> tuple[dict[str, Any] | None, tuple[Response, int] | None]:
     """The request's JSON object, or the error answer that refuses it (nothing stored)."""
     if not request.is_json:
-        return None, _error("send JSON (Content-Type: application/json)", 415)
+        return None, _error(_("send JSON (Content-Type: %(type)s)", type="application/json"), 415)
     try:
         data = read_json(request.get_data())
     except ValueError as exc:
-        return None, _error(f"the body is not valid JSON: {exc}", 400)
+        return None, _error(_("the body is not valid JSON: %(problem)s", problem=exc), 400)
     if not isinstance(data, dict):
-        return None, _error(f"send {what} as a JSON object", 422)
+        return None, _error(_("send %(what)s as a JSON object", what=what), 422)
     return data, None
 
 
 @bp.post("/groups")
 def create_group() -> tuple[Response, int]:
     """Start a group: ``{"name": …}`` → 201 with the group, or 422 naming what is wrong."""
-    data, refused = _json_object('the group ({"name": "Friday club"})')
+    data, refused = _json_object(_("the group (%(example)s)", example='{"name": "Friday club"}'))
     if refused is not None:
         return refused
     assert data is not None
     try:
-        values.fields(data, ("name",), "the group")
+        values.fields(data, ("name",), _("the group"))
         name = values.group_name(data.get("name"))
     except RulesError as exc:
         return _error(str(exc), 422)
@@ -100,23 +101,23 @@ def create_group() -> tuple[Response, int]:
 @bp.post("/groups/<group>/games")
 def add_game(group: str) -> Response | tuple[Response, int]:
     """Put a game in a group: ``{"game": "<the game's edit link or token>"}`` → 200 with the group."""
-    data, refused = _json_object('the game ({"game": "<its edit link>"})')
+    data, refused = _json_object(_("the game (%(example)s)", example=_('{"game": "<its edit link>"}')))
     if refused is not None:
         return refused
     assert data is not None
     found, editable = find_group(group)
     if found is None:
-        return _error("no group has this link", 404)
+        return _error(_("no group has this link"), 404)
     if not editable:
-        return _error("this is the read-only link of a group: it can't add games", 403)
+        return _error(_("this is the read-only link of a group: it can't add games"), 403)
     try:
-        values.fields(data, ("game",), "the request")
-        token = values.link_token(data.get("game"), "The game's link")
+        values.fields(data, ("game",), _("the request"))
+        token = values.link_token(data.get("game"), _("The game's link"))
     except RulesError as exc:
         return _error(str(exc), 422)
     outcome = groups.add_game(found, token)
     if outcome in ("view", "none", "other"):
-        return _error(groups.ADD_REFUSALS[outcome], groups.STATUS[outcome])
+        return _error(_(groups.ADD_REFUSALS[outcome]), groups.STATUS[outcome])
     commit()
     return jsonify(groups.document(groups.load(found.token)))
 
@@ -124,7 +125,7 @@ def add_game(group: str) -> Response | tuple[Response, int]:
 @bp.get("/groups/<group>")
 def get_group(group: str) -> Response | tuple[Response, int]:
     """A group with its games and players' figures, by its edit or read-only token."""
-    found, _ = find_group(group)
+    found, _editable = find_group(group)
     if found is None:
-        return _error("no group has this link", 404)
+        return _error(_("no group has this link"), 404)
     return jsonify(groups.document(groups.load(group)))

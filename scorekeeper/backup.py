@@ -18,6 +18,7 @@ from .forms import sentence
 from .models import StoredGame, find_game
 from .rules.errors import RulesError
 from .rules.gamefile import GameFile, export, parse, to_input
+from .rules.words import _, ngettext
 from .web import game_links
 
 FORMAT = "oh-hell-scorekeeper/backup-1"
@@ -124,13 +125,16 @@ def restore(data: dict[str, Any]) -> list[Restored]:
     """Import every game of a backup and remember them all on this device; BackupError if it has no games."""
     games = data.get("games")
     if data.get("format", FORMAT) != FORMAT:
-        raise BackupError(f"This backup's format {data['format'][:40]!r} is not known here: backups "
-                          f"{FORMAT!r} can be restored; nothing was imported.")
+        raise BackupError(_("This backup's format %(format)s is not known here: backups %(known)s can be "
+                            "restored; nothing was imported.", format=repr(data["format"][:40]), known=repr(FORMAT)))
     if not isinstance(games, list):
-        raise BackupError('This backup has no list of games ("games": [...]); nothing was imported.')
+        raise BackupError(_("This backup has no list of games (%(example)s); nothing was imported.",
+                            example='"games": [...]'))
     if len(games) > MAX_GAMES:
-        raise BackupError(f"This backup holds {len(games)} games; at most {MAX_GAMES} can be restored "
-                          "at once, so nothing was imported.")
+        raise BackupError(ngettext(
+            "This backup holds %(num)s game; at most %(most)s can be restored at once, so nothing was imported.",
+            "This backup holds %(num)s games; at most %(most)s can be restored at once, so nothing was imported.",
+            len(games), most=MAX_GAMES))
     held = _held()
     results = [_restore(number, doc, held) for number, doc in enumerate(games, 1)]
     for result in reversed(results):  # the backup's first game ends at the top of the list

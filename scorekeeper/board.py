@@ -11,6 +11,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any, NamedTuple
 
+import babel.dates
 from babel import numbers
 
 from . import language
@@ -22,9 +23,21 @@ from .rules.gamefile import GameFile
 from .rules.presets import PRESETS, Rules, rules_for
 from .rules.schedule import Deal
 from .rules.scoring import Points
+from .rules.words import N_, _, ngettext
 
-SUIT_SIGNS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣", "NT": "NT"}
-TRUMP_BY_CARD = {"turn-up": "turned up", "dealer-last-card": "dealer's last card", "rotation": "by rotation"}
+SUIT_SIGNS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣", "NT": N_("NT")}
+TRUMP_BY_CARD = {"turn-up": N_("turned up"), "dealer-last-card": N_("dealer's last card"),
+                 "rotation": N_("by rotation")}
+
+
+def suit_sign(trump: str) -> str:
+    """A trump as the board writes it: a suit's sign, or "NT" (no trump) in the page's language.
+
+    >>> suit_sign("H"), suit_sign("NT"), suit_sign("")
+    ('♥', 'NT', '')
+    """
+    sign = SUIT_SIGNS.get(trump, "")
+    return _(sign) if trump == "NT" else sign
 
 
 def points(value: Fraction | int) -> str:
@@ -111,9 +124,11 @@ def deal_name(gamefile: GameFile, deal: Deal) -> str:
     state = gamefile.game
     played = state.deals[deal.number - 1] if deal.number <= len(state.deals) else None
     if (played.tiebreak if played else state.tiebreak):
-        return f"Tie-break deal (deal {deal.number})"
+        return _("Tie-break deal (deal %(number)s)", number=deal.number)
     planned = deals_planned(gamefile)
-    return f"Deal {deal.number}" + (f" of {planned}" if planned else "")
+    if planned:
+        return _("Deal %(number)s of %(deals)s", number=deal.number, deals=planned)
+    return _("Deal %(number)s", number=deal.number)
 
 
 def is_redeal(gamefile: GameFile, deal: Deal) -> bool:
@@ -326,8 +341,8 @@ def sits_out(gamefile: GameFile, number: int) -> str:
     seats = sitting_out(gamefile, number)
     if not seats:
         return ""
-    verb = "sits" if len(seats) == 1 else "sit"
-    return f"{listed([gamefile.players[seat] for seat in seats])} {verb} this deal out."
+    return ngettext("%(players)s sits this deal out.", "%(players)s sit this deal out.", len(seats),
+                    players=listed([gamefile.players[seat] for seat in seats]))
 
 
 def seat_notes(gamefile: GameFile) -> dict[int, list[str]]:
@@ -340,12 +355,22 @@ def seat_notes(gamefile: GameFile) -> dict[int, list[str]]:
             joins = absence.last + 1
             start = [adj.points for adj in gamefile.adjustments if adj.player == absence.player
                      and adj.deal == absence.last and adj.reason == JOINED_LATE]
-            note = (f"{'joined' if joins <= upcoming else 'joins'} at deal {joins}"
-                    + (f" with {points(sum(start))}" if start else ""))
+            if start and joins <= upcoming:
+                note = _("joined at deal %(deal)s with %(points)s", deal=joins, points=points(sum(start)))
+            elif start:
+                note = _("joins at deal %(deal)s with %(points)s", deal=joins, points=points(sum(start)))
+            elif joins <= upcoming:
+                note = _("joined at deal %(deal)s", deal=joins)
+            else:
+                note = _("joins at deal %(deal)s", deal=joins)
         elif absence.last is None:
             left = absence.first - 1
-            note = (f"{'left' if absence.first <= upcoming else 'leaves'} after deal {left}" if left
-                    else "left before the first deal")
+            if not left:
+                note = _("left before the first deal")
+            elif absence.first <= upcoming:
+                note = _("left after deal %(deal)s", deal=left)
+            else:
+                note = _("leaves after deal %(deal)s", deal=left)
         else:
             continue
         notes.setdefault(absence.player, []).append(note)
@@ -421,23 +446,28 @@ def news(gamefile: GameFile) -> str:
     bids next', 'Deal 3: the bids are in · the tricks next', 'Deal 2 scored', 'Game over'."""
     state, names = gamefile.game, gamefile.players
     if state.finished:
-        return "Game ended by the table" if state.ended_by_table else "Game over"
+        return _("Game ended by the table") if state.ended_by_table else _("Game over")
     current, last = state.current, last_result(gamefile)
     if current is None or not (current.entered or current.trump):
         if last is None:
             return ""
         number = last.deal.number
         if not gamefile.rules.cooperative:
-            return f"Deal {number} scored"
-        return f"Deal {number} missed: it is dealt again" if last.redeal else f"Deal {number} made"
+            return _("Deal %(number)s scored", number=number)
+        if last.redeal:
+            return _("Deal %(number)s missed: it is dealt again", number=number)
+        return _("Deal %(number)s made", number=number)
     number, bidder = current.deal.number, next_bidder(state)
     bidders = [seat for seat in current.deal.bidding_order(len(names)) if current.bids[seat] is not None]
     if not bidders:
-        trump = "no trump" if current.trump == "NT" else f"{SUIT_SIGNS[current.trump or 'NT']} trump"
-        return f"Deal {number}: {trump}"
-    done = ("the bids are in" if gamefile.rules.bidding.simultaneous
-            else f"{names[bidders[-1]]} bid {current.bids[bidders[-1]]}")
-    return f"Deal {number}: {done} · " + (f"{names[bidder]} bids next" if bidder is not None else "the tricks next")
+        if current.trump == "NT":
+            return _("Deal %(number)s: no trump", number=number)
+        return _("Deal %(number)s: %(suit)s trump", number=number, suit=suit_sign(current.trump or "NT"))
+    done = (_("the bids are in") if gamefile.rules.bidding.simultaneous
+            else _("%(player)s bid %(bid)s", player=names[bidders[-1]], bid=current.bids[bidders[-1]]))
+    following = (_("%(player)s bids next", player=names[bidder]) if bidder is not None
+                 else _("the tricks next"))
+    return _("Deal %(number)s: %(done)s · %(next)s", number=number, done=done, next=following)
 
 
 def progress(gamefile: GameFile) -> str:
@@ -445,7 +475,7 @@ def progress(gamefile: GameFile) -> str:
     state = gamefile.game
     if state.finished:
         played = len(state.deals)
-        return f"Finished after {played} deal{'s' if played != 1 else ''}"
+        return ngettext("Finished after %(num)s deal", "Finished after %(num)s deals", played)
     kind = screen(gamefile)
     return deal_name(gamefile, kind.deal) if kind.deal else ""
 
@@ -470,8 +500,17 @@ def variant(rules: Rules) -> str:
     >>> variant(make_rules({"preset": "up-and-down-the-river"}, 4)), variant(make_rules({"max_cards": 3}, 4))
     ('Up and Down the River', 'Oh Hell, house rules')
     """
-    title = PRESETS[rules.preset].title
-    return f"{title}, house rules" if house_rules(rules) else title
+    return variant_name(rules.preset, house_rules(rules))
+
+
+def variant_name(preset: str, house: bool) -> str:
+    """A preset's name in the page's language, with "house rules" when the table changed any.
+
+    >>> variant_name("oh-hell", True)
+    'Oh Hell, house rules'
+    """
+    title = _(PRESETS[preset].title)
+    return _("%(rules)s, house rules", rules=title) if house else title
 
 
 def day(moment: date, today: date) -> str:
@@ -482,11 +521,30 @@ def day(moment: date, today: date) -> str:
     ['today', 'yesterday', 'Mon 2 Mar', 'Wed 31 Dec 2025']
     """
     if moment == today:
-        return "today"
+        return _("today")
     if moment == today - timedelta(days=1):
-        return "yesterday"
-    text = f"{moment:%a} {moment.day} {moment:%b}"
-    return text if moment.year == today.year else f"{text} {moment.year}"
+        return _("yesterday")
+    # Weekday, day and month; then with the year.
+    return written(moment, "MMMEd" if moment.year == today.year else "yMMMEd")
+
+
+#: English dates as the app has always written them; other languages by Babel's skeletons.
+_ENGLISH_DATES = {"MMMEd": "EEE d MMM", "yMMMEd": "EEE d MMM y", "yMMMMd": "d MMMM y"}
+
+
+def written(moment: date | datetime, skeleton: str) -> str:
+    """A date by a CLDR skeleton (``yMMMEd``: year, month, day, weekday), or a time of day (for a
+    datetime: ``HH:mm``), as the page's language writes it; English outside a request.
+
+    >>> written(date(2026, 3, 2), "yMMMEd"), written(datetime(2026, 3, 2, 9, 5), "HH:mm")
+    ('Mon 2 Mar 2026', '09:05')
+    """
+    locale = language.current()
+    if isinstance(moment, datetime):  # written in the server's time zone, as the game's times are
+        return babel.dates.format_time(moment, skeleton, locale=locale)
+    if locale == "en":
+        return babel.dates.format_date(moment, _ENGLISH_DATES[skeleton], locale="en")
+    return babel.dates.format_skeleton(skeleton, moment, locale=locale)
 
 
 def played(started: datetime, last: datetime, now: datetime) -> str:
@@ -500,11 +558,14 @@ def played(started: datetime, last: datetime, now: datetime) -> str:
     >>> played(datetime(2026, 11, 13, 21, 0), datetime(2026, 11, 14, 0, 30), now)
     'started yesterday, last played today 00:30'
     """
-    today, end = now.date(), f"{last:%H:%M}"
+    today, end = now.date(), written(last, "HH:mm")
     if started.date() != last.date():
-        return f"started {day(started.date(), today)}, last played {day(last.date(), today)} {end}"
-    begin = f"{started:%H:%M}"
-    return f"{day(last.date(), today)} {begin}" + (f"–{end}" if end != begin else "")
+        return _("started %(first_day)s, last played %(last_day)s %(time)s",
+                 first_day=day(started.date(), today), last_day=day(last.date(), today), time=end)
+    begin = written(started, "HH:mm")
+    if end == begin:
+        return _("%(day)s %(time)s", day=day(last.date(), today), time=begin)
+    return _("%(day)s %(start)s–%(end)s", day=day(last.date(), today), start=begin, end=end)
 
 
 def listed(words: list[str]) -> str:
@@ -513,4 +574,6 @@ def listed(words: list[str]) -> str:
     >>> listed(["Bob"]), listed(["Bob", "Cy"]), listed(["Ann", "Bob", "Cy"])
     ('Bob', 'Bob and Cy', 'Ann, Bob and Cy')
     """
-    return " and ".join([", ".join(words[:-1]), words[-1]] if len(words) > 1 else words)
+    if len(words) < 2:
+        return "".join(words)
+    return _("%(names)s and %(last)s", names=_(", ").join(words[:-1]), last=words[-1])

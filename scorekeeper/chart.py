@@ -12,6 +12,8 @@ from fractions import Fraction
 
 from markupsafe import Markup
 
+from .rules.words import _
+
 #: One stroke-dasharray per seat (up to 10 players): solid, dashes, dots and dash-dot mixes.
 DASHES = ("", "6 3", "1.5 2", "9 3 2 3", "4 4", "12 3", "5 2 1.5 2 1.5 2", "2 5", "9 2 2 2 2 2",
           "16 4 4 4")
@@ -75,7 +77,7 @@ def shorten(name: str, limit: int) -> str:
 
 def running_totals_svg(names: Sequence[str], series: Sequence[Sequence[Fraction]]) -> Markup:
     """An SVG chart of each player's total after every deal (``series[p][0]`` is the start, 0)."""
-    return lines_svg(names, [list(enumerate(float(v) for v in line)) for line in series], "Running totals", "deal")
+    return lines_svg(names, [list(enumerate(float(v) for v in line)) for line in series], _("Running totals"), _("deal"))
 
 
 def lines_svg(names: Sequence[str], series: Sequence[Sequence[tuple[int, float]]], label: str, axis: str,

@@ -22,6 +22,7 @@ from .models import Member
 from .rules.errors import RulesError
 from .rules.gamefile import GameFile, parse
 from .rules.stats import Line, Summary, Tally, ranked, summarize
+from .rules.words import _
 
 MODEL = PlackettLuce()
 #: A player's rating before any game: the model's default (μ = 25, σ = 25/3).
@@ -46,9 +47,9 @@ class Rating(NamedTuple):
 
 def rate(ratings: dict[str, Rating], places: Sequence[tuple[str, int]]) -> None:
     """Update the ratings of one game's players, ranked by its standings (1 the best, ties share)."""
-    teams = [[MODEL.rating(*ratings.get(key, DEFAULT))] for key, _ in places]
-    new = MODEL.rate(teams, ranks=[rank for _, rank in places])
-    for (key, _), (player,) in zip(places, new):
+    teams = [[MODEL.rating(*ratings.get(key, DEFAULT))] for key, _rank in places]
+    new = MODEL.rate(teams, ranks=[rank for _key, rank in places])
+    for (key, _rank), (player,) in zip(places, new):
         ratings[key] = Rating(player.mu, player.sigma)
 
 
@@ -60,9 +61,15 @@ class Entry(NamedTuple):
     finished: bool
     cooperative: bool
     winners: tuple[str, ...]
-    variant: str
+    preset: str  # the id of its rules' preset; "" for a game the rules no longer replay
+    house: bool  # whether the table changed any rule of the preset
     deals: int
     summary: Summary
+
+    @property
+    def variant(self) -> str:
+        """Its rules' name in the page's language (an entry is kept for every language)."""
+        return board.variant_name(self.preset, self.house) if self.preset else _("can't be shown")
 
 
 def entry(game: GameFile) -> Entry:
@@ -71,7 +78,7 @@ def entry(game: GameFile) -> Entry:
     winners = () if game.rules.cooperative or not state.finished else tuple(game.players[w] for w in state.winners)
     played = sum(1 for result in state.deals if result.finished)
     return Entry(game.title, game.players, state.finished, game.rules.cooperative, winners,
-                 board.variant(game.rules), played, summarize(state))
+                 game.rules.preset, board.house_rules(game.rules), played, summarize(state))
 
 
 @dataclass(slots=True)
@@ -182,4 +189,4 @@ def _entry_of(data: str, title: str) -> Entry:
         return entry(parse(document))
     except RulesError:
         players = tuple(str(name) for name in document.get("players", ()))
-        return Entry(title, players, False, False, (), "can't be shown", 0, Summary(False, False, ()))
+        return Entry(title, players, False, False, (), "", False, 0, Summary(False, False, ()))

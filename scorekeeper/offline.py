@@ -23,6 +23,7 @@ from werkzeug.wrappers import Response
 
 from . import language
 from .cache import LRU
+from .rules.words import N_, _
 
 bp = Blueprint("offline", __name__)
 
@@ -34,7 +35,8 @@ PRINT_ONLY = frozenset({"css/sheet.css", "css/sheet-rules.svg"})
 #: background of the installed app's splash screen: the colours of static/css/app.css.
 THEME_COLOR = {"light": "#0b6e4f", "dark": "#1e1e1e"}
 BACKGROUND = "#f4f4f1"
-NAME, SHORT_NAME = "Oh Hell scorekeeper", "Scorekeeper"
+NAME, SHORT_NAME = N_("Oh Hell scorekeeper"), N_("Scorekeeper")
+DESCRIPTION = N_("Keep score for Oh Hell and its cousins at the card table.")
 #: The icons of the manifest (static/icons/, drawn by scripts/icons.py): file, sizes, purpose.
 ICONS = [("icons/icon.svg", "any", "any"), ("icons/icon-192.png", "192x192", "any"),
          ("icons/icon-512.png", "512x512", "any"), ("icons/icon-maskable-512.png", "512x512", "maskable")]
@@ -127,8 +129,8 @@ def manifest_document() -> dict[str, Any]:
     """The web app manifest: names, the home page as start, standalone, colours and icons."""
     home = url_for("games.index")
     return {
-        "id": home, "name": NAME, "short_name": SHORT_NAME, "lang": "en",
-        "description": "Keep score for Oh Hell and its cousins at the card table.",
+        "id": home, "name": _(NAME), "short_name": _(SHORT_NAME), "lang": language.current(),
+        "description": _(DESCRIPTION),
         "start_url": home, "scope": home, "display": "standalone",
         "background_color": BACKGROUND, "theme_color": THEME_COLOR["light"],
         "icons": [{"src": url_for("static", filename=name), "sizes": sizes, "purpose": purpose,

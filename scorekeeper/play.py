@@ -46,13 +46,14 @@ from .models import StoredGame, find_game
 from .rules.errors import RulesError
 from .rules.game import trump_choices
 from .rules.gamefile import GameFile, GameFileError, export, parse
-from .scoresheet import rules_summary
+from .rules.words import N_, _
+from .scoresheet import stakes_words
 from .web import endpoint_url, game_links, game_or_404, no_game
 
 bp = Blueprint("play", __name__)
 
-STALE = ("This screen was out of date: the game had changed since it was shown (on another phone, "
-         "or before going back). Nothing was changed — this is the game as it is now.")
+STALE = N_("This screen was out of date: the game had changed since it was shown (on another phone, "
+           "or before going back). Nothing was changed — this is the game as it is now.")
 
 #: Renders the page a refused write came from: (game, error message, HTTP status) → response.
 Failure = Callable[[StoredGame, str, int], Response]
@@ -106,7 +107,7 @@ def _save(game: StoredGame, form: VersionForm | Tap, change: Callable[[edits.Doc
         return redirect(url_for("play.game", token=game.token))
     version, refusals = form.posted()
     if version != game.version:
-        return _page(game, STALE, 409)
+        return _page(game, _(STALE), 409)
     if refusals:
         return fail(game, " ".join(refusals), 422)
     document = game.document
@@ -118,7 +119,7 @@ def _save(game: StoredGame, form: VersionForm | Tap, change: Callable[[edits.Doc
     except (RulesError, edits.EditError) as exc:
         return fail(game, sentence(str(exc)), 422)
     if not game.save(checked, tap):
-        return _page(game_or_404(game.token, edit=True), STALE, 409)
+        return _page(game_or_404(game.token, edit=True), _(STALE), 409)
     if done is not None:
         flash(done(), "done")
     return redirect(url_for("play.game", token=game.token))
@@ -235,7 +236,8 @@ def correct(token: str, number: int) -> Response:
     found = game_or_404(token, edit=True)
     deals = found.load().game.deals
     if not 1 <= number <= len(deals) or not deals[number - 1].finished:
-        return _page(found, f"Deal {number} is not a finished deal of this game, so it can't be corrected.", 404)
+        return _page(found, _("Deal %(number)s is not a finished deal of this game, so it can't be corrected.",
+                              number=number), 404)
     result = deals[number - 1]
     data = {"bids": list(result.bids), "tricks": list(result.tricks or ()), "trump": result.trump or "",
             "version": found.version}
@@ -248,7 +250,7 @@ def correct(token: str, number: int) -> Response:
                  lambda doc: edits.replace_deal(doc, number, form.entries("bids"), form.entries("tricks"),
                                                 form.trump),
                  lambda g, error, status: _correct_page(g, number, form, error, status),
-                 lambda: f"Deal {number} corrected.")
+                 lambda: _("Deal %(number)s corrected.", number=number))
 
 
 @bp.post("/g/<token>/adjust")
@@ -259,14 +261,18 @@ def adjust(token: str) -> Response:
     return _save(found, form, lambda doc: edits.add_adjustment(
         doc, deal, form.player.data or 0, form.points.data or 0, form.reason.data or ""),
         lambda g, error, status: _page(g, error, status, adjust=form),
-        lambda: f"{_adjustment(found.load(), -1)} added at deal {deal}.")  # added last
+        lambda: _("%(adjustment)s added at deal %(deal)s.", adjustment=_adjustment(found.load(), -1),
+                  deal=deal))  # added last
 
 
 def _adjustment(gamefile: GameFile, index: int) -> str:
     """One of a game's adjustments in words: "Bob −10 (revoke)"."""
     adj = gamefile.adjustments[index]
     sign = "+" if adj.points >= 0 else ""
-    return f"{gamefile.players[adj.player]} {sign}{board.points(adj.points)}" + (f" ({adj.reason})" if adj.reason else "")
+    player, amount = gamefile.players[adj.player], f"{sign}{board.points(adj.points)}"
+    if adj.reason:
+        return _("%(player)s %(points)s (%(reason)s)", player=player, points=amount, reason=adj.reason)
+    return _("%(player)s %(points)s", player=player, points=amount)
 
 
 @bp.post("/g/<token>/stakes")
@@ -281,8 +287,8 @@ def stakes(token: str) -> Response:
 def _stakes_saved(gamefile: GameFile) -> str:
     """What the game is now played for, once its stakes changed (worded as the sheet words them)."""
     if gamefile.stakes is None:
-        return "The game has no stakes now."
-    return f"Stakes saved: {dict(rules_summary(gamefile.rules, gamefile.stakes))['Stakes']}."
+        return _("The game has no stakes now.")
+    return _("Stakes saved: %(stakes)s.", stakes=stakes_words(gamefile.stakes))
 
 
 @bp.post("/g/<token>/adjust/<count:index>/remove")
@@ -291,7 +297,8 @@ def unadjust(token: str, index: int) -> Response:
     found = game_or_404(token, edit=True)
     gamefile, said = found.load(), ""
     if 0 <= index < len(gamefile.adjustments):  # else the edit refuses it, and says why
-        said = f"Removed: {_adjustment(gamefile, index)} at deal {gamefile.adjustments[index].deal}."
+        said = _("Removed: %(adjustment)s at deal %(deal)s.", adjustment=_adjustment(gamefile, index),
+                 deal=gamefile.adjustments[index].deal)
     return _save(found, VersionForm(), lambda doc: edits.remove_adjustment(doc, index), done=lambda: said)
 
 
@@ -316,7 +323,7 @@ def end(token: str) -> Response:
 def resume(token: str) -> Response:
     """Take back "End the game now"."""
     found = game_or_404(token, edit=True)
-    return _save(found, VersionForm(), lambda doc: edits.set_ended(doc, False), done=lambda: "The game goes on.")
+    return _save(found, VersionForm(), lambda doc: edits.set_ended(doc, False), done=lambda: _("The game goes on."))
 
 
 @bp.get("/g/<token>/export.json")

@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 
 from markupsafe import Markup
 
-from .board import SUIT_SIGNS, is_redeal, money, points, seat_notes
+from .board import is_redeal, money, points, seat_notes, suit_sign, written
 from .chart import running_totals_svg, shorten
 from .rules.bidding import bid_check
 from .rules.errors import RulesError
@@ -26,6 +26,7 @@ from .rules.gamefile import GameFile
 from .rules.presets import PRESETS, Rules, make_rules
 from .rules.schedule import Deal, fixed_trump, seat_after
 from .rules.stakes import Stakes
+from .rules.words import N_, _, ngettext
 
 PAPERS = ("a4", "letter")
 ORIENTATIONS = ("portrait", "landscape")
@@ -37,7 +38,7 @@ SPARE_REDEALS = 6
 #: The dealer column's width in characters (the full names head the player columns).
 DEALER_CHARS = 9
 #: Bidding rules that restrict the dealer, and what the sheet's dealer column is headed.
-DEALER_RULES = {"hook": "can't bid", "dealer-must-exceed": "can't bid", "must-equal": "must bid"}
+DEALER_RULES = {"hook": N_("can't bid"), "dealer-must-exceed": N_("can't bid"), "must-equal": N_("must bid")}
 #: Row heights (mm) the stylesheet offers, roomiest first; see layout().
 ROW_HEIGHTS = (8.0, 7.0, 6.0, 5.2, 4.6, 4.2)
 #: Row height of a sheet too long for one page: room to write in, over as many pages as it takes.
@@ -125,7 +126,7 @@ class Row:
     @property
     def restriction(self) -> str:
         """The dealer cell's text on a long sheet: "free" where the dealer bids freely."""
-        return "free" if self.hook is None else self.hook
+        return _("free") if self.hook is None else self.hook
 
 
 @dataclass(frozen=True)
@@ -265,9 +266,11 @@ def layout(paper: str, orientation: str | None, players: int, rows: int, *, fill
     Layout(landscape=False, row_height=3.0, one_page=False, long=True)
     """
     if paper not in PAPERS:
-        raise SheetError(f"Unknown paper size {paper!r}; use one of: {', '.join(PAPERS)}.")
+        raise SheetError(_("Unknown paper size %(paper)s; use one of: %(papers)s.", paper=repr(paper),
+                           papers=", ".join(PAPERS)))
     if orientation is not None and orientation not in ORIENTATIONS:
-        raise SheetError(f"Unknown orientation {orientation!r}; use portrait or landscape.")
+        raise SheetError(_("Unknown orientation %(orientation)s; use %(portrait)s or %(landscape)s.",
+                           orientation=repr(orientation), portrait="portrait", landscape="landscape"))
     landscape = players > 5 if orientation is None else orientation == "landscape"
     height = PAPER_MM[paper][0 if landscape else 1]
     room = height - FRAME_MM - footer_mm(players, filled, summary_lines, landscape)
@@ -310,8 +313,7 @@ def _row(deal: Deal, seats: Sequence[str], entries: tuple[Entry, ...], hook: str
     """A row of the sheet; ``trump`` is the recorded one, else the one the rules fix (if any)."""
     dealer = shorten(seats[deal.dealer], DEALER_CHARS) or str(deal.dealer + 1)
     cards = "" if deal.cards is None else str(deal.cards)
-    return Row(deal.number, cards, deal.dealer, dealer, SUIT_SIGNS.get(trump or deal.trump or "", ""),
-               hook, entries, mark)
+    return Row(deal.number, cards, deal.dealer, dealer, suit_sign(trump or deal.trump or ""), hook, entries, mark)
 
 
 def _aligned(values: Sequence[str], widths: Sequence[int], right: Sequence[bool]) -> str:
@@ -336,12 +338,12 @@ def text_grid(rows: Sequence[Row], players: Sequence[str], hook_label: str | Non
      # Cards Dealer can't bid
      9     5 Ann    free       2/3✗    31  1/1   ★−4
     """
-    dealers = [row.dealer if set(row.dealer) <= MONO_CHARS else f"seat {row.dealer_seat + 1}"
+    dealers = [row.dealer if set(row.dealer) <= MONO_CHARS else _("seat %(seat)s", seat=row.dealer_seat + 1)
                for row in rows]
-    fields = [("#", [row.label for row in rows], True), ("Cards", [row.cards for row in rows], True),
-              ("Dealer", dealers, False)]
+    fields = [(_("#"), [row.label for row in rows], True), (_("Cards"), [row.cards for row in rows], True),
+              (_("Dealer"), dealers, False)]
     if any(row.trump for row in rows):
-        fields.append(("Trump", [row.trump for row in rows], False))
+        fields.append((_("Trump"), [row.trump for row in rows], False))
     if hook_label is not None:
         fields.append((hook_label, [row.restriction for row in rows], False))
     headings, columns, right = zip(*fields)
@@ -382,7 +384,8 @@ def _grid(rows: Sequence[Row], names: Sequence[str], frame: dict[str, Any]) -> G
 
 
 def _mark(game: GameFile, deal: Deal, tiebreak: bool) -> str:
-    return "T" if tiebreak else "↻" if is_redeal(game, deal) else ""
+    # The mark of a tie-break deal: the letter the rules box explains "(T)" with.
+    return _("T") if tiebreak else "↻" if is_redeal(game, deal) else ""
 
 
 def _spare(rules: Rules, first_dealer: int, index: int, cards: int | None) -> Deal:
@@ -399,6 +402,8 @@ def _frame(rules: Rules, rows: int, paper: str, orientation: str | None, filled:
     ``players`` columns (the rules' players, the players at deal 1, unless the game has more)."""
     page = layout(paper, orientation, players or rules.players, rows, filled=filled, summary_lines=len(summary))
     label = None if rules.bidding.simultaneous else DEALER_RULES.get(rules.bidding.rule)
+    if label is not None:
+        label = _(label)
     return {"paper": paper, "hook_label": label, "summary": summary, "scored": not rules.cooperative,
             **page._asdict()}
 
@@ -426,7 +431,7 @@ def blank_sheet(
     if rules.cooperative:
         spare = (None, "↻", SPARE_REDEALS)
     elif rules.tie == "one-card-hand":
-        spare = (1, "T", SPARE_TIEBREAKS)
+        spare = (1, _("T"), SPARE_TIEBREAKS)
     cards, mark, count = spare
     for index in range(len(rows), len(rows) + count):
         deal = _spare(rules, first_dealer, index, cards)
@@ -443,7 +448,7 @@ def default_title(rules: Rules) -> str:
     >>> default_title(make_rules({"preset": "up-and-down-the-river"}, 4))
     'Up and Down the River'
     """
-    return PRESETS[rules.preset].title
+    return _(PRESETS[rules.preset].title)
 
 
 def filled_sheet(game: GameFile, *, paper: str = "a4", orientation: str | None = None,
@@ -490,7 +495,8 @@ def filled_sheet(game: GameFile, *, paper: str = "a4", orientation: str | None =
             frame["grid"] = _grid(rows, names, frame)
     chart = None if rules.cooperative or len(series[0]) < 2 else running_totals_svg(names, series)
     return Sheet(title=game.title or default_title(rules), players=names, rows=tuple(rows),
-                 date="" if played_on is None else f"{played_on.day} {played_on:%B %Y}",
+                 # A date pattern (Unicode CLDR): day, month and year, as the sheet's title line has it.
+                 date="" if played_on is None else written(played_on, "yMMMMd"),
                  results=_results(game), chart=chart, **frame)
 
 
@@ -499,34 +505,49 @@ def _results(game: GameFile) -> Results:
     played = len(state.deals)
     finished_deals = sum(1 for d in state.deals if d.finished)
     if rules.cooperative:
-        verdict = (f"The table made every deal together in {played} deals." if state.finished
-                   else f"{played} deals dealt so far.")
-        return Results("Result", (), verdict)
+        verdict = (ngettext("The table made every deal together in %(num)s deal.",
+                            "The table made every deal together in %(num)s deals.", played) if state.finished
+                   else ngettext("%(num)s deal dealt so far.", "%(num)s deals dealt so far.", played))
+        return Results(_("Result"), (), verdict)
     settlement = game.settlement()
     currency = settlement.currency if settlement else ""
     nets = [signed(net, currency) for net in settlement.net] if settlement else [""] * len(names)
-    unit = "scratches" if rules.wins == "scratch" else "points"
+    scratches = rules.wins == "scratch"
     places = tuple(Place(s.rank, names[s.player], points(s.total), s.player in state.winners,
                          nets[s.player]) for s in state.standings)
     winners = [names[w] for w in state.winners]
     if state.finished:
-        heading = f"Final standings ({unit})"
-        verdict = ("Winner: " if len(winners) == 1 else "Winners (tied): ") + ", ".join(winners)
+        heading = _("Final standings (scratches)") if scratches else _("Final standings (points)")
+        won = _(", ").join(winners)
         if state.ended_by_table:
-            verdict += f" — the table ended the game after deal {played}"
+            verdict = (_("Winner: %(winners)s — the table ended the game after deal %(deal)s", winners=won, deal=played)
+                       if len(winners) == 1 else
+                       _("Winners (tied): %(winners)s — the table ended the game after deal %(deal)s",
+                         winners=won, deal=played))
+        else:
+            verdict = (_("Winner: %(winners)s", winners=won) if len(winners) == 1
+                       else _("Winners (tied): %(winners)s", winners=won))
     else:
-        heading = f"Standings after deal {finished_deals} ({unit})"
-        verdict = "The game is not finished."
+        heading = (_("Standings after deal %(deal)s (scratches)", deal=finished_deals) if scratches
+                   else _("Standings after deal %(deal)s (points)", deal=finished_deals))
+        verdict = _("The game is not finished.")
     payments: tuple[str, ...] = ()
     if settlement is not None:
-        payments = tuple(f"{names[p.payer]} pays {names[p.payee]} {money(p.amount, currency)}"
-                         for p in settlement.payments) or ("Nobody pays anybody.",)
-    adjustments = tuple(
-        f"deal {a.deal}: {names[a.player]} {'+' if a.points > 0 else ''}{points(a.points)}"
-        + (f" ({a.reason})" if a.reason else "")
-        for a in game.adjustments
-    )
+        payments = tuple(_("%(payer)s pays %(payee)s %(amount)s", payer=names[p.payer], payee=names[p.payee],
+                           amount=money(p.amount, currency))
+                         for p in settlement.payments) or (_("Nobody pays anybody."),)
+    adjustments = tuple(_adjustment(a.deal, names[a.player], f"{'+' if a.points > 0 else ''}{points(a.points)}",
+                                    a.reason)
+                        for a in game.adjustments)
     return Results(heading, places, verdict, payments, adjustments, at_the_table(game))
+
+
+def _adjustment(deal: int, player: str, amount: str, reason: str) -> str:
+    """One adjustment as the results list it: "deal 3: Bob −10 (revoke)"."""
+    if reason:
+        return _("deal %(deal)s: %(player)s %(points)s (%(reason)s)", deal=deal, player=player, points=amount,
+                 reason=reason)
+    return _("deal %(deal)s: %(player)s %(points)s", deal=deal, player=player, points=amount)
 
 
 def at_the_table(game: GameFile) -> str:
@@ -537,82 +558,99 @@ def at_the_table(game: GameFile) -> str:
     'Cy leaves after deal 3.'
     """
     notes = seat_notes(game)
-    return "; ".join(f"{game.players[seat]} {note}" for seat in sorted(notes) for note in notes[seat]) \
-        + ("." if notes else "")
+    if not notes:
+        return ""
+    return _("%(changes)s.", changes=_("; ").join(
+        _("%(player)s %(change)s", player=game.players[seat], change=note)
+        for seat in sorted(notes) for note in notes[seat]))
 
 
 def _pattern(rules: Rules) -> str:
     top = rules.max_cards
-    words = {
-        "down-up": f"{top} cards down to 1 and back up to {top}",
-        "up-down": f"1 card up to {top} and back down to 1",
-        "down-up-twice-one": f"{top} cards down to 1, 1 again, back up to {top}",
-        "up-nt-down": f"1 card up to {top}, two no-trump deals of {top}, back down to 1",
-        "down": f"{top} cards down to 1",
-        "up": f"1 card up to {top}",
-        "fixed": f"{top} cards every deal",
-        "custom": "the sequence " + "-".join(f"{n}{'NT' if nt else ''}" for n, nt in rules.sequence),
-        "manual": f"the scorer enters the cards each deal (1 to {top})",
-    }
-    text = words[rules.deal]
-    if rules.only:
-        text += f", {rules.only} hand sizes only"
+    if rules.deal == "custom":
+        sequence = "-".join(f"{n}{_('NT') if nt else ''}" for n, nt in rules.sequence)
+        text = _("the sequence %(sequence)s", sequence=sequence)
+    else:
+        text = {
+            "down-up": lambda: _("%(top)s cards down to 1 and back up to %(top)s", top=top),
+            "up-down": lambda: _("1 card up to %(top)s and back down to 1", top=top),
+            "down-up-twice-one": lambda: _("%(top)s cards down to 1, 1 again, back up to %(top)s", top=top),
+            "up-nt-down": lambda: _("1 card up to %(top)s, two no-trump deals of %(top)s, back down to 1", top=top),
+            "down": lambda: _("%(top)s cards down to 1", top=top),
+            "up": lambda: _("1 card up to %(top)s", top=top),
+            "fixed": lambda: _("%(top)s cards every deal", top=top),
+            "manual": lambda: _("the scorer enters the cards each deal (1 to %(top)s)", top=top),
+        }[rules.deal]()
+    if rules.only == "odd":
+        text = _("%(pattern)s, odd hand sizes only", pattern=text)
+    elif rules.only == "even":
+        text = _("%(pattern)s, even hand sizes only", pattern=text)
     if rules.sizes is not None:
-        text += f": {len(rules.sizes)} deals"
+        text = ngettext("%(pattern)s: %(num)s deal", "%(pattern)s: %(num)s deals", len(rules.sizes), pattern=text)
     elif rules.deals is not None:
-        text += f", {rules.deals} deals"
-    deck = {52: "one pack", 104: "two packs"}.get(rules.deck_size, f"a {rules.deck_size}-card deck")
-    return f"{text} ({deck})"
+        text = ngettext("%(pattern)s, %(num)s deal", "%(pattern)s, %(num)s deals", rules.deals, pattern=text)
+    if rules.deck_size == 52:
+        return _("%(pattern)s (one pack)", pattern=text)
+    if rules.deck_size == 104:
+        return _("%(pattern)s (two packs)", pattern=text)
+    return _("%(pattern)s (a %(cards)s-card deck)", pattern=text, cards=rules.deck_size)
 
 
 def _trump(rules: Rules) -> str:
     if rules.trump == "rotation":
-        return "rotates " + " ".join(SUIT_SIGNS[t] for t in rules.trump_cycle) + ", then again"
+        return _("rotates %(suits)s, then again", suits=" ".join(suit_sign(t) for t in rules.trump_cycle))
     if rules.trump == "dealer-last-card":
-        return "the dealer's last card is turned: its suit is trump"
-    return "a card is turned up after the deal; no trump when all cards are dealt"
+        return _("the dealer's last card is turned: its suit is trump")
+    return _("a card is turned up after the deal; no trump when all cards are dealt")
 
 
 def _bidding(rules: Rules) -> str:
     bidding = rules.bidding
     text = {
-        "free": "free: any bid from 0 to the cards",
-        "hook": "hook: the dealer can't make the bids add up to the cards",
-        "dealer-must-exceed": "the dealer must make the bids add up to more than the cards "
-                              "(the hook if everyone else bid 0)",
-        "must-equal": "must equal: the dealer makes the bids add up to the cards exactly",
-    }[bidding.rule]
+        "free": lambda: _("free: any bid from 0 to the cards"),
+        "hook": lambda: _("hook: the dealer can't make the bids add up to the cards"),
+        "dealer-must-exceed": lambda: _("the dealer must make the bids add up to more than the cards "
+                                        "(the hook if everyone else bid 0)"),
+        "must-equal": lambda: _("must equal: the dealer makes the bids add up to the cards exactly"),
+    }[bidding.rule]()
     if bidding.hook_from is not None:
-        text += f", from {bidding.hook_from} cards on (smaller deals bid freely)"
+        text = _("%(bidding)s, from %(cards)s cards on (smaller deals bid freely)", bidding=text,
+                 cards=bidding.hook_from)
     if bidding.simultaneous:
-        text += "; everyone shows a bid at once"
+        text = _("%(bidding)s; everyone shows a bid at once", bidding=text)
     return text
 
 
+#: Who wins, by the rules' ``wins``.
+WINS = {"highest": N_("highest total wins"), "lowest": N_("lowest total wins"),
+        "scratch": N_("fewest scratches win"), "together": N_("the table wins together")}
+
+
 def _end(rules: Rules) -> str:
-    wins = {"highest": "highest total wins", "lowest": "lowest total wins",
-            "scratch": "fewest scratches win", "together": "the table wins together"}[rules.wins]
     parts = []
     if rules.target is not None:
-        parts.append(f"the game ends when a total reaches {points(rules.target)}")
+        parts.append(_("the game ends when a total reaches %(points)s", points=points(rules.target)))
     if rules.open_ended and rules.deals is None and rules.target is None:
-        parts.append("the table decides when the game ends")
-    parts.append(wins)
+        parts.append(_("the table decides when the game ends"))
+    parts.append(_(WINS[rules.wins]))
     if not rules.cooperative:
-        parts.append("a tie for the lead is broken by extra one-card deals (T)"
-                     if rules.tie == "one-card-hand" else "tied leaders share the win")
-    return "; ".join(parts)
+        parts.append(_("a tie for the lead is broken by extra one-card deals (T)")
+                     if rules.tie == "one-card-hand" else _("tied leaders share the win"))
+    return _("; ").join(parts)
 
 
-def _stakes(stakes: Stakes) -> str:
+def stakes_words(stakes: Stakes) -> str:
+    """What a game is played for, in words (the rules box's "Stakes" line)."""
     if stakes.ante is not None:
-        return f"ante {money(stakes.ante, stakes.currency)} each; the winner takes the pool"
+        return _("ante %(amount)s each; the winner takes the pool", amount=money(stakes.ante, stakes.currency))
     rate = money(stakes.per_point or Decimal(0), stakes.currency)
-    how = ("every pair settles the difference" if stakes.settlement == "pairwise"
-           else "each player pays the winner the difference")
-    text = f"{rate} per point; {how}"
+    if stakes.settlement == "pairwise":
+        text = _("%(rate)s per point; every pair settles the difference", rate=rate)
+    else:
+        text = _("%(rate)s per point; each player pays the winner the difference", rate=rate)
     if stakes.hard_score_bonus is not None:
-        text += f"; the winner gets a {stakes.hard_score_bonus} point hard-score bonus"
+        text = _("%(stakes)s; the winner gets a %(bonus)s point hard-score bonus", stakes=text,
+                 bonus=stakes.hard_score_bonus)
     return text
 
 
@@ -623,8 +661,14 @@ def _preset(rules: Rules) -> str:
         house = True
     preset = PRESETS[rules.preset]
     if house:
-        return f"house rules based on {preset.title}, as below"
-    return f"{preset.title} — {preset.description}"
+        return _("house rules based on %(preset)s, as below", preset=_(preset.title))
+    return _("%(preset)s — %(description)s", preset=_(preset.title), description=_(preset.description))
+
+
+def _scoring(rules: Rules) -> str:
+    """The scoring system in words; a house system's words hold the table's own formulas."""
+    assert rules.scoring is not None
+    return rules.scoring.words if rules.scoring.id == "custom" else _(rules.scoring.words)
 
 
 def rules_summary(rules: Rules, stakes: Stakes | None = None) -> tuple[tuple[str, str], ...]:
@@ -633,22 +677,22 @@ def rules_summary(rules: Rules, stakes: Stakes | None = None) -> tuple[tuple[str
     >>> dict(rules_summary(make_rules({}, 4)))["Scoring"]
     'made: 10 + tricks; missed: 1 per trick'
     """
-    lines = [("Rules", _preset(rules)),
-             ("Deals", _pattern(rules)), ("Trump", _trump(rules)),
-             ("Bidding", _bidding(rules))]
+    lines = [(_("Rules"), _preset(rules)),
+             (_("Deals"), _pattern(rules)), (_("Trump"), _trump(rules)),
+             (_("Bidding"), _bidding(rules))]
     if rules.scoring is None:
-        lines.append(("Scoring", "none: every deal that anyone misses is dealt again (↻)"))
+        lines.append((_("Scoring"), _("none: every deal that anyone misses is dealt again (↻)")))
     else:
-        lines.append(("Scoring", rules.scoring.words))
+        lines.append((_("Scoring"), _scoring(rules)))
     if rules.zero_bid is not None:
-        value = str(rules.zero_bid).replace(" ", "").replace("+n", " + cards")
-        lines.append(("Zero bid", f"a made zero bid scores {value}"))
+        value = str(rules.zero_bid).replace(" ", "").replace("+n", " + " + _("cards"))
+        lines.append((_("Zero bid"), _("a made zero bid scores %(value)s", value=value)))
     if rules.spades_double:
-        lines.append(("Spades", "a deal with spades as trump counts double"))
-    lines.append(("End", _end(rules)))
+        lines.append((_("Spades"), _("a deal with spades as trump counts double")))
+    lines.append((_("End"), _end(rules)))
     if stakes is not None:
-        lines.append(("Stakes", _stakes(stakes)))
+        lines.append((_("Stakes"), stakes_words(stakes)))
     if rules.note:
-        lines.append(("Note", rules.note))
+        lines.append((_("Note"), _(rules.note)))
     return tuple(lines)
 

@@ -17,6 +17,7 @@ from .rules.gamefile import MAX_PLAYERS, parse
 from .rules.presets import PRESETS, RULE_FIELDS, rules_from_text
 from .rules.scoring import SYSTEMS
 from .rules.stakes import STAKE_FIELDS
+from .rules.words import _
 from .scoresheet import ORIENTATIONS, PAPERS, Sheet, SheetError, blank_sheet, filled_sheet
 from .web import game_or_404
 
@@ -43,9 +44,9 @@ def _players(text: str) -> tuple[list[str], bool]:
     """The players of a query: names separated by commas, or a number of unnamed seats."""
     text = text.strip()
     if not text:
-        raise SheetError("Give the players: their names separated by commas, or how many there are.")
+        raise SheetError(_("Give the players: their names separated by commas, or how many there are."))
     if WHOLE_TEXT.fullmatch(text):  # seats "1", "2" …
-        return [str(seat + 1) for seat in range(values.whole(text, "The number of players", 2, MAX_PLAYERS))], False
+        return [str(seat + 1) for seat in range(values.whole(text, _("The number of players"), 2, MAX_PLAYERS))], False
     return text.split(",", MAX_PLAYERS), True
 
 
@@ -55,25 +56,26 @@ def _seat(text: str, players: list[str]) -> int:
     if not text:
         return 0
     if WHOLE_TEXT.fullmatch(text):
-        return values.whole(text, "The first dealer's seat", 1, len(players)) - 1
+        return values.whole(text, _("The first dealer's seat"), 1, len(players)) - 1
     for seat, name in enumerate(players):
         if name.strip().casefold() == text.casefold():
             return seat
-    raise SheetError(f"The first dealer {values.shown(text)} is neither a player's name nor a seat from 1 to "
-                     f"{len(players)}.")
+    raise SheetError(_("The first dealer %(dealer)s is neither a player's name nor a seat from 1 to %(seats)s.",
+                       dealer=values.shown(text), seats=len(players)))
 
 
 def _paper(args: Mapping[str, str]) -> dict[str, Any]:
     """The paper and orientation asked for."""
     orientation = args.get("orientation", "").strip().lower()
-    return {"paper": values.choice(args.get("paper", "").strip().lower() or "a4", "The paper", PAPERS),
-            "orientation": values.choice(orientation, "The orientation", ORIENTATIONS) if orientation else None}
+    return {"paper": values.choice(args.get("paper", "").strip().lower() or "a4", _("The paper"), PAPERS),
+            "orientation": values.choice(orientation, _("The orientation"), ORIENTATIONS) if orientation else None}
 
 
 def _refuse_unknown(args: Mapping[str, str], known: set[str]) -> None:
     unknown = sorted(set(args) - known)
     if unknown:
-        raise SheetError(f"Unknown parameter {values.shown(unknown[0])}; known: {', '.join(sorted(known))}.")
+        raise SheetError(_("Unknown parameter %(parameter)s; known: %(known)s.", parameter=values.shown(unknown[0]),
+                           known=", ".join(sorted(known))))
 
 
 def _pdf(data: bytes, filename: str) -> Response:

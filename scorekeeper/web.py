@@ -17,6 +17,7 @@ from .cache import LRU
 from .models import StoredGame, find_game
 from .rules import values
 from .rules.gamefile import GameFileError
+from .rules.words import N_, _
 from .signed import SessionInterface, csrf
 
 SECURITY_HEADERS = {
@@ -44,7 +45,7 @@ def _parts() -> dict[str, tuple[str, str]]:
         parts = {}
         for name, endpoint in LINKS.items():
             if endpoint in current_app.view_functions:
-                before, _, after = url_for(endpoint, token=_MARK, _external=True).rpartition(_MARK)
+                before, _mark, after = url_for(endpoint, token=_MARK, _external=True).rpartition(_MARK)
                 parts[name] = (before, after)
         return parts
 
@@ -76,13 +77,13 @@ def game_or_404(token: str, *, edit: bool) -> StoredGame:
     if game is None:
         no_game()
     if edit and not editable:
-        abort(403, "This is the read-only link of a game: it can show the game but not change it.")
+        abort(403, _("This is the read-only link of a game: it can show the game but not change it."))
     return game
 
 
 def no_game() -> NoReturn:
     """The 404 page of a link that leads to no game."""
-    abort(404, "No game has this link: it may have been deleted, or the link is incomplete.")
+    abort(404, _("No game has this link: it may have been deleted, or the link is incomplete."))
 
 
 #: Deeper than any game file or backup: deeper JSON is refused before anything recurses through it.
@@ -99,7 +100,7 @@ def _depth(value: object, limit: int) -> bool:
     (True, False, True)
     """
     level = [value] if type(value) in _CONTAINERS else []
-    for _ in range(limit):
+    for _level in range(limit):
         if not level:
             return True
         inner: list[object] = []
@@ -121,7 +122,7 @@ def read_json(raw: str | bytes) -> object:
     ...
     ValueError: it holds an unpaired surrogate such as \\ud800, which is not text
     """
-    too_deep = f"it is nested more than {MAX_DEPTH} levels deep"
+    too_deep = _("it is nested more than %(levels)s levels deep", levels=MAX_DEPTH)
     try:  # orjson refuses all the below (and NaN, which json takes); json then says which it is
         data = orjson.loads(raw)
     except orjson.JSONDecodeError:
@@ -133,11 +134,12 @@ def read_json(raw: str | bytes) -> object:
     try:
         data = json.loads(raw)
     except json.JSONDecodeError as exc:
-        raise ValueError(f"{exc.msg} (line {exc.lineno})") from None
+        # The problem is Python's own words (English): only the frame is translated.
+        raise ValueError(_("%(problem)s (line %(line)s)", problem=exc.msg, line=exc.lineno)) from None
     except UnicodeDecodeError:
-        raise ValueError("it is not UTF-8 text") from None
+        raise ValueError(_("it is not UTF-8 text")) from None
     except ValueError:  # Python reads no whole number of more than 4300 digits
-        raise ValueError("it holds a number of more than 4300 digits") from None
+        raise ValueError(_("it holds a number of more than %(digits)s digits", digits=4300)) from None
     except RecursionError:
         raise ValueError(too_deep) from None
     if not _depth(data, MAX_DEPTH):
@@ -145,7 +147,8 @@ def read_json(raw: str | bytes) -> object:
     try:
         json.dumps(data, ensure_ascii=False).encode()
     except UnicodeEncodeError:
-        raise ValueError("it holds an unpaired surrogate such as \\ud800, which is not text") from None
+        raise ValueError(_("it holds an unpaired surrogate such as %(example)s, which is not text",
+                           example="\\ud800")) from None
     return data
 
 
@@ -154,21 +157,60 @@ def endpoint_url(endpoint: str, **values: str) -> str | None:
     return url_for(endpoint, **values) if endpoint in current_app.view_functions else None
 
 
-ERROR_TITLES = {400: "That request wasn't understood", 403: "Not with this link",
-                404: "Not found", 405: "Not like that", 413: "That file is too large"}
-CSRF_MESSAGE = ("The form expired or was sent from elsewhere; nothing was changed — "
-                "reload and try again.")
+ERROR_TITLES = {400: N_("That request wasn't understood"), 403: N_("Not with this link"),
+                404: N_("Not found"), 405: N_("Not like that"), 413: N_("That file is too large")}
+#: What an error says when nothing more particular was given: Werkzeug's own sentences (and
+#: names, for a code without a title of ours), in the page's language.
+ERROR_MESSAGES = {
+    400: N_("The browser (or proxy) sent a request that this server could not understand."),
+    403: N_("You don't have the permission to access the requested resource. It is either read-protected or "
+            "not readable by the server."),
+    404: N_("The requested URL was not found on the server. If you entered the URL manually please check your "
+            "spelling and try again."),
+    405: N_("The method is not allowed for the requested URL."),
+    415: N_("The server does not support the media type transmitted in the request."),
+    429: N_("This user has exceeded an allotted request count. Try again later."),
+    500: N_("The server encountered an internal error and was unable to complete your request. Either the server "
+            "is overloaded or there is an error in the application."),
+}
+ERROR_NAMES = {400: N_("Bad Request"), 403: N_("Forbidden"), 404: N_("Not Found"), 405: N_("Method Not Allowed"),
+               413: N_("Request Entity Too Large"), 415: N_("Unsupported Media Type"),
+               429: N_("Too Many Requests"), 500: N_("Internal Server Error")}
+CSRF_MESSAGE = N_("The form expired or was sent from elsewhere; nothing was changed — "
+                  "reload and try again.")
+
+
+def error_name(exc: HTTPException) -> str:
+    """The name of an HTTP error's status (Werkzeug's), in the page's language when it is one of ours."""
+    code = exc.code or 500
+    return _(ERROR_NAMES[code]) if exc.name == ERROR_NAMES.get(code) else exc.name
+
+
+def error_message(exc: HTTPException) -> str:
+    """What an HTTP error says: the sentence it was raised with (already in the page's language),
+    else Werkzeug's sentence for its code, else its status's name."""
+    default = type(exc).description
+    if exc.description is not None and exc.description != default:
+        return exc.description
+    if default is not None and default == ERROR_MESSAGES.get(exc.code or 500):
+        return _(default)
+    return exc.description or error_name(exc)
 
 
 def _error_page(exc: HTTPException) -> tuple[str | Response, int]:
     """Errors as an HTML page (as JSON under /api/), with a sentence saying what happened."""
     code = exc.code or 500
-    message = CSRF_MESSAGE if isinstance(exc, CSRFError) else (exc.description or exc.name)
+    message = _(CSRF_MESSAGE) if isinstance(exc, CSRFError) else error_message(exc)
     if code == 413:
-        message = "The file or form sent is larger than 1 MB; nothing was changed."
+        message = _("The file or form sent is larger than 1 MB; nothing was changed.")
     if request.path.startswith("/api/"):
         return jsonify(error=message), code
-    title = "The form expired" if isinstance(exc, CSRFError) else ERROR_TITLES.get(code, exc.name)
+    if isinstance(exc, CSRFError):
+        title = _("The form expired")
+    elif code in ERROR_TITLES:
+        title = _(ERROR_TITLES[code])
+    else:
+        title = error_name(exc)
     return render_template("error.html", code=code, title=title, message=message), code
 
 
@@ -204,14 +246,14 @@ def _secure(response: Response) -> Response:
 def _unreplayable(exc: GameFileError) -> tuple[str | Response, int]:
     """A stored game the rules no longer replay (stored before a bound it breaks): its pages say
     so, and where its game file can still be downloaded (as stored), corrected and imported."""
-    message = (f"This game can't be shown: it was stored before a limit it breaks — {exc}. "
-               "Its game file can still be downloaded as it was stored, corrected and imported again.")
+    message = _("This game can't be shown: it was stored before a limit it breaks — %(refusal)s. "
+                "Its game file can still be downloaded as it was stored, corrected and imported again.", refusal=exc)
     if request.path.startswith("/api/"):
         return jsonify(error=message), 409
     token = request.view_args.get("token") if request.view_args else None
     links = {} if token is None else {
         "export": endpoint_url("play.export_file", token=token), "delete": endpoint_url("games.delete", token=token)}
-    return render_template("error.html", code=409, title="This game can't be shown", message=message,
+    return render_template("error.html", code=409, title=_("This game can't be shown"), message=message,
                            links=links), 409
 
 
@@ -223,7 +265,7 @@ class CountConverter(BaseConverter):
 
     def to_python(self, value: str) -> int:
         """The number the URL gives."""
-        return values.whole(value, "A number in the address", 0, 999_999)
+        return values.whole(value, _("A number in the address"), 0, 999_999)
 
     def to_url(self, value: Any) -> str:
         """The number as the URL writes it."""
@@ -241,4 +283,5 @@ def init_app(app: Flask) -> None:
     app.register_error_handler(HTTPException, _error_page)
     app.register_error_handler(GameFileError, _unreplayable)
     app.jinja_env.filters.update(points=board.points, money=board.money, visible=values.visible)
-    app.jinja_env.globals.update(board=board, suits=board.SUIT_SIGNS, endpoint_url=endpoint_url)
+    app.jinja_env.globals.update(board=board, suits=board.SUIT_SIGNS, suit_sign=board.suit_sign,
+                                 endpoint_url=endpoint_url)
