@@ -218,7 +218,7 @@ def signed(amount: Decimal, currency: str) -> str:
     """A net amount with its sign, as the standings print it.
 
     >>> signed(Decimal("1.20"), "€"), signed(Decimal("-0.50"), "EUR"), signed(Decimal("0"), "")
-    ('+€1.20', '−0.50 EUR', '0.00')
+    ('+€1.20', '−€0.50', '0.00')
     """
     return ("+" if amount > 0 else "") + money(amount, currency)
 
