@@ -12,6 +12,7 @@ from typing import Any
 from .rules.gamefile import GameFile
 from .rules.presets import rules_for
 from .rules.schedule import HandSize
+from .rules.words import N_, _
 
 Document = dict[str, Any]
 
@@ -50,7 +51,7 @@ def set_bid(doc: Document, seat: int, bid: int) -> None:
     """Enter one player's bid in the deal being played."""
     bids = open_deal(doc)["bids"]
     if not 0 <= seat < len(bids) or bids[seat] is not None:
-        raise EditError("That player has bid already: take the bid back (undo) to change it.")
+        raise EditError(_("That player has bid already: take the bid back (undo) to change it."))
     bids[seat] = bid
 
 
@@ -63,7 +64,7 @@ def set_cards(doc: Document, cards: int) -> None:
     """Say how many cards the next deal has (the manual pattern)."""
     deal = open_deal(doc)
     if any(b is not None for b in deal["bids"]):
-        raise EditError("The bids have started: undo them to change the number of cards.")
+        raise EditError(_("The bids have started: undo them to change the number of cards."))
     deal["cards"] = cards
 
 
@@ -82,7 +83,7 @@ def undo_bid(doc: Document, order: list[int], *, at_once: bool = False) -> None:
     """
     deal = _unfinished(doc)
     if deal is None:
-        raise EditError("There is no bid to take back: the deal is finished.")
+        raise EditError(_("There is no bid to take back: the deal is finished."))
     entered = [seat for seat in order if deal["bids"][seat] is not None]
     for seat in entered if at_once else entered[-1:]:
         deal["bids"][seat] = None
@@ -95,7 +96,7 @@ def set_tricks(doc: Document, tricks: list[int | None]) -> None:
     has bid)."""
     deal = _unfinished(doc)
     if deal is None:
-        raise EditError("Tricks can be entered only when every player has bid.")
+        raise EditError(_("Tricks can be entered only when every player has bid."))
     deal["tricks"] = list(tricks)
 
 
@@ -104,7 +105,7 @@ def replace_deal(doc: Document, number: int, bids: list[int | None], tricks: lis
     """Correct an earlier deal (1-based ``number``); the later deals are replayed after it."""
     deals = doc.get("deals", [])
     if not 1 <= number <= len(deals):
-        raise EditError(f"There is no deal {number} to correct.")
+        raise EditError(_("There is no deal %(deal)s to correct.", deal=number))
     deal = {key: value for key, value in deals[number - 1].items() if key == "cards"}
     deal["bids"] = list(bids)
     if tricks is not None:
@@ -125,7 +126,7 @@ def remove_adjustment(doc: Document, index: int) -> None:
     """Take an adjustment back."""
     adjustments = doc.get("adjustments", [])
     if not 0 <= index < len(adjustments):
-        raise EditError("That adjustment is not in the game any more.")
+        raise EditError(_("That adjustment is not in the game any more."))
     adjustments.pop(index)
 
 
@@ -145,8 +146,9 @@ def set_stakes(doc: Document, stakes: dict[str, Any] | None) -> None:
 # Changes at the table (RULES.md §7): each keeps the game file's meaning for the deals played and
 # changes only what is still to come; the view replays the result, as for any other change.
 
-#: The reason of a late arrival's starting score (an adjustment on the deal before they join).
-JOINED_LATE = "joined late"
+#: The reason of a late arrival's starting score (an adjustment on the deal before they join): kept in
+#: the game file as it is, translated where it is shown.
+JOINED_LATE = N_("joined late")
 
 
 def next_deal(doc: Document) -> int:
@@ -162,7 +164,7 @@ def next_deal(doc: Document) -> int:
 def _name(doc: Document, seat: int) -> str:
     players: list[str] = doc["players"]
     if not 0 <= seat < len(players):
-        raise EditError("That player is not in the game.")
+        raise EditError(_("That player is not in the game."))
     return players[seat]
 
 
@@ -191,7 +193,7 @@ def arrive(doc: Document, name: str, seat: int, start: int = 0) -> None:
     """
     players: list[str] = doc["players"]
     if not 0 <= seat <= len(players):
-        raise EditError("Choose where the new player sits.")
+        raise EditError(_("Choose where the new player sits."))
     number = next_deal(doc)
     if doc.get("first_dealer", 0) >= seat:
         doc["first_dealer"] = doc.get("first_dealer", 0) + 1
@@ -221,7 +223,7 @@ def leave(doc: Document, seat: int) -> None:
     absent = doc.setdefault("absent", [])
     for absence in _absences(doc, seat):
         if _away(absence, number) and absence.get("to") is None:
-            raise EditError(f"{name} has left already.")
+            raise EditError(_("%(player)s has left already.", player=name))
         if absence["from"] > number:
             absent.remove(absence)
         elif _away(absence, number):  # sitting the next deal out already: away from then on
@@ -247,7 +249,7 @@ def come_back(doc: Document, seat: int) -> None:
             else:
                 absence["to"] = number - 1
             return
-    raise EditError(f"{name} is at the table already.")
+    raise EditError(_("%(player)s is at the table already.", player=name))
 
 
 def sit_out(doc: Document, seats: list[int]) -> None:
@@ -258,13 +260,13 @@ def sit_out(doc: Document, seats: list[int]) -> None:
     [{'player': 1, 'from': 1, 'to': 1}, {'player': 3, 'from': 1, 'to': 1}]
     """
     if not seats:
-        raise EditError("Choose who sits the next deal out.")
+        raise EditError(_("Choose who sits the next deal out."))
     number = next_deal(doc)
     absent = doc.setdefault("absent", [])
     for seat in sorted(set(seats)):
         name = _name(doc, seat)
         if any(_away(absence, number) for absence in _absences(doc, seat)):
-            raise EditError(f"{name} is not at the table for the next deal anyway.")
+            raise EditError(_("%(player)s is not at the table for the next deal anyway.", player=name))
         absent.append({"player": seat, "from": number, "to": number})
 
 
@@ -306,12 +308,12 @@ def set_plan(doc: Document, game: GameFile, upcoming: list[HandSize]) -> None:
     {'deal': 'custom', 'sequence': '3-1'}
     """
     if game.rules.sizes is None:
-        raise EditError("This game has no plan of hand sizes: change its number of deals or its target.")
+        raise EditError(_("This game has no plan of hand sizes: change its number of deals or its target."))
     # the one-card deals dealt to break a tie become deals of the plan: they replay as they were
     tiebreaks = [(result.deal.cards or 1, False) for result in game.game.deals if result.tiebreak]
     sizes = [*played_sizes(game), *tiebreaks, *upcoming]
     if not sizes:
-        raise EditError("A game needs at least one deal.")
+        raise EditError(_("A game needs at least one deal."))
     rules = {name: value for name, value in doc.get("rules", {}).items() if name not in PLAN_FIELDS}
     doc["rules"] = {**rules, "deal": "custom", "sequence": _sequence(sizes)}
 

@@ -13,8 +13,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
 from flask import request
+from flask_babel import lazy_gettext as _l
+from flask_babel.speaklater import LazyString
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField
+from flask_wtf.i18n import translations
 from wtforms import Field, Form, FormField, SelectChoice, SelectField, StringField, TextAreaField
 from wtforms.validators import InputRequired, Length, ValidationError
 from wtforms.widgets import HiddenInput
@@ -27,12 +30,14 @@ from .rules.presets import DECK_SIZES, PRESETS, RULE_BOUNDS, RULE_LABELS, TIES, 
 from .rules.schedule import MAX_SEQUENCE, PATTERNS, TRUMP_RULES, TRUMPS
 from .rules.scoring import SYSTEMS, WINS
 from .rules.stakes import SETTLEMENTS
+from .rules.words import N_, _, ngettext
 from .web import read_json
 
 #: A game's version: every write names the one its page was drawn from.
 MAX_VERSION = 2**31 - 1
 #: What a late arrival may start with (RULES.md §7), as the form names each choice.
-STARTS = {"zero": "0", "lowest": "the lowest total", "average": "the others' average", "number": "a number"}
+STARTS = {"zero": "0", "lowest": N_("the lowest total"), "average": N_("the others' average"),
+          "number": N_("a number")}
 
 
 class TextField(StringField):
@@ -79,7 +84,7 @@ def _labelled(label: str, error: str) -> str:
     """An error with its field's label in front, unless the error already names the field
     ("The reason contains …" names the Reason)."""
     named = error.lower().removeprefix("the ").startswith(label.lower().removeprefix("the "))
-    return error if not label or named else f"{label}: {error}"
+    return error if not label or named else _("%(field)s: %(problem)s", field=label, problem=error)
 
 
 def problems(form: Form) -> list[str]:
@@ -89,7 +94,7 @@ def problems(form: Form) -> list[str]:
         if field.type == "FormField":
             found += problems(field.form)
         else:
-            found += [_labelled(str(field.label.text), e) for e in field.errors if isinstance(e, str)]
+            found += [_labelled(str(field.label.text), str(e)) for e in field.errors if isinstance(e, str | LazyString)]
     return [sentence(message) for message in found]
 
 
@@ -104,7 +109,7 @@ class PostedForm(FlaskForm):
 class VersionForm(PostedForm):
     """A write to a game; it carries the version of the game the page was drawn from."""
 
-    version = WholeNumberField("Version", 1, MAX_VERSION, widget=HiddenInput(), validators=[InputRequired()])
+    version = WholeNumberField(_l("Version"), 1, MAX_VERSION, widget=HiddenInput(), validators=[InputRequired()])
 
     def posted(self) -> tuple[int | None, list[str]]:
         """The version the write follows, and a sentence for each refused field (none: all fine)."""
@@ -122,10 +127,10 @@ class Tap(NamedTuple):
         return self.numbers["version"], self.errors
 
 
-#: A bid tap's fields: name → (label, least, most, what a missing one is told).
-BID_TAP = {"version": ("Version", 1, MAX_VERSION, "this field is required"),
-           "seat": ("Seat", 0, MAX_PLAYERS - 1, "this field is required"),
-           "bid": ("Bid", 0, MAX_HAND, "tap a number to bid")}
+#: A bid tap's fields: name → (label, least, most, what a missing one is told), translated where said.
+BID_TAP = {"version": (N_("Version"), 1, MAX_VERSION, N_("this field is required")),
+           "seat": (N_("Seat"), 0, MAX_PLAYERS - 1, N_("this field is required")),
+           "bid": (N_("Bid"), 0, MAX_HAND, N_("tap a number to bid"))}
 
 
 def read_tap(formdata: Mapping[str, str], fields: Mapping[str, tuple[str, int, int, str]]) -> Tap:
@@ -145,10 +150,10 @@ def read_tap(formdata: Mapping[str, str], fields: Mapping[str, tuple[str, int, i
     for name, (label, low, high, missing) in fields.items():
         raw, numbers[name] = formdata.get(name, ""), None
         if not raw.strip():
-            errors.append(sentence(f"{label}: {missing}"))
+            errors.append(sentence(_("%(field)s: %(problem)s", field=_(label), problem=_(missing))))
             continue
         try:
-            numbers[name] = values.whole(raw, label, low, high)
+            numbers[name] = values.whole(raw, _(label), low, high)
         except RulesError as exc:
             errors.append(sentence(str(exc)))
     return Tap(numbers, errors)
@@ -172,27 +177,27 @@ def tap_id(formdata: Mapping[str, str]) -> str | None:
 class CardsForm(VersionForm):
     """The number of cards of a deal (manual pattern)."""
 
-    cards = WholeNumberField("Cards", 1, MAX_HAND, validators=[InputRequired("tap the number of cards dealt")])
+    cards = WholeNumberField(_l("Cards"), 1, MAX_HAND, validators=[InputRequired(_l("tap the number of cards dealt"))])
 
 
 class TrumpForm(VersionForm):
     """The trump of the deal being played."""
 
-    trump = SelectField("Trump", choices=list(TRUMPS))
+    trump = SelectField(_l("Trump"), choices=list(TRUMPS))
 
 
 class AdjustForm(VersionForm):
     """One-off points for a player at a deal, with a reason."""
 
-    player = WholeNumberField("Player", 0, MAX_PLAYERS - 1, validators=[InputRequired()])
-    deal = WholeNumberField("Deal", 1, 300, validators=[InputRequired()])
-    points = WholeNumberField("Points", -MAX_ADJUSTMENT, MAX_ADJUSTMENT,
-                              validators=[InputRequired("type the points, such as 10 or -5")])
-    reason = TextField("Reason")
+    player = WholeNumberField(_l("Player"), 0, MAX_PLAYERS - 1, validators=[InputRequired()])
+    deal = WholeNumberField(_l("Deal"), 1, 300, validators=[InputRequired()])
+    points = WholeNumberField(_l("Points"), -MAX_ADJUSTMENT, MAX_ADJUSTMENT,
+                              validators=[InputRequired(_l("type the points, such as 10 or -5"))])
+    reason = TextField(_l("Reason"))
 
     def validate_reason(self, field: StringField) -> None:
         try:
-            field.data = values.text(field.data, "The reason")
+            field.data = values.text(field.data, _("The reason"))
         except RulesError as exc:
             raise ValidationError(str(exc)) from None
 
@@ -201,11 +206,11 @@ class ArriveForm(VersionForm):
     """A late arrival (RULES.md §7): their name, the gap they sit in (before whom: 1 to the number
     of players, clockwise from the first), and what they start with."""
 
-    name = TextField("The new player's name")
-    seat = WholeNumberField("Where they sit", 1, MAX_PLAYERS,
-                            validators=[InputRequired("choose a place at the table")])
-    start = SelectField("Starting score", choices=list(STARTS), validate_choice=False)
-    points = WholeNumberField("Starting score", -MAX_ADJUSTMENT, MAX_ADJUSTMENT)
+    name = TextField(_l("The new player's name"))
+    seat = WholeNumberField(_l("Where they sit"), 1, MAX_PLAYERS,
+                            validators=[InputRequired(_l("choose a place at the table"))])
+    start = SelectField(_l("Starting score"), choices=list(STARTS), validate_choice=False)
+    points = WholeNumberField(_l("Starting score"), -MAX_ADJUSTMENT, MAX_ADJUSTMENT)
 
     def validate_name(self, field: StringField) -> None:
         try:
@@ -217,13 +222,13 @@ class ArriveForm(VersionForm):
         typed = self.points.data is not None
         if field.data not in STARTS:
             if not typed:  # a number typed without its choice (no JavaScript to tick it) is that choice
-                raise ValidationError("choose what they start with")
+                raise ValidationError(_("choose what they start with"))
             field.data = "number"
         elif field.data == "number" and not typed and not self.points.process_errors:
-            raise ValidationError("type the number they start with, such as 10 or -5")
+            raise ValidationError(_("type the number they start with, such as 10 or -5"))
         elif field.data != "number" and typed:
-            raise ValidationError(f"{self.points._value()} is typed as a number, but {STARTS[field.data]} "
-                                  "is chosen: choose one of the two")
+            raise ValidationError(_("%(number)s is typed as a number, but %(choice)s is chosen: choose one of the two",
+                                    number=self.points._value(), choice=_(STARTS[field.data])))
 
     def starting(self, offered: Mapping[str, int]) -> int:
         """The starting score chosen: one of those ``offered`` (by name), or the number typed."""
@@ -239,10 +244,11 @@ class SeatsField(Field):
     def process_formdata(self, valuelist: list[Any]) -> None:
         self.data: list[int] = []
         if len(valuelist) > MAX_PLAYERS:
-            raise ValueError(f"at most {MAX_PLAYERS} players can be chosen")
+            raise ValueError(ngettext("at most %(num)s player can be chosen", "at most %(num)s players can be chosen",
+                                      MAX_PLAYERS))
         for raw in valuelist:
             try:
-                seat = values.whole(str(raw), "A player", 0, MAX_PLAYERS - 1)
+                seat = values.whole(str(raw), _("A player"), 0, MAX_PLAYERS - 1)
             except RulesError as exc:
                 raise ValueError(str(exc)) from None
             if seat not in self.data:
@@ -252,7 +258,7 @@ class SeatsField(Field):
 class PlayerForm(VersionForm):
     """A change at the table for one player: leaves, comes back."""
 
-    player = WholeNumberField("Player", 0, MAX_PLAYERS - 1, validators=[InputRequired("choose who it is")])
+    player = WholeNumberField(_l("Player"), 0, MAX_PLAYERS - 1, validators=[InputRequired(_l("choose who it is"))])
 
 
 class SitOutForm(VersionForm):
@@ -260,6 +266,16 @@ class SitOutForm(VersionForm):
 
     player = SeatsField("", default=list)  # its messages name "a player" themselves
 
+
+#: What ``indexed`` says of an entry of each kind (``what``) sent for no seat, or twice for one.
+SENT_WRONG = {
+    "bid": (N_("A bid was sent for a player who is not at this table; nothing was saved."),
+            N_("Two bids were sent for the same player; nothing was saved.")),
+    "trick count": (N_("A trick count was sent for a player who is not at this table; nothing was saved."),
+                    N_("Two trick counts were sent for the same player; nothing was saved.")),
+    "name": (N_("A name was sent for a player who is not at this table; nothing was saved."),
+             N_("Two names were sent for the same player; nothing was saved.")),
+}
 
 #: The names of indexed fields: ``bids-0`` … (ASCII digits, no leading zero).
 _INDEXED = re.compile(r"(0|[1-9][0-9]?)")
@@ -280,8 +296,9 @@ def indexed(formdata: Any, prefix: str, count: int, what: str, beyond: str = "",
     """The texts posted as ``<prefix>-0`` … ``<prefix>-<count - 1>`` (None for one not posted), and a
     sentence for each field that can't be one of them: an index out of range or not written as
     such, or a field posted twice. A form that posts one seat's entry twice, or an entry for a
-    seat that isn't there, is refused as a whole: nothing is read into the wrong seat. ``beyond``
-    and ``twice`` word those two refusals for rows that are not seats.
+    seat that isn't there, is refused as a whole: nothing is read into the wrong seat. ``what`` is
+    the kind of entry (``SENT_WRONG``); ``beyond`` and ``twice`` word those two refusals instead,
+    for rows that are not seats.
 
     >>> from werkzeug.datastructures import MultiDict
     >>> indexed(MultiDict([("bids-1", "3"), ("bids-2", "2")]), "bids", 3, "bid")
@@ -297,9 +314,9 @@ def indexed(formdata: Any, prefix: str, count: int, what: str, beyond: str = "",
             continue
         posted, seat = formdata.getlist(key), _seat(key[len(start):], count)
         if seat is None:
-            message = beyond or f"A {what} was sent for a player who is not at this table; nothing was saved."
+            message = beyond or _(SENT_WRONG[what][0])
         elif len(posted) > 1:
-            message = twice or f"Two {what}s were sent for the same player; nothing was saved."
+            message = twice or _(SENT_WRONG[what][1])
         else:
             found[seat] = posted[0]
             continue
@@ -344,8 +361,18 @@ def _seat_number(text: str, what: str, cards: int, errors: list[str]) -> int | N
     return None
 
 
-#: What each kind of seat number is called: the field prefix → (one entry, its label after a name).
-SEAT_KINDS = {"bids": ("bid", "bid"), "tricks": ("trick count", "tricks")}
+#: What each kind of seat number is called: the field prefix → one entry (``SENT_WRONG``).
+SEAT_KINDS = {"bids": "bid", "tricks": "trick count"}
+
+
+def _seat_words(kind: str, name: str) -> tuple[str, str, str]:
+    """What a seat's entry of this kind is called, what its missing is said as, and what one sent for
+    a player who sits the deal out is said as."""
+    if kind == "bids":
+        return (_("%(player)s's bid", player=name), _("%(player)s's bid: missing", player=name),
+                _("A bid was sent for %(player)s, who sits this deal out; nothing was saved.", player=name))
+    return (_("%(player)s's tricks", player=name), _("%(player)s's tricks: missing", player=name),
+            _("A trick count was sent for %(player)s, who sits this deal out; nothing was saved.", player=name))
 
 
 def seats_form(formdata: Any, names: Sequence[str], cards: int, *, bids: bool, tricks: bool,
@@ -361,7 +388,7 @@ def seats_form(formdata: Any, names: Sequence[str], cards: int, *, bids: bool, t
     for kind, wanted in (("bids", bids), ("tricks", tricks)):
         if not wanted:
             continue
-        one, label = SEAT_KINDS[kind]
+        one = SEAT_KINDS[kind]
         if formdata is None:
             given = [None if n is None else str(n) for n in shown.get(kind, [None] * len(names))]
         else:
@@ -373,11 +400,11 @@ def seats_form(formdata: Any, names: Sequence[str], cards: int, *, bids: bool, t
             number = None
             if seat not in dealt:
                 if text is not None and formdata is not None:
-                    errors.append(f"A {one} was sent for {name}, who sits this deal out; nothing was saved.")
+                    errors.append(_seat_words(kind, name)[2])
             elif text is None or not text.strip():
-                errors.append(sentence(f"{name}'s {label}: missing"))
+                errors.append(sentence(_seat_words(kind, name)[1]))
             else:
-                number = _seat_number(text, f"{name}'s {label}", cards, errors)
+                number = _seat_number(text, _seat_words(kind, name)[0], cards, errors)
             numbers[kind].append(number)
     if tricks and not errors:
         try:
@@ -386,7 +413,8 @@ def seats_form(formdata: Any, names: Sequence[str], cards: int, *, bids: bool, t
             errors.append(sentence(str(exc)))
     chosen = (shown.get("trump") or None) if formdata is None else (formdata.get("trump") or None)
     if trump and chosen is not None and chosen not in TRUMPS:
-        errors.append(sentence(f"Trump must be one of {', '.join(TRUMPS)}, not {values.shown(chosen)}"))
+        errors.append(sentence(_("Trump must be one of %(trumps)s, not %(value)s", trumps=", ".join(TRUMPS),
+                                 value=values.shown(chosen))))
     version = shown.get("version") if formdata is None else None
     if formdata is not None:
         tap = read_tap(formdata, {"version": BID_TAP["version"]})
@@ -395,9 +423,43 @@ def seats_form(formdata: Any, names: Sequence[str], cards: int, *, bids: bool, t
                      errors if formdata is not None else [])
 
 
-def _choice(label: str, values: Sequence[object], empty: str = "as the preset") -> SelectField:
+#: The words a select shows for each of the rules' ids it offers (the id is what is posted).
+CHOICE_WORDS = {
+    # deal patterns
+    "down-up": N_("down-up"), "up-down": N_("up-down"), "down-up-twice-one": N_("down-up-twice-one"),
+    "up-nt-down": N_("up-nt-down"), "down": N_("down"), "up": N_("up"), "fixed": N_("fixed"),
+    "custom": N_("custom"), "manual": N_("manual"),
+    # hand sizes, yes or no
+    "odd": N_("odd"), "even": N_("even"), "yes": N_("yes"), "no": N_("no"),
+    # trump rules
+    "turn-up": N_("turn-up"), "dealer-last-card": N_("dealer-last-card"), "rotation": N_("rotation"),
+    # bidding rules
+    "free": N_("free"), "hook": N_("hook"), "dealer-must-exceed": N_("dealer-must-exceed"),
+    "must-equal": N_("must-equal"),
+    # scoring systems
+    "common": N_("common"), "exact": N_("exact"), "binary": N_("binary"), "exact-penalty": N_("exact-penalty"),
+    "cypriot": N_("cypriot"), "set-penalty": N_("set-penalty"), "progressive-penalty": N_("progressive-penalty"),
+    "progressive": N_("progressive"), "montreal": N_("montreal"), "adjusted-exact": N_("adjusted-exact"),
+    "get-fred": N_("get-fred"), "oy-vey": N_("oy-vey"), "trick": N_("trick"), "binary-nil": N_("binary-nil"),
+    "ten-per-trick": N_("ten-per-trick"), "oh-sh": N_("oh-sh"), "high-incentive": N_("high-incentive"),
+    "vlaams": N_("vlaams"), "nederlands": N_("nederlands"), "negative": N_("negative"),
+    "negative-squared": N_("negative-squared"), "scratch": N_("scratch"),
+    # ties, who wins, settlements
+    "share": N_("share"), "one-card-hand": N_("one-card-hand"), "highest": N_("highest"), "lowest": N_("lowest"),
+    "pairwise": N_("pairwise"), "to-winner": N_("to-winner"),
+}
+
+
+def _choices(values: Sequence[object]) -> list[SelectChoice]:
+    """The options of a select: each id posted as it is, shown in words (a number as it is)."""
+    return [SelectChoice(str(v), _l(CHOICE_WORDS[v]) if isinstance(v, str) and v in CHOICE_WORDS else str(v))
+            for v in values]
+
+
+def _choice(label: str, values: Sequence[object], empty: str | None = None) -> SelectField:
     """A select whose empty first option keeps the preset's value (also when the field isn't sent)."""
-    return SelectField(label, choices=[SelectChoice("", empty), *[str(v) for v in values]], default="")
+    shown = _l("as the preset") if empty is None else _l(CHOICE_WORDS.get(empty, empty))
+    return SelectField(_l(label), choices=[SelectChoice("", shown), *_choices(values)], default="")
 
 
 YES_NO = ("yes", "no")
@@ -405,32 +467,37 @@ YES_NO = ("yes", "no")
 
 def _longest(most: int) -> Length:
     """At most ``most`` characters, said as a player would read it."""
-    return Length(max=most, message=f"at most {most} characters, please")
+    return Length(max=most, message=_l("at most %(max)s characters, please"))
 
 
 class HouseRulesForm(Form):
     """Every rule field, each left empty to keep the preset's value."""
 
+    class Meta:
+        def get_translations(self, form: Form) -> Any:
+            """WTForms' own messages ("Not a valid choice.") in the page's language, as a FlaskForm's."""
+            return translations
+
     deal = _choice(RULE_LABELS["deal"], PATTERNS)
-    max_cards = TextField(RULE_LABELS["max_cards"])
+    max_cards = TextField(_l(RULE_LABELS["max_cards"]))
     # the longest of MAX_SEQUENCE deals, each of up to 52 cards at no trump: "52NT-52NT-…"
-    sequence = TextField(RULE_LABELS["sequence"], validators=[_longest(len("52NT-") * MAX_SEQUENCE)])
-    deals = TextField(RULE_LABELS["deals"])
+    sequence = TextField(_l(RULE_LABELS["sequence"]), validators=[_longest(len("52NT-") * MAX_SEQUENCE)])
+    deals = TextField(_l(RULE_LABELS["deals"]))
     decks = _choice(RULE_LABELS["decks"], (1, 2))
     deck_size = _choice(RULE_LABELS["deck_size"], DECK_SIZES)
-    only = _choice(RULE_LABELS["only"], ("odd", "even"), "all")
+    only = _choice(RULE_LABELS["only"], ("odd", "even"), N_("all"))
     trump = _choice(RULE_LABELS["trump"], TRUMP_RULES)
-    trump_cycle = TextField(RULE_LABELS["trump_cycle"], validators=[_longest(len("NT-") * MAX_SEQUENCE)])
+    trump_cycle = TextField(_l(RULE_LABELS["trump_cycle"]), validators=[_longest(len("NT-") * MAX_SEQUENCE)])
     bidding = _choice(RULE_LABELS["bidding"], BIDDING_RULES)
-    hook_from = TextField(RULE_LABELS["hook_from"])
+    hook_from = TextField(_l(RULE_LABELS["hook_from"]))
     simultaneous = _choice(RULE_LABELS["simultaneous"], YES_NO)
     scoring = _choice(RULE_LABELS["scoring"], [*SYSTEMS, "custom"])
-    zero_bid = TextField(RULE_LABELS["zero_bid"])
+    zero_bid = TextField(_l(RULE_LABELS["zero_bid"]))
     spades_double = _choice(RULE_LABELS["spades_double"], YES_NO)
-    target = TextField(RULE_LABELS["target"])
+    target = TextField(_l(RULE_LABELS["target"]))
     tie = _choice(RULE_LABELS["tie"], TIES)
-    made = TextField(RULE_LABELS["made"], validators=[_longest(200)])
-    missed = TextField(RULE_LABELS["missed"], validators=[_longest(200)])
+    made = TextField(_l(RULE_LABELS["made"]), validators=[_longest(200)])
+    missed = TextField(_l(RULE_LABELS["missed"]), validators=[_longest(200)])
     wins = _choice(RULE_LABELS["wins"], WINS, "highest")
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -462,7 +529,7 @@ class HouseRulesForm(Form):
 class RulesForm(VersionForm):
     """New rules for a game under way: a preset and house rules (its stakes are changed on their own)."""
 
-    preset = SelectField("Rules", choices=list(PRESETS), default="oh-hell")
+    preset = SelectField(_l("Rules"), choices=list(PRESETS), default="oh-hell")
     rules = FormField(HouseRulesForm)
 
     def rules_input(self) -> dict[str, Any]:
@@ -485,22 +552,22 @@ class EndForm(VersionForm):
     """When a game without a plan of hand sizes (fixed, manual) ends: after a number of deals, at a
     target, whichever comes first; either left empty is not a way to end."""
 
-    deals = WholeNumberField(RULE_LABELS["deals"], *RULE_BOUNDS["deals"])
-    target = WholeNumberField(RULE_LABELS["target"], *RULE_BOUNDS["target"])
+    deals = WholeNumberField(_l(RULE_LABELS["deals"]), *RULE_BOUNDS["deals"])
+    target = WholeNumberField(_l(RULE_LABELS["target"]), *RULE_BOUNDS["target"])
 
 
-STAKE_KINDS = [SelectChoice("", "no stakes"), SelectChoice("per_point", "per point"),
-               SelectChoice("ante", "ante (a pool)")]
+STAKE_KINDS = [SelectChoice("", _l("no stakes")), SelectChoice("per_point", _l("per point")),
+               SelectChoice("ante", _l("ante (a pool)"))]
 
 
 class StakesFields:
     """What the table plays for, as form fields; the rules core checks the amounts."""
 
-    stakes = SelectField("Stakes", choices=STAKE_KINDS, default="")
-    amount = TextField("Amount")
-    currency = TextField("Currency")
-    settlement = SelectField("Settlement", choices=list(SETTLEMENTS), default="pairwise")
-    hard_score_bonus = TextField("Hard-score bonus")
+    stakes = SelectField(_l("Stakes"), choices=STAKE_KINDS, default="")
+    amount = TextField(_l("Amount"))
+    currency = TextField(_l("Currency"))
+    settlement = SelectField(_l("Settlement"), choices=_choices(SETTLEMENTS), default="pairwise")
+    hard_score_bonus = TextField(_l("Hard-score bonus"))
 
     def stakes_input(self) -> dict[str, str] | None:
         """The game file's ``stakes`` object, or None for a game without stakes."""
@@ -528,6 +595,12 @@ class StakesForm(VersionForm, StakesFields):
     """A change to what a game is played for, until it is settled."""
 
 
+def _too_many() -> str:
+    """The refusal of more player rows than a game takes."""
+    return ngettext("A game has at most %(num)s player: remove one.", "A game has at most %(num)s players: remove one.",
+                    MAX_PLAYERS)
+
+
 class NewGameForm(PostedForm, StakesFields):
     """A new game: players in seating order, who deals first, a preset, house rules, stakes.
 
@@ -535,9 +608,9 @@ class NewGameForm(PostedForm, StakesFields):
     a row is never moved to another seat, and a row too many is refused, not dropped.
     """
 
-    title = TextField("Title (optional)")
-    first_dealer = TextField("Deals first", default="0")
-    preset = SelectField("Rules", choices=list(PRESETS), default="oh-hell")
+    title = TextField(_l("Title (optional)"))
+    first_dealer = TextField(_l("Deals first"), default="0")
+    preset = SelectField(_l("Rules"), choices=list(PRESETS), default="oh-hell")
     rules = FormField(HouseRulesForm)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -547,8 +620,7 @@ class NewGameForm(PostedForm, StakesFields):
         self.row_errors: list[str] = []
         if posted is not None:
             # More rows than a game takes are read (and refused by validate), so what was typed stays.
-            found, self.row_errors = indexed(posted, "players", 2 * MAX_PLAYERS, "name",
-                                             beyond=f"A game has at most {MAX_PLAYERS} players: remove one.")
+            found, self.row_errors = indexed(posted, "players", 2 * MAX_PLAYERS, "name", beyond=_too_many())
             last = max((seat for seat, text in enumerate(found) if text is not None), default=-1)
             self.rows = [text or "" for text in found[: max(last + 1, 2)]]
 
@@ -561,7 +633,7 @@ class NewGameForm(PostedForm, StakesFields):
 
     def validate_title(self, field: StringField) -> None:
         try:
-            field.data = values.text(field.data, "The title")
+            field.data = values.text(field.data, _("The title"))
         except RulesError as exc:
             raise ValidationError(str(exc)) from None
 
@@ -572,9 +644,9 @@ class NewGameForm(PostedForm, StakesFields):
         names = self.names()
         blank = [row for row, name in enumerate(names, 1) if not name]
         if len(names) > MAX_PLAYERS:
-            self.row_errors.append(f"A game has at most {MAX_PLAYERS} players: remove one.")
+            self.row_errors.append(_too_many())
         elif blank:
-            self.row_errors.append(f"Player {blank[0]} has no name: type one, or remove the row.")
+            self.row_errors.append(_("Player %(row)s has no name: type one, or remove the row.", row=blank[0]))
         else:
             try:
                 check_players(names)
@@ -582,12 +654,12 @@ class NewGameForm(PostedForm, StakesFields):
                 self.row_errors.append(sentence(str(exc)))
         if self.first_dealer.data != "random":
             try:
-                row = values.whole(self.first_dealer.data or "0", "The first dealer", 0, MAX_PLAYERS - 1)
+                row = values.whole(self.first_dealer.data or "0", _("The first dealer"), 0, MAX_PLAYERS - 1)
             except RulesError as exc:
                 self.row_errors.append(sentence(str(exc)))
             else:
                 if row >= len(names) and not blank:
-                    self.row_errors.append("The first dealer's row has no name: choose who deals first.")
+                    self.row_errors.append(_("The first dealer's row has no name: choose who deals first."))
         return valid and not self.row_errors
 
     def errors_in_words(self) -> list[str]:
@@ -598,7 +670,7 @@ class NewGameForm(PostedForm, StakesFields):
         """The seat who deals first (checked by ``validate``); None for a random draw."""
         if self.first_dealer.data == "random":
             return None
-        return values.whole(self.first_dealer.data or "0", "The first dealer", 0, MAX_PLAYERS - 1)
+        return values.whole(self.first_dealer.data or "0", _("The first dealer"), 0, MAX_PLAYERS - 1)
 
     def document(self, first_dealer: int) -> dict[str, Any]:
         """The game file of the new game (no deals yet); RulesError when a rule can't be read."""
@@ -617,8 +689,8 @@ class NewGameForm(PostedForm, StakesFields):
 class ImportForm(PostedForm):
     """A game file or a backup to restore: uploaded, or pasted."""
 
-    file = FileField("Game file or backup (.json)")
-    text = TextAreaField("…or paste it here", validators=[Length(max=1_000_000)])
+    file = FileField(_l("Game file or backup (.json)"))
+    text = TextAreaField(_l("…or paste it here"), validators=[Length(max=1_000_000)])
 
     def document(self) -> object:
         """The uploaded or pasted JSON, decoded; ValidationError when there is none or it isn't JSON."""
@@ -628,22 +700,22 @@ class ImportForm(PostedForm):
             try:
                 self.text.data = raw.decode("utf-8-sig")
             except UnicodeDecodeError:
-                raise ValidationError("The file is not a text file: choose the .json file you exported.") \
+                raise ValidationError(_("The file is not a text file: choose the .json file you exported.")) \
                     from None
         text = (self.text.data or "").strip()
         if not text:
-            raise ValidationError("Choose a game file, or paste one.")
+            raise ValidationError(_("Choose a game file, or paste one."))
         try:
             return read_json(text)
         except ValueError as exc:
-            raise ValidationError(f"This is not a JSON game file: {exc}.") from None
+            raise ValidationError(_("This is not a JSON game file: %(problem)s.", problem=exc)) from None
 
 
 class GroupForm(PostedForm):
     """A new group: its name; ``game``, the edit token of a game to put in it at once (optional)."""
 
-    name = TextField("The group's name")
-    game = TextField("Game", widget=HiddenInput())
+    name = TextField(_l("The group's name"))
+    game = TextField(_l("Game"), widget=HiddenInput())
 
     def validate_name(self, field: StringField) -> None:
         try:
@@ -654,7 +726,7 @@ class GroupForm(PostedForm):
     def validate_game(self, field: StringField) -> None:
         if field.data:
             try:
-                field.data = values.link_token(field.data, "The game's link")
+                field.data = values.link_token(field.data, _("The game's link"))
             except RulesError as exc:
                 raise ValidationError(str(exc)) from None
 
@@ -663,7 +735,7 @@ class LinkForm(PostedForm):
     """A link pasted to put a game in a group (the game's edit link), or a game in a group (the
     group's edit link)."""
 
-    link = TextField("Link")
+    link = TextField(_l("Link"))
 
     def validate_link(self, field: StringField) -> None:
         try:

@@ -29,6 +29,7 @@ from .rules.errors import RulesError
 from .rules.gamefile import MAX_PLAYERS, GameFile, parse
 from .rules.presets import PRESETS, Rules, make_rules
 from .rules.scoring import SYSTEMS, deal_points
+from .rules.words import _
 from .scoresheet import rules_summary
 from .web import endpoint_url, game_or_404
 
@@ -93,7 +94,7 @@ def _rearrange(form: NewGameForm, action: str) -> None:
     names = list(form.rows)
     dealer = form.first_dealer.data or "0"
     seat = _row(dealer, len(names))  # None: a random draw (or no row)
-    verb, _, where = action.partition("-")
+    verb, where = action.partition("-")[::2]
     row = _row(where, len(names))
     if verb == "add" and len(names) < MAX_PLAYERS:
         names.append("")
@@ -161,7 +162,7 @@ def new() -> str | BaseResponse | tuple[str, int]:
             if k not in ("csrf_token", "action", "first_dealer") and not k.startswith("players-")]
     return render_template("games/preview.html", form=form, file=checked, drawn=drawn, keep=keep, group=group,
                            rows=board.board(checked), examples=examples(checked.rules),
-                           description=PRESETS[checked.rules.preset].description,
+                           description=_(PRESETS[checked.rules.preset].description),
                            summary=rules_summary(checked.rules, checked.stakes))
 
 
@@ -200,7 +201,7 @@ def example() -> Response:
     """The scoring example of the rules being chosen on the new-game page, as JSON."""
     form = HouseRulesForm(request.args, prefix="rules")
     preset = request.args.get("preset", "oh-hell")
-    named, _ = indexed(request.args, "players", MAX_PLAYERS, "name")
+    named = indexed(request.args, "players", MAX_PLAYERS, "name")[0]
     players = max(2, sum(1 for name in named if name and name.strip()))
     try:
         if not form.validate():
@@ -208,9 +209,13 @@ def example() -> Response:
         rules = make_rules({"preset": preset, **form.overrides()}, players)
     except RulesError as exc:
         return jsonify(error=sentence(str(exc)), rows=[])
-    words = rules.scoring.words if rules.scoring else "cooperative: deals score nothing"
+    scoring = rules.scoring
+    if scoring is None:
+        words = _("cooperative: deals score nothing")
+    else:  # a house system's words hold its formulas, as typed: never looked up as a message
+        words = scoring.words if scoring.id == "custom" else _(scoring.words)
     return jsonify(error=None, words=words, rows=examples(rules),
-                   doubled=rules.spades_double, description=PRESETS[rules.preset].description)
+                   doubled=rules.spades_double, description=_(PRESETS[rules.preset].description))
 
 
 @bp.get("/backup.json")
@@ -246,7 +251,7 @@ def import_game() -> str | BaseResponse | tuple[str, int]:
         except (ValidationError, backup.BackupError) as exc:
             error = str(exc)
         except RulesError as exc:
-            error = f"This game file can't be used: {exc}"
+            error = _("This game file can't be used: %(problem)s", problem=exc)
     elif request.method == "POST":
         error = " ".join(problems(form))
     status = 422 if error else 200
@@ -263,5 +268,5 @@ def delete(token: str) -> str | BaseResponse:
         return render_template("games/delete.html", game=game, name=name)
     device.forget(game)
     game.delete()
-    flash(f"The game “{name}” is deleted.", "done")
+    flash(_("The game “%(game)s” is deleted.", game=name), "done")
     return redirect(url_for("games.index"))

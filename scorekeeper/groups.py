@@ -39,6 +39,7 @@ from .models import (
 from .play import qr_code
 from .rules import values
 from .rules.errors import RulesError
+from .rules.words import N_, _
 from .web import game_links, game_or_404
 
 bp = Blueprint("groups", __name__)
@@ -59,7 +60,7 @@ class Loaded(NamedTuple):
 
 def no_group() -> NoReturn:
     """The 404 of a link that leads to no group."""
-    abort(404, "No group has this link: it may have been deleted, or the link is incomplete.")
+    abort(404, _("No group has this link: it may have been deleted, or the link is incomplete."))
 
 
 def group_or_404(token: str, *, edit: bool) -> tuple[StoredGroup, bool]:
@@ -69,7 +70,7 @@ def group_or_404(token: str, *, edit: bool) -> tuple[StoredGroup, bool]:
     if group is None:
         no_group()
     if edit and not editable:
-        abort(403, "This is the read-only link of a group: it can show the group but not change it.")
+        abort(403, _("This is the read-only link of a group: it can show the group but not change it."))
     return group, editable
 
 
@@ -135,7 +136,7 @@ def ratings_chart(fig: Figures, ink: str = "currentColor") -> Markup | None:
     for player in shown:
         line = [(step + 1, after[player.key]) for step, (_, after) in enumerate(fig.chart) if player.key in after]
         series.append([(line[0][0] - 1, 0.0), *line])  # from the start: ordinal 0 before any game
-    return lines_svg([p.name for p in shown], series, "Ratings after each game", "rated game", ink=ink)
+    return lines_svg([p.name for p in shown], series, _("Ratings after each game"), _("rated game"), ink=ink)
 
 
 def when(moment: datetime) -> str:
@@ -186,15 +187,15 @@ def new() -> str | BaseResponse | tuple[str, int]:
     if form.game.data:
         game = game_or_404(form.game.data, edit=True)
         if group_of(game) is not None:
-            return render_template("groups/new.html", form=form, error="This game is already in a group: "
-                                   "take it out of that group first."), 409
+            return render_template("groups/new.html", form=form, error=_("This game is already in a group: "
+                                   "take it out of that group first.")), 409
     group = StoredGroup.create(form.name.data)
     if game is not None:
         group.add(game)
     response = redirect(url_for("groups.group", group=group.token))
     commit()
     device.remember_group(group, True)
-    flash(f"The group “{group.name}” is started: keep its edit link to add games.", "done")
+    flash(_("The group “%(group)s” is started: keep its edit link to add games.", group=group.name), "done")
     return response
 
 
@@ -210,27 +211,27 @@ def group(group: str) -> tuple[str, int]:
 @bp.post("/gr/<group>/games")
 def add(group: str) -> BaseResponse | tuple[str, int]:
     """Put a game in the group by its edit link; a refusal says why and keeps the link typed."""
-    stored, _ = group_or_404(group, edit=True)
+    stored = group_or_404(group, edit=True)[0]
     form = LinkForm()
-    form.link.label.text = "The game's link"
+    form.link.label.text = _("The game's link")
     typed = values.visible(str(request.form.get("link", "")))[:values.MAX_LINK]
     if not form.validate():
         return _page(load(group), " ".join(problems(form)), 422, typed)
     outcome = add_game(stored, form.link.data)
     if outcome != "added":
-        return _page(load(group), ADD_REFUSALS.get(outcome, outcome), STATUS[outcome], typed)
+        return _page(load(group), _(ADD_REFUSALS[outcome]), STATUS[outcome], typed)
     response = redirect(url_for("groups.group", group=stored.token))
     commit()
-    flash("The game is in the group.", "done")
+    flash(_("The game is in the group."), "done")
     return response
 
 
-#: What a refused addition says, and its status.
+#: What a refused addition says (translated where said), and its status.
 ADD_REFUSALS = {
-    "view": "This is the read-only link of a game: only its edit link can put it in a group.",
-    "none": "No game has this link: check that the whole link was pasted.",
-    "other": "This game is in another group: it can be in one group only.",
-    "here": "This game is already in the group.",
+    "view": N_("This is the read-only link of a game: only its edit link can put it in a group."),
+    "none": N_("No game has this link: check that the whole link was pasted."),
+    "other": N_("This game is in another group: it can be in one group only."),
+    "here": N_("This game is already in the group."),
 }
 STATUS = {"view": 403, "none": 404, "other": 409, "here": 200}
 
@@ -249,14 +250,14 @@ def add_game(group: StoredGroup, token: str) -> str:
 @bp.post("/gr/<group>/remove")
 def remove(group: str) -> BaseResponse | tuple[str, int]:
     """Take a game out of the group (the game itself stays as it is)."""
-    stored, _ = group_or_404(group, edit=True)
+    stored = group_or_404(group, edit=True)[0]
     token = str(request.form.get("game", ""))
     member = next((m for m in stored.members() if m.view_token == token), None)
     if member is None or not stored.remove(member.id):
-        return _page(load(group), "That game is not in the group (any more): nothing was changed.", 404)
+        return _page(load(group), _("That game is not in the group (any more): nothing was changed."), 404)
     response = redirect(url_for("groups.group", group=stored.token))
     commit()
-    flash("The game is out of the group; its figures no longer count.", "done")
+    flash(_("The game is out of the group; its figures no longer count."), "done")
     return response
 
 
@@ -284,7 +285,7 @@ def player(group: str, name: str) -> tuple[str, int]:
         key = ""
     found = loaded.figures.players.get(key)
     if found is None:
-        abort(404, "Nobody of this name has played a finished game of this group.")
+        abort(404, _("Nobody of this name has played a finished game of this group."))
     entries = loaded.figures.entries
     history = [{"entry": entries[index], "member": loaded.members[index], "line": line, "rating": rating,
                 "hit": hit, "date": when(loaded.members[index].created_at)}
@@ -292,7 +293,7 @@ def player(group: str, name: str) -> tuple[str, int]:
     best = sorted(history, key=lambda row: (row["line"].rank, -(row["line"].made / max(row["line"].deals, 1))))
     place = next(i for i, p in enumerate(loaded.figures.leaderboard(), 1) if p.key == key)
     series = [[(0, 0.0), *((step, row["rating"].ordinal) for step, row in enumerate(history, 1))]]
-    chart = lines_svg([found.name], series, f"{found.name}'s rating after each game", "game",
+    chart = lines_svg([found.name], series, _("%(player)s's rating after each game", player=found.name), _("game"),
                       ink="currentColor") if len(history) else None
     return render_template("groups/player.html", group=loaded.group, editable=loaded.editable, player=found,
                            place=place, history=history, best=best[:5], chart=chart,
@@ -315,7 +316,7 @@ def attach(token: str) -> str | BaseResponse | tuple[str, int]:
     game = game_or_404(token, edit=True)
     current = group_of(game)
     form = LinkForm()
-    form.link.label.text = "The group's link"
+    form.link.label.text = _("The group's link")
     if request.method != "POST":
         return _attach_page(game, current, form)
     typed = values.visible(str(request.form.get("link", "")))[:values.MAX_LINK]
@@ -323,17 +324,17 @@ def attach(token: str) -> str | BaseResponse | tuple[str, int]:
         return _attach_page(game, current, form, " ".join(problems(form)), typed), 422
     found, editable = find_group(form.link.data)
     if found is None:
-        return _attach_page(game, current, form, "No group has this link: check that the whole link was pasted.",
+        return _attach_page(game, current, form, _("No group has this link: check that the whole link was pasted."),
                             typed), 404
     if not editable:
-        return _attach_page(game, current, form, "This is the read-only link of a group: only its edit link can "
-                            "add games to it.", typed), 403
+        return _attach_page(game, current, form, _("This is the read-only link of a group: only its edit link can "
+                            "add games to it."), typed), 403
     outcome = found.add(game)
     if outcome == "other":
-        return _attach_page(game, current, form, ADD_REFUSALS["other"], typed), 409
+        return _attach_page(game, current, form, _(ADD_REFUSALS["other"]), typed), 409
     response = redirect(url_for("groups.group", group=found.token))
     commit()
-    flash("The game is in the group.", "done")
+    flash(_("The game is in the group."), "done")
     return response
 
 
@@ -342,7 +343,7 @@ def _attach_page(game: StoredGame, current: StoredGroup | None, form: LinkForm, 
     try:
         name = game.load().title or ", ".join(game.load().players)
     except RulesError:
-        name = game.title or "this game"
+        name = game.title or _("this game")
     return render_template("groups/attach.html", game=game, current=current, form=form, error=error, typed=typed,
                            name=name)
 
@@ -385,8 +386,9 @@ def for_new_game(token: str) -> tuple[StoredGroup | None, list[str], str]:
         return None, [], ""
     found, editable = find_group(token[:64])
     if found is None:
-        return None, [], "No group has this link: the game would be in no group."
+        return None, [], _("No group has this link: the game would be in no group.")
     if not editable:
-        return None, [], "This is the read-only link of a group: a game can be started in it only with its edit link."
+        return None, [], _("This is the read-only link of a group: a game can be started in it only with its edit "
+                           "link.")
     members = found.members()
     return found, roster(Loaded(found, True, members, figures(found.token, members, game_data))), ""

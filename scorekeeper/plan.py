@@ -23,15 +23,16 @@ from .rules.errors import RulesError
 from .rules.gamefile import MAX_HAND, GameFile, parse
 from .rules.presets import PRESETS
 from .rules.schedule import MAX_SEQUENCE, HandSize, hand_sizes
+from .rules.words import N_, _, ngettext
 from .scoresheet import rules_summary
 from .table import Dealable
 from .web import game_or_404
 
 bp = Blueprint("plan", __name__)
 
-#: What "rebuild the rest" can deal, n being the top hand: pattern → its words.
-SHAPES = {"down": "down: n, n−1 … 1", "up": "up: 1, 2 … n", "down-up": "down and up: n … 1 … n",
-          "up-down": "up and down: 1 … n … 1"}
+#: What "rebuild the rest" can deal, n being the top hand: pattern → its words (translated where shown).
+SHAPES = {"down": N_("down: n, n−1 … 1"), "up": N_("up: 1, 2 … n"), "down-up": N_("down and up: n … 1 … n"),
+          "up-down": N_("up and down: 1 … n … 1")}
 #: The posted value that keeps the no-trump marks shown while the plan is edited.
 MARKS = "nt"
 
@@ -72,8 +73,8 @@ def _drawn(found: StoredGame, gamefile: GameFile) -> Draft:
 def _posted(form: Mapping[str, Any], gamefile: GameFile) -> tuple[Draft, list[str]]:
     """The plan page as posted, every text kept as typed, and a sentence for each row that can't be
     read (a row the page doesn't have, or sent twice)."""
-    beyond = "A deal was sent that the plan can't have; nothing was saved."
-    twice = "One deal was sent twice; nothing was saved."
+    beyond = _("A deal was sent that the plan can't have; nothing was saved.")
+    twice = _("One deal was sent twice; nothing was saved.")
     texts, errors = indexed(form, "cards", MAX_SEQUENCE, "number of cards", beyond, twice)
     marks, refused = indexed(form, "nt", MAX_SEQUENCE, "no-trump mark", beyond, twice)
     last = max((row for row, text in enumerate(texts) if text is not None), default=-1)
@@ -81,7 +82,8 @@ def _posted(form: Mapping[str, Any], gamefile: GameFile) -> tuple[Draft, list[st
     no_trump = []
     for row, mark in enumerate(marks[:last + 1]):
         try:
-            no_trump.append(mark is not None and values.boolean(mark, f"Deal {first + row} at no trump"))
+            no_trump.append(mark is not None and values.boolean(mark, _("Deal %(deal)s at no trump",
+                                                                               deal=first + row)))
         except RulesError as exc:
             no_trump.append(False)
             errors.append(sentence(str(exc)))
@@ -113,22 +115,22 @@ def _sizes(draft: Draft, gamefile: GameFile) -> tuple[list[HandSize], list[str]]
     first, played = len(gamefile.game.deals) + 1, len(edits.played_sizes(gamefile))
     for row, (text, no_trump) in enumerate(zip(draft.cards, draft.no_trump)):
         if not text.strip():
-            errors.append(f"Deal {first + row} has no number of cards: type one, or remove the deal.")
+            errors.append(_("Deal %(deal)s has no number of cards: type one, or remove the deal.", deal=first + row))
             continue
         try:
-            sizes.append((values.whole(text, f"Deal {first + row}'s hand", 1, MAX_HAND), no_trump))
+            sizes.append((values.whole(text, _("Deal %(deal)s's hand", deal=first + row), 1, MAX_HAND), no_trump))
         except RulesError as exc:
             errors.append(sentence(str(exc)))
     if played + len(draft.cards) > MAX_SEQUENCE:
-        errors.append(f"A plan has at most {MAX_SEQUENCE} deals in all: {played} are dealt, so at most "
-                      f"{MAX_SEQUENCE - played} can come.")
+        errors.append(_("A plan has at most %(most)s deals in all: %(dealt)s are dealt, so at most %(left)s can come.",
+                        most=MAX_SEQUENCE, dealt=played, left=MAX_SEQUENCE - played))
     return sizes, errors
 
 
 def _rearranged(draft: Draft, action: str, gamefile: GameFile) -> Draft:
     """Add, remove or resize a deal (the buttons that work without JavaScript)."""
     cards, no_trump = list(draft.cards), list(draft.no_trump)
-    verb, _, where = action.partition("-")
+    verb, where = action.partition("-")[::2]
     row = _row(where, len(cards))
     played = edits.played_sizes(gamefile)
     if verb in ("add", "one") and len(played) + len(cards) < MAX_SEQUENCE:
@@ -165,7 +167,7 @@ def _plan_page(found: StoredGame, gamefile: GameFile, draft: Draft, error: str =
     page = render_template("plan/plan.html", game=found, file=gamefile, draft=draft, error=error,
                            dealt=played[:-1] if current else played, current=current,
                            first=len(state.deals) + 1, room=MAX_SEQUENCE - len(played), marks=marks,
-                           this_deal=_this_deal(gamefile), shapes=SHAPES)
+                           this_deal=_this_deal(gamefile), shapes={shape: _(words) for shape, words in SHAPES.items()})
     return _no_store(make_response(page, status))
 
 
@@ -173,11 +175,11 @@ def _planned(gamefile: GameFile) -> str:
     """What a saved plan leaves to come, in words."""
     state = gamefile.game
     if state.finished:
-        return "The plan is changed: the game is over."
+        return _("The plan is changed: the game is over.")
     to_come = len(state.schedule) - len(state.deals)
     if not to_come:
-        return "The plan is changed: this deal is the last."
-    return f"The plan is changed: {to_come} deal{'s' if to_come != 1 else ''} to come."
+        return _("The plan is changed: this deal is the last.")
+    return ngettext("The plan is changed: %(num)s deal to come.", "The plan is changed: %(num)s deals to come.", to_come)
 
 
 @bp.route("/g/<token>/plan", methods=("GET", "POST"))
@@ -210,8 +212,8 @@ def plan(token: str) -> Response:
 def _rebuild(found: StoredGame, gamefile: GameFile, draft: Draft) -> Response:
     """The rest of the game dealt down, up, down and up or up and down from a top hand."""
     try:
-        shape = values.choice(draft.shape, "The shape", SHAPES)
-        top = values.whole(draft.top, "The top hand (n)", 1, MAX_HAND)
+        shape = values.choice(draft.shape, _("The shape"), SHAPES)
+        top = values.whole(draft.top, _("The top hand (n)"), 1, MAX_HAND)
     except RulesError as exc:
         return _plan_page(found, gamefile, draft.rows(_to_come(gamefile)), sentence(str(exc)), 422)
     return _plan_page(found, gamefile, draft.rows(hand_sizes(shape, top)))
@@ -234,7 +236,9 @@ def _set_end(doc: edits.Document, gamefile: GameFile, deals: int | None, target:
     """``edits.set_end``, refused in the table's words when the deals dealt are more than the number asked."""
     dealt = len(gamefile.game.deals)
     if deals is not None and deals < dealt:
-        raise edits.EditError(f"{dealt} deals have been dealt already: the game can't end after {deals}.")
+        raise edits.EditError(ngettext("%(num)s deal has been dealt already: the game can't end after %(deals)s.",
+                                       "%(num)s deals have been dealt already: the game can't end after %(deals)s.",
+                                       dealt, deals=deals))
     edits.set_end(doc, deals, target)
 
 
@@ -247,14 +251,18 @@ def _end_page(found: StoredGame, gamefile: GameFile, form: EndForm, error: str =
 
 def _ends(gamefile: GameFile) -> str:
     """When the game now ends, in words."""
-    rules, ways = gamefile.rules, []
-    if rules.deals is not None:
-        ways.append(f"after {rules.deals} deal{'s' if rules.deals != 1 else ''}")
-    if rules.target is not None:
-        ways.append(f"when a total reaches {board.points(rules.target)}")
-    said = (" or ".join(ways) + (", whichever comes first" if len(ways) > 1 else "")) if ways else ""
-    text = f"The game now ends {said}." if said else "The game now goes on until the table ends it."
-    return text + (" It is over." if gamefile.game.finished else "")
+    rules = gamefile.rules
+    if rules.deals is not None and rules.target is not None:
+        text = ngettext("The game now ends after %(num)s deal or when a total reaches %(target)s, whichever comes "
+                        "first.", "The game now ends after %(num)s deals or when a total reaches %(target)s, "
+                        "whichever comes first.", rules.deals, target=board.points(rules.target))
+    elif rules.deals is not None:
+        text = ngettext("The game now ends after %(num)s deal.", "The game now ends after %(num)s deals.", rules.deals)
+    elif rules.target is not None:
+        text = _("The game now ends when a total reaches %(target)s.", target=board.points(rules.target))
+    else:
+        text = _("The game now goes on until the table ends it.")
+    return _("%(ends)s It is over.", ends=text) if gamefile.game.finished else text
 
 
 @bp.route("/g/<token>/rules", methods=("GET", "POST"))
@@ -323,8 +331,10 @@ def _rules_words(old: GameFile, new: GameFile) -> list[tuple[str, str | None, st
 def _rules_saved(old: GameFile, new: GameFile) -> str:
     """The confirmation of new rules: how many deals score differently."""
     count = board.rules_change(old, new).deals
-    scored = "no deal scores" if not count else f"{count} deal{'s score' if count != 1 else ' scores'}"
-    return f"The rules are changed: {scored} differently."
+    if not count:
+        return _("The rules are changed: no deal scores differently.")
+    return ngettext("The rules are changed: %(num)s deal scores differently.",
+                    "The rules are changed: %(num)s deals score differently.", count)
 
 
 @bp.post("/g/<token>/again")
@@ -334,12 +344,13 @@ def again(token: str) -> Response:
     found = game_or_404(token, edit=True)
     gamefile = found.load()
     if not gamefile.game.finished:
-        return _page(found, "Only a finished game can be played again: finish this one, or end it now.", 422)
+        return _page(found, _("Only a finished game can be played again: finish this one, or end it now."), 422)
     try:
         checked = parse(edits.play_again(gamefile))
     except RulesError as exc:
-        return _page(found, sentence(f"The new game can't be set up: {exc}"), 422)
-    flash(f"A new game for the same table: {checked.players[checked.first_dealer]} deals first.", "done")
+        return _page(found, sentence(_("The new game can't be set up: %(problem)s", problem=exc)), 422)
+    flash(_("A new game for the same table: %(player)s deals first.", player=checked.players[checked.first_dealer]),
+          "done")
     # One new game per version of this one, however often it is asked for (a double tap, a resent form).
     return open_new(checked, derived_tokens(current_app.secret_key or "", "again", found.token, found.version),
                     group_of(found))  # the table's group keeps its next game

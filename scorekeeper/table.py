@@ -21,6 +21,7 @@ from .rules import values
 from .rules.errors import RulesError
 from .rules.game import undealable
 from .rules.gamefile import MAX_PLAYERS, GameFile, parse
+from .rules.words import _, ngettext
 from .web import endpoint_url, game_or_404
 
 bp = Blueprint("table", __name__)
@@ -43,21 +44,21 @@ class Dealable:
         if found is None:
             return
         deal, why = found
-        ways = {"Change the plan": "plan.plan", "Add a pack": "plan.rules"}
-        if not why.endswith("add a pack"):  # two packs already: the plan is the one way out
-            ways.pop("Add a pack")
+        ways = {_("Change the plan"): "plan.plan"}
+        if gamefile.game.rules.deck_size < 104:  # two packs already: the plan is the one way out
+            ways[_("Add a pack")] = "plan.rules"
         self.links = {label: url for label, endpoint in ways.items()
                       if (url := endpoint_url(endpoint, token=self.token))}
-        raise edits.EditError(f"at deal {deal.number}, {why}.")
+        raise edits.EditError(_("at deal %(deal)s, %(problem)s.", deal=deal.number, problem=why))
 
 
 def _closed(gamefile: GameFile) -> str:
     """Why nobody can join, leave or sit out any more (the game is over); empty while it goes on."""
     state = gamefile.game
     if state.ended_by_table:
-        return "The game was ended: resume it first to change who plays."
+        return _("The game was ended: resume it first to change who plays.")
     if state.finished:
-        return "The game is over: nobody joins, leaves or sits out any more."
+        return _("The game is over: nobody joins, leaves or sits out any more.")
     return ""
 
 
@@ -73,15 +74,15 @@ def _playing(gamefile: GameFile, change: Change) -> Change:
     return checked
 
 
-def _deal_to_come(gamefile: GameFile, check: Dealable, token: str, what: str) -> None:
+def _deal_to_come(gamefile: GameFile, check: Dealable, token: str, refusal: Callable[[int], str]) -> None:
     """Refused (EditError, with the way out) while the last deal is being played: a change at the
-    table takes effect from the next deal, and there is none ``what`` (e.g. "to sit out")."""
+    table takes effect from the next deal, and there is none; ``refusal`` says so, given the number
+    of the last deal."""
     number, planned = len(gamefile.game.deals) + 1, board.deals_planned(gamefile)
     if planned is not None and number > planned:
         url = endpoint_url("plan.plan", token=token)
-        check.links = {"Change the plan": url} if url else {}
-        raise edits.EditError(f"Deal {number - 1} is the last deal: there is no deal {what}. "
-                              "Change the plan first to play on")
+        check.links = {_("Change the plan"): url} if url else {}
+        raise edits.EditError(refusal(number - 1))
 
 
 def _page(template: str, game: StoredGame, error: str = "", status: int = 200, **shown: Any) -> Response:
@@ -103,7 +104,7 @@ def _arrival_warning(game: StoredGame, gamefile: GameFile) -> tuple[str, dict[st
     try:
         check(parse(document))
     except edits.EditError as exc:
-        return f"With one more player, {exc}", check.links
+        return _("With one more player, %(problem)s", problem=exc), check.links
     except RulesError:  # the arrival is refused for another reason, said when it is sent
         pass
     return "", {}
@@ -131,26 +132,33 @@ def arrive(token: str) -> Response:
     def change(doc: edits.Document) -> None:
         start = form.starting(offered)  # read once the form is checked: a number typed is its choice
         if len(doc["players"]) >= MAX_PLAYERS:
-            raise edits.EditError(f"This game has {MAX_PLAYERS} players already, as many as a game can have.")
+            raise edits.EditError(ngettext("This game has %(num)s player already, as many as a game can have.",
+                                           "This game has %(num)s players already, as many as a game can have.",
+                                           MAX_PLAYERS))
         name = form.name.data or ""
         same = [player for player in doc["players"] if values.name_key(player) == values.name_key(name)]
         if same:
-            raise edits.EditError(f"{same[0]} is in this game already: every player needs a different name, "
-                                  "so add an initial or choose a nickname")
+            raise edits.EditError(_("%(player)s is in this game already: every player needs a different name, "
+                                    "so add an initial or choose a nickname", player=same[0]))
         if start and number == 1:
-            raise edits.EditError("No deal has been played yet: the new player starts at 0 like everyone")
+            raise edits.EditError(_("No deal has been played yet: the new player starts at 0 like everyone"))
         if start and gamefile.rules.cooperative:
-            raise edits.EditError("A cooperative game keeps no points: the new player starts with none")
+            raise edits.EditError(_("A cooperative game keeps no points: the new player starts with none"))
         if gamefile.game.tiebreak:
-            raise edits.EditError(f"The game is over but for its tie-break: there is no deal to deal {name} in. "
-                                  "Play again to start a new game with them")
-        _deal_to_come(gamefile, check, token, f"to deal {name} in")
+            raise edits.EditError(_("The game is over but for its tie-break: there is no deal to deal %(player)s in. "
+                                    "Play again to start a new game with them", player=name))
+        _deal_to_come(gamefile, check, token,
+                      lambda last: _("Deal %(deal)s is the last deal: there is no deal to deal %(player)s in. "
+                                     "Change the plan first to play on", deal=last, player=name))
         edits.arrive(doc, name, form.seat.data or 0, start)
 
     def done() -> str:
         scored = number > 1 and not gamefile.rules.cooperative
-        start = board.points(form.starting(offered))
-        return f"{form.name.data} joins at deal {number}" + (f" with {start}." if scored else ".")
+        start = board.points(form.starting(offered)) if scored else ""
+        if scored:
+            return _("%(player)s joins at deal %(deal)s with %(points)s.", player=form.name.data, deal=number,
+                     points=start)
+        return _("%(player)s joins at deal %(deal)s.", player=form.name.data, deal=number)
 
     check = Dealable(token)
     return _save(found, form, _playing(gamefile, change),
@@ -181,7 +189,9 @@ def leave(token: str) -> Response:
 
     def done() -> str:
         name = gamefile.players[seat or 0]
-        return f"{name} leaves after deal {number - 1}." if number > 1 else f"{name} leaves before the first deal."
+        if number > 1:
+            return _("%(player)s leaves after deal %(deal)s.", player=name, deal=number - 1)
+        return _("%(player)s leaves before the first deal.", player=name)
 
     check = Dealable(token)  # who is at deal 1 sizes the pattern for the deals after it
     return _save(found, form, _playing(gamefile, lambda doc: edits.leave(doc, seat or 0)),
@@ -197,10 +207,13 @@ def sit_out(token: str) -> Response:
 
     def done() -> str:
         names = board.listed([gamefile.players[seat] for seat in sorted(seats)])
-        return f"{names} {'sits' if len(seats) == 1 else 'sit'} out deal {number}."
+        return ngettext("%(players)s sits out deal %(deal)s.", "%(players)s sit out deal %(deal)s.", len(seats),
+                        players=names, deal=number)
 
     def change(doc: edits.Document) -> None:
-        _deal_to_come(gamefile, check, token, "after it to sit out")
+        _deal_to_come(gamefile, check, token,
+                      lambda last: _("Deal %(deal)s is the last deal: there is no deal after it to sit out. "
+                                     "Change the plan first to play on", deal=last))
         edits.sit_out(doc, seats)
 
     check = Dealable(token)  # a sit-out of deal 1 sizes the pattern for fewer players than the deals after it
@@ -217,11 +230,16 @@ def come_back(token: str) -> Response:
 
     def done() -> str:
         name = gamefile.players[seat]
-        return f"{name} comes back at deal {number}." if left else f"{name} plays deal {number} after all."
+        if left:
+            return _("%(player)s comes back at deal %(deal)s.", player=name, deal=number)
+        return _("%(player)s plays deal %(deal)s after all.", player=name, deal=number)
 
     def change(doc: edits.Document) -> None:
         if left:  # who was to sit the next deal out may play the last one after all
-            _deal_to_come(gamefile, check, token, f"after it for {gamefile.players[seat]} to come back at")
+            _deal_to_come(gamefile, check, token,
+                          lambda last: _("Deal %(deal)s is the last deal: there is no deal after it for %(player)s to "
+                                         "come back at. Change the plan first to play on", deal=last,
+                                         player=gamefile.players[seat]))
         edits.come_back(doc, seat)
 
     check = Dealable(token)
