@@ -40,6 +40,16 @@ def suit_sign(trump: str) -> str:
     return _(sign) if trump == "NT" else sign
 
 
+def reason(text: str) -> str:
+    """An adjustment's reason as shown: the one the app writes itself ("joined late") in the page's
+    language, any other as the player typed it.
+
+    >>> reason("joined late"), reason("revoke")
+    ('joined late', 'revoke')
+    """
+    return _(JOINED_LATE) if text == JOINED_LATE else text
+
+
 def points(value: Fraction | int) -> str:
     """A score as a person writes it in this page's language: whole numbers, halves as ½, other
     fractions with the language's decimal sign, and a real minus sign.
@@ -529,7 +539,7 @@ def day(moment: date, today: date) -> str:
 
 
 #: English dates as the app has always written them; other languages by Babel's skeletons.
-_ENGLISH_DATES = {"MMMEd": "EEE d MMM", "yMMMEd": "EEE d MMM y", "yMMMMd": "d MMMM y"}
+_ENGLISH_DATES = {"MMMEd": "EEE d MMM", "yMMMEd": "EEE d MMM y", "yMMMMd": "d MMMM y", "yMMMd": "dd MMM y"}
 
 
 def written(moment: date | datetime, skeleton: str) -> str:

@@ -12,7 +12,7 @@ import orjson
 from flask import Blueprint, Response, current_app, render_template
 
 from . import pdf
-from .groups import Loaded, load, ratings_chart, when
+from .groups import Loaded, load, ratings_chart, shown_date, when
 from .models import game_data
 from .rules.errors import RulesError
 from .rules.gamefile import export, parse
@@ -116,7 +116,7 @@ def season(group: str) -> Response:
                            board_rows=loaded.figures.leaderboard()[:SHEET_PLAYERS],
                            more=max(0, len(loaded.figures.players) - SHEET_PLAYERS),
                            chart=ratings_chart(loaded.figures, ink="#000"), static=current_app.static_url_path,
-                           today=when(datetime.now(UTC)))
+                           today=shown_date(datetime.now(UTC)))
     data, _pages = pdf.page_pdf(page)
     response = Response(data, mimetype="application/pdf")
     response.headers["Content-Disposition"] = 'inline; filename="season.pdf"'

@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any, NamedTuple, NoReturn
 
+from babel import numbers
 from flask import (
     Blueprint,
     Response,
@@ -22,7 +23,7 @@ from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
-from . import address, device
+from . import address, board, device, language
 from .chart import lines_svg
 from .figures import Entry, Figures, Player, figures
 from .forms import GroupForm, LinkForm, problems
@@ -140,16 +141,22 @@ def ratings_chart(fig: Figures, ink: str = "currentColor") -> Markup | None:
 
 
 def when(moment: datetime) -> str:
-    """A game's date as the group's pages and files show it (this server's time zone)."""
+    """A game's date as the group's files give it, in every language (this server's time zone)."""
     local = (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).astimezone()
     return f"{local:%d %b %Y}"
+
+
+def shown_date(moment: datetime) -> str:
+    """A game's date as the group's pages and season sheet show it, in the page's language."""
+    local = (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).astimezone()
+    return board.written(local.date(), "yMMMd")
 
 
 def listed(loaded: Loaded) -> list[dict[str, Any]]:
     """The group's games for its page, the newest first."""
     rows = []
     for member, entry in zip(loaded.members, loaded.figures.entries):
-        rows.append({"member": member, "entry": entry, "date": when(member.created_at),
+        rows.append({"member": member, "entry": entry, "date": shown_date(member.created_at),
                      "link": url_for("play.game" if loaded.editable else "play.view",
                                      token=member.token if loaded.editable else member.view_token)})
     return sorted(rows, key=lambda row: row["member"].created_at, reverse=True)
@@ -161,12 +168,13 @@ CSRF_MARK = "\x00csrf\x00"
 
 def _page(loaded: Loaded, error: str = "", status: int = 200, link: str = "") -> tuple[str, int]:
     fig, token = loaded.figures, loaded.group.token if loaded.editable else loaded.group.view_token
-    body = fig.pages.get(token)
+    key = (token, language.current())
+    body = fig.pages.get(key)
     if body is None:  # once per version of the group's games: the page of an unchanged group is a lookup
         body = Markup(render_template("groups/_figures.html", group=loaded.group, editable=loaded.editable,
                                       board_rows=fig.leaderboard(), games=listed(loaded), chart=ratings_chart(fig),
                                       csrf_mark=Markup(CSRF_MARK)))
-        fig.pages[token] = body
+        fig.pages[key] = body
     if loaded.editable:
         field = Markup('<input type="hidden" name="csrf_token" value="{}">').format(generate_csrf())
         body = Markup(str(body).replace(CSRF_MARK, str(field)))  # a str's replace: Markup's would escape the field
@@ -288,7 +296,7 @@ def player(group: str, name: str) -> tuple[str, int]:
         abort(404, _("Nobody of this name has played a finished game of this group."))
     entries = loaded.figures.entries
     history = [{"entry": entries[index], "member": loaded.members[index], "line": line, "rating": rating,
-                "hit": hit, "date": when(loaded.members[index].created_at)}
+                "hit": hit, "date": shown_date(loaded.members[index].created_at)}
                for index, line, rating, hit in found.history]
     best = sorted(history, key=lambda row: (row["line"].rank, -(row["line"].made / max(row["line"].deals, 1))))
     place = next(i for i, p in enumerate(loaded.figures.leaderboard(), 1) if p.key == key)
@@ -359,7 +367,7 @@ def percent(value: float | None) -> str:
     >>> percent(0.756), percent(None)
     ('76%', '–')
     """
-    return "–" if value is None else f"{value:.0%}"
+    return "–" if value is None else numbers.format_percent(value, locale=language.current())
 
 
 def signed(value: float | None, places: int = 2) -> str:
@@ -370,7 +378,8 @@ def signed(value: float | None, places: int = 2) -> str:
     """
     if value is None:
         return "–"
-    return f"{value:+.{places}f}".replace("-", "\u2212")
+    digits = numbers.format_decimal(abs(value), "0." + "0" * places, locale=language.current())
+    return ("−" if round(value, places) < 0 else "+") + digits
 
 
 def init_app(app: Any) -> None:

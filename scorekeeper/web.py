@@ -282,6 +282,6 @@ def init_app(app: Flask) -> None:
     app.after_request(_secure)
     app.register_error_handler(HTTPException, _error_page)
     app.register_error_handler(GameFileError, _unreplayable)
-    app.jinja_env.filters.update(points=board.points, money=board.money, visible=values.visible)
+    app.jinja_env.filters.update(points=board.points, money=board.money, reason=board.reason, visible=values.visible)
     app.jinja_env.globals.update(board=board, suits=board.SUIT_SIGNS, suit_sign=board.suit_sign,
                                  endpoint_url=endpoint_url)
