@@ -450,6 +450,11 @@ CHOICE_WORDS = {
 }
 
 
+def choice_word(value: str) -> str:
+    """A rule's option as a person reads it, in the page's language (an id it has no word for as it is)."""
+    return _(CHOICE_WORDS[value]) if value in CHOICE_WORDS else value
+
+
 def _choices(values: Sequence[object]) -> list[SelectChoice]:
     """The options of a select: each id posted as it is, shown in words (a number as it is)."""
     return [SelectChoice(str(v), _l(CHOICE_WORDS[v]) if isinstance(v, str) and v in CHOICE_WORDS else str(v))

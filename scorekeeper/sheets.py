@@ -9,7 +9,7 @@ from typing import Any
 from flask import Blueprint, Response, abort, render_template, request
 
 from . import pdf
-from .forms import sentence
+from .forms import choice_word, sentence
 from .rules import values
 from .rules.bidding import BIDDING_RULES
 from .rules.errors import RulesError
@@ -88,7 +88,7 @@ def _pdf(data: bytes, filename: str) -> Response:
 
 def _form(error: str = "", status: int = 200) -> tuple[str, int]:
     return render_template("sheets/blank_form.html", presets=PRESETS, papers=PAPERS,
-                           rules=FORM_RULES, args=request.args, error=error), status
+                           rules=FORM_RULES, args=request.args, error=error, choice_word=choice_word), status
 
 
 @bp.get("/sheets/blank")
