@@ -11,7 +11,7 @@ from typing import NamedTuple
 from .bidding import WHOLE, BidCheck, announce, bid_check, dealer_refusal, verify_bid, verify_tricks
 from .errors import BidError, GameError, RulesError
 from .presets import Rules
-from .schedule import SUIT_NAMES, TRUMPS, Deal, check_hand_fits, fixed_trump
+from .schedule import SUIT_NAMES, SUITS, TRUMPS, Deal, check_hand_fits, fixed_trump
 from .scoring import Points, check_system, deal_points
 from .words import _, ngettext
 
@@ -226,14 +226,9 @@ def trump_choices(rules: Rules, deal: Deal) -> tuple[str, ...]:
     >>> trump_choices(rules, Deal(1, 3, 0, 1, None)), trump_choices(rules, Deal(2, 13, 1, 2, "NT"))
     (('S', 'H', 'D', 'C'), ('NT',))
     """
-    choices = []
-    for trump in TRUMPS:
-        try:
-            _check_trump(rules, deal, trump)
-        except RulesError:
-            continue
-        choices.append(trump)
-    return tuple(choices)
+    if deal.trump is not None:
+        return (deal.trump,)  # as _check_trump allows: the fixed one only
+    return SUITS  # no trump can't be recorded for a deal with a trump suit
 
 
 def _check_bids(rules: Rules, deal: Deal, bids: Sequence[int | None], names: Sequence[str]) -> None:

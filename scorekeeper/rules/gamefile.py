@@ -82,13 +82,18 @@ def check_players(values_given: object) -> tuple[str, ...]:
     """
     if not isinstance(values_given, list) or not 2 <= len(values_given) <= MAX_PLAYERS:
         raise GameFileError(_("A game has 2 to %(most)s players, listed in seating order", most=MAX_PLAYERS))
-    names = tuple(values.name(v, _("Player %(seat)s's name", seat=seat + 1)) for seat, v in enumerate(values_given))
+    names = tuple(_player_name(seat, given) for seat, given in enumerate(values_given))
     seen: set[str] = set()
     for name in names:
         if values.name_key(name) in seen:
             raise GameFileError(_("%(name)s is listed twice: every player needs a different name", name=repr(name)))
         seen.add(values.name_key(name))
     return names
+
+
+def _player_name(seat: int, given: object) -> str:
+    """The name of the player at ``seat`` (0-based), checked."""
+    return values.name(given, lambda: _("Player %(seat)s's name", seat=seat + 1))
 
 
 _DEAL_KEYS = frozenset(DEAL_FIELDS) | frozenset(COMPUTED_DEAL_FIELDS)
@@ -154,17 +159,24 @@ def _adjustments(given: object, names: Sequence[str]) -> tuple[list[Adjustment],
     for item in given:
         if not isinstance(item, Mapping) or set(item) - {"deal", "player", "points", "reason"}:
             raise GameFileError(_("adjustments: each one is {deal, player, points, reason} and nothing else"))
-        deal = values.count(item.get("deal"), _("An adjustment's deal"), 1, MAX_DEALS)
-        player = values.count(item.get("player"), _("deal %(deal)s: an adjustment's player", deal=deal),
-                              0, len(names) - 1)
-        points = values.count(item.get("points"), _("deal %(deal)s: %(player)s's adjustment",
-                                                     deal=deal, player=names[player]),
-                              -MAX_ADJUSTMENT, MAX_ADJUSTMENT)
-        reason = values.text(item.get("reason", ""), _("deal %(deal)s: the reason of %(player)s's adjustment",
-                                                       deal=deal, player=names[player]))
-        result.append(Adjustment(deal, player, points, reason))
-        kept.append({"deal": deal, "player": player, "points": points, "reason": reason})
+        adjustment = _adjustment(item, names)
+        result.append(adjustment)
+        kept.append({"deal": adjustment.deal, "player": adjustment.player, "points": adjustment.points,
+                     "reason": adjustment.reason})
     return result, kept
+
+
+def _adjustment(item: Mapping[str, Any], names: Sequence[str]) -> Adjustment:
+    """One adjustment of the game file, its fields checked."""
+    deal = values.count(item.get("deal"), lambda: _("An adjustment's deal"), 1, MAX_DEALS)
+    player = values.count(item.get("player"), lambda: _("deal %(deal)s: an adjustment's player", deal=deal),
+                          0, len(names) - 1)
+    name = names[player]
+    points = values.count(item.get("points"), lambda: _("deal %(deal)s: %(player)s's adjustment",
+                                                        deal=deal, player=name), -MAX_ADJUSTMENT, MAX_ADJUSTMENT)
+    reason = values.text(item.get("reason", ""), lambda: _("deal %(deal)s: the reason of %(player)s's adjustment",
+                                                           deal=deal, player=name))
+    return Adjustment(deal, player, points, reason)
 
 
 def _absences(given: object, names: Sequence[str]) -> tuple[Absence, ...]:
@@ -177,13 +189,19 @@ def _absences(given: object, names: Sequence[str]) -> tuple[Absence, ...]:
     for item in given:
         if not isinstance(item, Mapping) or set(item) - {"player", "from", "to"}:
             raise GameFileError(_("absent: each one is {player, from, to} (to is optional) and nothing else"))
-        player = values.count(item.get("player"), _("An absent player"), 0, len(names) - 1)
-        first = values.count(item.get("from"), _("The first deal %(player)s is away", player=names[player]),
-                             1, MAX_DEALS)
-        last = None if item.get("to") is None else values.count(
-            item.get("to"), _("The last deal %(player)s is away", player=names[player]), first, MAX_DEALS)
-        found.append(Absence(player, first, last))
+        found.append(_absence(item, names))
     return tuple(found)
+
+
+def _absence(item: Mapping[str, Any], names: Sequence[str]) -> Absence:
+    """One absence of the game file, its fields checked."""
+    player = values.count(item.get("player"), lambda: _("An absent player"), 0, len(names) - 1)
+    name = names[player]
+    first = values.count(item.get("from"), lambda: _("The first deal %(player)s is away", player=name),
+                         1, MAX_DEALS)
+    last = None if item.get("to") is None else values.count(
+        item.get("to"), lambda: _("The last deal %(player)s is away", player=name), first, MAX_DEALS)
+    return Absence(player, first, last)
 
 
 def _absent_input(absences: Sequence[Absence]) -> list[dict[str, int]]:
@@ -219,13 +237,13 @@ def parse(data: object, previous: GameFile | None = None) -> GameFile:
 def _parse(data: object, previous: GameFile | None) -> GameFile:
     if not isinstance(data, Mapping):
         raise GameFileError(_("a game file is a JSON object with players, rules and deals"))
-    values.fields(data, (*INPUT_FIELDS, *COMPUTED_FIELDS), _("The game file"))
+    values.fields(data, (*INPUT_FIELDS, *COMPUTED_FIELDS), lambda: _("The game file"))
     if data.get("format", FORMAT) != FORMAT:
         raise GameFileError(_("format must be %(format)s, not %(given)s", format=repr(FORMAT),
                               given=shown(data.get("format"))))
     players = check_players(data.get("players"))
-    title = values.text(data.get("title"), _("The title"))
-    first_dealer = values.count(data.get("first_dealer", 0), _("The first dealer"), 0, len(players) - 1)
+    title = values.text(data.get("title"), lambda: _("The title"))
+    first_dealer = values.count(data.get("first_dealer", 0), lambda: _("The first dealer"), 0, len(players) - 1)
     absences = _absences(data.get("absent"), players)
     rules_input = data.get("rules", {})
     if not isinstance(rules_input, Mapping):

@@ -202,6 +202,11 @@ RULE_BOUNDS = {"decks": (1, 2), "deck_size": (20, 104), "max_cards": (1, 104), "
 _BOOLEANS = ("simultaneous", "spades_double")
 
 
+def _label(name: str) -> Callable[[], str]:
+    """A rule field's label as a message says it, in the language of the moment it is said."""
+    return lambda: _(RULE_LABELS[name])
+
+
 def rules_from_text(texts: Mapping[str, str]) -> dict[str, Any]:
     """The rule fields of a form or a query string, typed as a game file types them: whole numbers,
     yes/no and the zero bid read from their text; empty fields left out (the preset's rule).
@@ -218,7 +223,7 @@ def rules_from_text(texts: Mapping[str, str]) -> dict[str, Any]:
         text = texts.get(name)
         if text is None or not text.strip():
             continue
-        label = _(RULE_LABELS[name])
+        label = _label(name)
         if name in RULE_BOUNDS:
             typed[name] = values.whole(text, label, *RULE_BOUNDS[name])
         elif name in _BOOLEANS:
@@ -236,16 +241,16 @@ def _count(fields: Mapping[str, Any], name: str, high: int | None = None) -> int
     if value is None:
         return None
     low, top = RULE_BOUNDS[name]
-    return values.count(value, _(RULE_LABELS[name]), low, top if high is None else min(top, high))
+    return values.count(value, _label(name), low, top if high is None else min(top, high))
 
 
 def _choice(fields: Mapping[str, Any], name: str, options: tuple[str, ...], default: str | None) -> Any:
     value = fields.get(name, default)
-    return None if value is None else values.choice(value, _(RULE_LABELS[name]), options)
+    return None if value is None else values.choice(value, _label(name), options)
 
 
 def _bool(fields: Mapping[str, Any], name: str) -> bool:
-    return values.flag(fields.get(name, False), _(RULE_LABELS[name]))
+    return values.flag(fields.get(name, False), _label(name))
 
 
 def make_rules(overrides: Mapping[str, Any], players: int) -> Rules:
@@ -260,7 +265,7 @@ def make_rules(overrides: Mapping[str, Any], players: int) -> Rules:
     ...
     scorekeeper.rules.errors.RulesConfigError: A top hand of 10 cards can't be dealt to 6 players ...
     """
-    values.fields(overrides, RULE_FIELDS, _("The rules"))
+    values.fields(overrides, RULE_FIELDS, lambda: _("The rules"))
     if type(players) is not int or not 2 <= players <= 10:
         raise RulesConfigError(_("A game has 2 to 10 players, not %(players)s.", players=values.shown(players)))
     preset = find_preset(overrides.get("preset", "oh-hell"))
@@ -291,12 +296,12 @@ def make_rules(overrides: Mapping[str, Any], players: int) -> Rules:
             raise RulesConfigError(_("The custom pattern needs a sequence such as 1-2-3-7NT-3-2-1."))
         sequence = parse_sequence(fields["sequence"])
         for size, _no_trump in sequence:
-            check_hand_fits(size, deck, players, _("hand in the sequence"))
+            check_hand_fits(size, deck, players, lambda: _("hand in the sequence"))
         top = max(size for size, _no_trump in sequence)
     elif "sequence" in fields:
         raise RulesConfigError(_("A custom sequence goes only with the custom deal pattern."))
     else:
-        check_hand_fits(top, deck, players, _("top hand"))
+        check_hand_fits(top, deck, players, lambda: _("top hand"))
     sizes: tuple[HandSize, ...] | None = None
     if deal not in OPEN_PATTERNS:
         sizes = tuple(hand_sizes(deal, top, sequence, only))

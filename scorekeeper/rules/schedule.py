@@ -66,30 +66,32 @@ def default_max_cards(deck: int, players: int) -> int:
 MAX_SEQUENCE = 100
 
 
-def check_hand_fits(cards: int, deck: int, players: int, what: str | None = None) -> None:
+def check_hand_fits(cards: int, deck: int, players: int, what: values.What | None = None) -> None:
     """Refuse a hand size the deck cannot deal, naming the largest one and the second pack. ``what``
-    is the hand, translated by the caller ("hand" by default).
+    is the hand, translated by the caller, or a function that says it ("hand" by default).
 
     >>> check_hand_fits(14, 52, 4, "top hand")
     Traceback (most recent call last):
     ...
     scorekeeper.rules.errors.RulesConfigError: A top hand of 14 cards can't be dealt to 4 players from 52 cards: the largest possible is 13; choose at most 13 or play with a second pack.
     """
-    what = what or _("hand")
+    if cards >= 1 and cards * players <= deck:
+        return
+    hand = values.said(what) if what else _("hand")
     if cards < 1:
         raise RulesConfigError(_("A %(hand)s of %(cards)s cards can't be dealt: at least 1 card is needed.",
-                                 hand=what, cards=cards))
+                                 hand=hand, cards=cards))
     if cards * players > deck:
         most = deck // players
         if deck < 104:
             raise RulesConfigError(_(
                 "A %(hand)s of %(cards)s cards can't be dealt to %(players)s players from %(deck)s cards: "
                 "the largest possible is %(most)s; choose at most %(most)s or play with a second pack.",
-                hand=what, cards=cards, players=players, deck=deck, most=most))
+                hand=hand, cards=cards, players=players, deck=deck, most=most))
         raise RulesConfigError(_(
             "A %(hand)s of %(cards)s cards can't be dealt to %(players)s players from %(deck)s cards: "
             "the largest possible is %(most)s; choose at most %(most)s.",
-            hand=what, cards=cards, players=players, deck=deck, most=most))
+            hand=hand, cards=cards, players=players, deck=deck, most=most))
 
 
 def parse_sequence(text: object) -> tuple[HandSize, ...]:
@@ -102,7 +104,9 @@ def parse_sequence(text: object) -> tuple[HandSize, ...]:
     ...
     scorekeeper.rules.errors.ValueRefused: The custom sequence '1-²-3' is not a list of hand sizes like 1-2-3-7NT-3-2-1: '²' is not a number of cards
     """
-    what = _("The custom sequence")
+    def what() -> str:
+        return _("The custom sequence")
+
     sizes: list[HandSize] = []
     written = text.replace(" ", "") if isinstance(text, str) else text
     for part in values.sequence_of(written, what, MAX_SEQUENCE, "-,"):
@@ -110,13 +114,13 @@ def parse_sequence(text: object) -> tuple[HandSize, ...]:
         no_trump = item.endswith("NT")
         digits = item[:-2] if no_trump else item
         try:
-            cards = values.whole(digits, _("a hand"), 1, 104)
+            cards = values.whole(digits, "a hand", 1, 104)  # refused below, in other words
         except ValueRefused:
             cards = 0
         if not cards:
             raise ValueRefused(_("%(what)s %(sequence)s is not a list of hand sizes like 1-2-3-7NT-3-2-1: "
                                  "%(part)s is not a number of cards",
-                                 what=what, sequence=values.shown(text, 40), part=values.shown(part)))
+                                 what=what(), sequence=values.shown(text, 40), part=values.shown(part)))
         sizes.append((cards, no_trump))
     return tuple(sizes)
 
@@ -127,13 +131,15 @@ def parse_cycle(text: object) -> tuple[str, ...]:
     >>> parse_cycle("s-d-c-h-nt")
     ('S', 'D', 'C', 'H', 'NT')
     """
-    what = _("The trump cycle")
+    def what() -> str:
+        return _("The trump cycle")
+
     cycle = tuple(part.upper() for part in values.sequence_of(text, what, MAX_SEQUENCE))
     bad = [part for part in cycle if part not in TRUMPS]
     if bad:
         raise ValueRefused(_(
             "%(what)s %(cycle)s must list suits S, H, D, C or NT joined by '-', like S-D-C-H-NT; "
-            "%(part)s is not one.", what=what, cycle=values.shown(text, 40), part=values.shown(bad[0])
+            "%(part)s is not one.", what=what(), cycle=values.shown(text, 40), part=values.shown(bad[0])
         ))
     return cycle
 

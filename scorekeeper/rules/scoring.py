@@ -204,6 +204,10 @@ def _check_cards(system: System, cards: int, players: int) -> None:
 ZeroBid = int | str
 
 
+def _zero_bid_name() -> str:
+    return _("A made zero bid scores")
+
+
 def read_zero_bid(value: object) -> ZeroBid:
     """What a made zero bid scores: a whole number from −1000 to 1000, or ``k+n`` (k plus the cards).
 
@@ -214,18 +218,15 @@ def read_zero_bid(value: object) -> ZeroBid:
     ...
     scorekeeper.rules.errors.ValueRefused: A made zero bid scores must be a whole number from -1,000 to 1,000, or 5+n, not '1e100000000'
     """
-    what, (low, high) = _("A made zero bid scores"), ZERO_BID_BOUNDS
-    should = _("a whole number from %(low)s to %(high)s, or 5+n", low=format(low, ","), high=format(high, ","))
-    if isinstance(value, str) and value.replace(" ", "").lower().endswith("+n"):
-        base = value.replace(" ", "").lower()[:-2]
-        try:
-            return f"{values.whole(base, what, low, high)}+n"
-        except ValueRefused:
-            refuse(what, should, value)
+    low, high = ZERO_BID_BOUNDS
     try:
-        return values.whole(value, what, low, high)
+        if isinstance(value, str) and value.replace(" ", "").lower().endswith("+n"):
+            base = value.replace(" ", "").lower()[:-2]
+            return f"{values.whole(base, _zero_bid_name, low, high)}+n"
+        return values.whole(value, _zero_bid_name, low, high)
     except ValueRefused:
-        refuse(what, should, value)
+        refuse(_zero_bid_name(), _("a whole number from %(low)s to %(high)s, or 5+n", low=format(low, ","),
+                              high=format(high, ",")), value)
 
 
 def zero_bid_value(value: ZeroBid, cards: int) -> int:
@@ -235,7 +236,7 @@ def zero_bid_value(value: ZeroBid, cards: int) -> int:
     (12, 5)
     """
     if isinstance(value, str):
-        return values.whole(value.removesuffix("+n"), _("A made zero bid scores"), *ZERO_BID_BOUNDS) + cards
+        return values.whole(value.removesuffix("+n"), _zero_bid_name, *ZERO_BID_BOUNDS) + cards
     return value
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
@@ -54,6 +54,11 @@ LABELS = {"per_point": N_("The stake per point"), "ante": N_("The ante"),
           "settlement": N_("The settlement")}
 
 
+def _label(name: str) -> Callable[[], str]:
+    """A field's label as a message says it, in the language of the moment it is said."""
+    return lambda: _(LABELS[name])
+
+
 def parse_stakes(data: object) -> Stakes:
     """Check a stakes object of the game file; per_point and ante are alternatives.
 
@@ -67,7 +72,7 @@ def parse_stakes(data: object) -> Stakes:
     if not isinstance(data, Mapping):
         raise GameError(_("stakes must be an object such as {\"per_point\": \"0.05\"}"))
     values.fields(data, STAKE_FIELDS, "stakes")
-    amounts = {name: values.decimal(data[name], _(LABELS[name]), *AMOUNTS[name])
+    amounts = {name: values.decimal(data[name], _label(name), *AMOUNTS[name])
                for name in AMOUNTS if data.get(name) is not None}
     per_point, ante = amounts.get("per_point"), amounts.get("ante")
     if per_point is not None and ante is not None:
@@ -77,9 +82,9 @@ def parse_stakes(data: object) -> Stakes:
     bonus = data.get("hard_score_bonus")
     if bonus is not None and ante is not None:
         raise GameError(_("Stakes: the hard-score bonus goes with a stake per point, not with an ante"))
-    settlement = values.choice(data.get("settlement", "pairwise"), _(LABELS["settlement"]), SETTLEMENTS)
+    settlement = values.choice(data.get("settlement", "pairwise"), _label("settlement"), SETTLEMENTS)
     return Stakes(per_point, ante, currency(data.get("currency", "")), settlement,
-                  None if bonus is None else Decimal(values.whole(bonus, _(LABELS["hard_score_bonus"]), 0, MAX_BONUS)))
+                  None if bonus is None else Decimal(values.whole(bonus, _label("hard_score_bonus"), 0, MAX_BONUS)))
 
 
 def currency(value: object) -> str:
@@ -88,7 +93,7 @@ def currency(value: object) -> str:
     >>> currency(" EUR "), currency("€"), currency("")
     ('EUR', '€', '')
     """
-    text = values.text(value, _(LABELS["currency"]), 3)
+    text = values.text(value, _label("currency"), 3)
     if any(char.isspace() for char in text):
         raise GameError(_("%(what)s must be a code such as EUR or a sign such as €, without spaces",
                           what=_(LABELS["currency"])))

@@ -63,10 +63,25 @@ def shown(value: object, most: int = 20) -> str:
     return text if len(text) <= most else text[: most - 2] + "…"
 
 
-def refuse(what: str, should: str, value: object) -> NoReturn:
+#: What a message calls a value: its name, or a function that gives the name in the current language,
+#: called only when the value is refused (a value read well costs no translation, and may be read
+#: where no language is chosen, such as a migration).
+What = str | Callable[[], str]
+
+
+def said(what: What) -> str:
+    """The name of a value as a message says it.
+
+    >>> said("The title"), said(lambda: "The title")
+    ('The title', 'The title')
+    """
+    return what if isinstance(what, str) else what()
+
+
+def refuse(what: What, should: str, value: object) -> NoReturn:
     """Raise ValueRefused: "<what> must be <should>, not <value>" (``what`` and ``should`` translated
-    by the caller)."""
-    raise ValueRefused(_("%(what)s must be %(should)s, not %(value)s", what=what, should=should, value=shown(value)))
+    by the caller; ``what`` may be a function that translates it)."""
+    raise ValueRefused(_("%(what)s must be %(should)s, not %(value)s", what=said(what), should=should, value=shown(value)))
 
 
 def _text_number(value: str) -> str:
@@ -74,7 +89,7 @@ def _text_number(value: str) -> str:
     return value.strip().replace("\u2212", "-")
 
 
-def whole(value: object, what: str, low: int, high: int) -> int:
+def whole(value: object, what: What, low: int, high: int) -> int:
     """A whole number from ``low`` to ``high``: a JSON integer, or text of ASCII digits.
 
     >>> whole(" 7 ", "Top hand", 1, 13), whole("−2", "Points", -10, 10), whole(3, "Deals", 1, 200)
@@ -104,7 +119,7 @@ def whole(value: object, what: str, low: int, high: int) -> int:
     return number
 
 
-def count(value: object, what: str, low: int, high: int) -> int:
+def count(value: object, what: What, low: int, high: int) -> int:
     """A count or an index in a game file: a JSON integer (not ``5.0``, not ``"5"``) from ``low`` to
     ``high``. Forms and queries read their text with ``whole`` first.
 
@@ -120,7 +135,7 @@ def count(value: object, what: str, low: int, high: int) -> int:
     return value
 
 
-def optional_whole(value: object, what: str, low: int, high: int) -> int | None:
+def optional_whole(value: object, what: What, low: int, high: int) -> int | None:
     """``whole``, or None for a value left out (None, or empty text).
 
     >>> optional_whole(" ", "Deals", 1, 200), optional_whole("12", "Deals", 1, 200)
@@ -131,7 +146,7 @@ def optional_whole(value: object, what: str, low: int, high: int) -> int | None:
     return whole(value, what, low, high)
 
 
-def decimal(value: object, what: str, low: Decimal, high: Decimal, places: int) -> Decimal:
+def decimal(value: object, what: What, low: Decimal, high: Decimal, places: int) -> Decimal:
     """An exact amount from ``low`` to ``high`` with at most ``places`` decimals: text (or a
     JSON integer); a JSON float is refused, since it is not exact.
 
@@ -161,7 +176,7 @@ YES = frozenset({"yes", "true", "on", "1"})
 NO = frozenset({"no", "false", "off", "0"})
 
 
-def boolean(value: object, what: str) -> bool:
+def boolean(value: object, what: What) -> bool:
     """Yes or no: a JSON boolean, or text such as yes/no, true/false, on/off, 1/0.
 
     >>> boolean(True, "Spades double"), boolean(" Yes ", "Spades double"), boolean("0", "Spades double")
@@ -176,7 +191,7 @@ def boolean(value: object, what: str) -> bool:
     refuse(what, _("yes or no"), value)
 
 
-def flag(value: object, what: str) -> bool:
+def flag(value: object, what: What) -> bool:
     """Yes or no in a game file: a JSON boolean (forms and queries read theirs with ``boolean``).
 
     >>> flag(False, "Spades double")
@@ -187,7 +202,7 @@ def flag(value: object, what: str) -> bool:
     return value
 
 
-def choice(value: object, what: str, options: Iterable[str]) -> str:
+def choice(value: object, what: What, options: Iterable[str]) -> str:
     """One of a few words (a preset, a pattern, a paper size …).
 
     >>> choice("down-up", "Deal pattern", ("down-up", "up"))
@@ -201,7 +216,7 @@ def choice(value: object, what: str, options: Iterable[str]) -> str:
     if isinstance(value, str) and value in known:
         return value
     raise UnknownVariantError(_("%(what)s must be one of %(known)s, not %(value)s",
-                                what=what, known=", ".join(known), value=shown(value)))
+                                what=said(what), known=", ".join(known), value=shown(value)))
 
 
 #: The languages the app speaks, by code, each named in its own language.
@@ -209,7 +224,7 @@ LANGUAGES = {"en": "English", "nl": "Nederlands", "de": "Deutsch", "fr": "Franç
              "es": "Español", "it": "Italiano", "pt": "Português"}
 
 
-def language(value: object, what: str | None = None) -> str:
+def language(value: object, what: What | None = None) -> str:
     """One of the app's languages by its code, in either case (``NL`` is ``nl``).
 
     >>> language("nl"), language(" DE ")
@@ -220,7 +235,7 @@ def language(value: object, what: str | None = None) -> str:
     scorekeeper.rules.errors.UnknownVariantError: The language must be one of en, nl, de, fr, es, it, pt, not 'xx'
     """
     code = value.strip().lower() if isinstance(value, str) and len(value) <= 10 else value
-    return choice(code, what or _("The language"), LANGUAGES)
+    return choice(code, what or (lambda: _("The language")), LANGUAGES)
 
 
 #: The most characters of a page's own address that a link back to it may have.
@@ -299,7 +314,7 @@ def _character_name(char: str) -> str:
     return _(control) if control else unicodedata.name(char, f"U+{ord(char):04X}").lower()
 
 
-def text(value: object, what: str, most: int = MAX_TEXT) -> str:
+def text(value: object, what: What, most: int = MAX_TEXT) -> str:
     """A title or a reason: printable text of at most ``most`` characters (may be empty), its
     white space folded into single spaces.
 
@@ -318,15 +333,15 @@ def text(value: object, what: str, most: int = MAX_TEXT) -> str:
     cleaned = " ".join(value.split())  # line breaks and tabs are white space like any other
     if len(cleaned) > most:
         raise ValueRefused(ngettext("%(what)s is longer than %(num)s characters: shorten it",
-                                    "%(what)s is longer than %(num)s characters: shorten it", most, what=what))
+                                    "%(what)s is longer than %(num)s characters: shorten it", most, what=said(what)))
     found = hidden_character(cleaned)
     if found is not None:
         raise ValueRefused(_("%(what)s contains an invisible character (%(character)s): type it again without it",
-                             what=what, character=_character_name(found)))
+                             what=said(what), character=_character_name(found)))
     return cleaned
 
 
-def name(value: object, what: str | None = None) -> str:
+def name(value: object, what: What | None = None) -> str:
     """A player's name: 1 to 40 printable characters, inner white space folded to one space.
 
     >>> name("  Ann   Lee ")
@@ -336,18 +351,18 @@ def name(value: object, what: str | None = None) -> str:
     ...
     scorekeeper.rules.errors.ValueRefused: A player's name contains an invisible character (zero width space): type it again without it
     """
-    what = what or _("A player's name")
+    what = what or (lambda: _("A player's name"))
     if not isinstance(value, str) or not value.strip():
-        raise ValueRefused(_("%(what)s is missing: every player needs a name", what=what))
+        raise ValueRefused(_("%(what)s is missing: every player needs a name", what=said(what)))
     folded = " ".join(value.split())
     if len(folded) > MAX_NAME:
         raise ValueRefused(ngettext("%(what)s %(name)s… is longer than %(num)s characters: shorten it",
                                     "%(what)s %(name)s… is longer than %(num)s characters: shorten it",
-                                    MAX_NAME, what=what, name=repr(folded[:20])))
+                                    MAX_NAME, what=said(what), name=repr(folded[:20])))
     cleaned = text(folded, what, MAX_NAME)
     if not any(unicodedata.category(char)[0] in _VISIBLE for char in cleaned):
         raise ValueRefused(_("%(what)s %(name)s has no letter, digit or sign that can be seen",
-                             what=what, name=repr(cleaned)))
+                             what=said(what), name=repr(cleaned)))
     return cleaned
 
 
@@ -358,7 +373,7 @@ _TOKEN = re.compile(r"[A-Za-z0-9_-]{1,64}")
 _LINK_PARTS = ("g", "v", "gr", "games", "groups")
 
 
-def group_name(value: object, what: str | None = None) -> str:
+def group_name(value: object, what: What | None = None) -> str:
     """A group's name: 1 to 60 printable characters (the rules of a game's title), white space folded.
 
     >>> group_name("  Friday   club ")
@@ -368,17 +383,17 @@ def group_name(value: object, what: str | None = None) -> str:
     ...
     scorekeeper.rules.errors.ValueRefused: The group's name is missing: give the group a name
     """
-    what = what or _("The group's name")
+    what = what or (lambda: _("The group's name"))
     cleaned = text(value, what, MAX_GROUP_NAME)
     if not cleaned:
-        raise ValueRefused(_("%(what)s is missing: give the group a name", what=what))
+        raise ValueRefused(_("%(what)s is missing: give the group a name", what=said(what)))
     if not any(unicodedata.category(char)[0] in _VISIBLE for char in cleaned):
         raise ValueRefused(_("%(what)s %(name)s has no letter, digit or sign that can be seen",
-                             what=what, name=repr(cleaned)))
+                             what=said(what), name=repr(cleaned)))
     return cleaned
 
 
-def link_token(value: object, what: str) -> str:
+def link_token(value: object, what: What) -> str:
     """The token of a pasted link (``https://host/g/<token>``, ``/v/<token>/sheet.pdf``) or of a
     token given alone; a ValueRefused names what it is not.
 
@@ -392,19 +407,19 @@ def link_token(value: object, what: str) -> str:
     scorekeeper.rules.errors.ValueRefused: The game's link is not a link of this app: paste the whole link, as it was shared
     """
     if not isinstance(value, str) or not value.strip():
-        raise ValueRefused(_("%(what)s is missing: paste the link, as it was shared", what=what))
+        raise ValueRefused(_("%(what)s is missing: paste the link, as it was shared", what=said(what)))
     given = value.strip()
     if len(given) > MAX_LINK:
         raise ValueRefused(ngettext("%(what)s is longer than %(num)s characters: paste the link alone",
                                     "%(what)s is longer than %(num)s characters: paste the link alone",
-                                    MAX_LINK, what=what))
+                                    MAX_LINK, what=said(what)))
     parts = [part for part in given.split("?", 1)[0].split("#", 1)[0].split("/") if part]
     if len(parts) == 1 and _TOKEN.fullmatch(parts[0]):
         return parts[0]
     for before, after in itertools.pairwise(parts):
         if before in _LINK_PARTS and _TOKEN.fullmatch(after):
             return after
-    raise ValueRefused(_("%(what)s is not a link of this app: paste the whole link, as it was shared", what=what))
+    raise ValueRefused(_("%(what)s is not a link of this app: paste the whole link, as it was shared", what=said(what)))
 
 
 def name_key(value: str) -> str:
@@ -417,7 +432,7 @@ def name_key(value: str) -> str:
     return unicodedata.normalize("NFKC", value).casefold()
 
 
-def sequence_of(value: object, what: str, most: int, separators: str = "-") -> list[str]:
+def sequence_of(value: object, what: What, most: int, separators: str = "-") -> list[str]:
     """The parts of a text such as ``1-2-3`` (at most ``most`` of them), not yet read.
 
     >>> sequence_of("1-2, 3", "The custom sequence", 5, "-,")
@@ -431,7 +446,7 @@ def sequence_of(value: object, what: str, most: int, separators: str = "-") -> l
     parts = [part.strip() for part in unified.split(separators[0], most)]
     if len(parts) > most:
         raise ValueRefused(ngettext("%(what)s has more than %(num)s entries", "%(what)s has more than %(num)s entries",
-                                    most, what=what))
+                                    most, what=said(what)))
     return parts
 
 
@@ -602,7 +617,7 @@ def _score(result: Any, label: Callable[[], str]) -> Points:
     return points
 
 
-def fields(values: Mapping[str, object], known: Iterable[str], what: str) -> None:
+def fields(values: Mapping[str, object], known: Iterable[str], what: What) -> None:
     """Refuse a field that is not one of ``known``, naming the first unknown one.
 
     >>> fields({"preset": 1, "colour": 2}, ("preset",), "rules")
@@ -614,4 +629,4 @@ def fields(values: Mapping[str, object], known: Iterable[str], what: str) -> Non
     unknown = sorted(str(key) for key in values if key not in names)
     if unknown:
         raise ValueRefused(_("%(what)s: unknown field %(field)s; known: %(known)s",
-                             what=what, field=shown(unknown[0], 30), known=", ".join(names)))
+                             what=said(what), field=shown(unknown[0], 30), known=", ".join(names)))
