@@ -8,13 +8,22 @@ from functools import lru_cache
 
 from .errors import BidError, RulesConfigError, TricksError, UnknownVariantError
 from .values import shown
+from .words import N_, _, ngettext
 
 BIDDING_RULES = ("free", "hook", "dealer-must-exceed", "must-equal")
+#: Each bidding rule in a player's words (translated with ``_`` where shown).
 RULE_NAMES = {
-    "free": "free bidding",
-    "hook": "hook",
-    "dealer-must-exceed": "dealer must exceed",
-    "must-equal": "must equal",
+    "free": N_("free bidding"),
+    "hook": N_("hook"),
+    "dealer-must-exceed": N_("dealer must exceed"),
+    "must-equal": N_("must equal"),
+}
+#: Each bidding rule as a refusal names it, by its id (translated with ``_`` where said).
+_RULE_IDS = {
+    "free": N_("free"),
+    "hook": N_("hook"),
+    "dealer-must-exceed": N_("dealer-must-exceed"),
+    "must-equal": N_("must-equal"),
 }
 
 
@@ -28,16 +37,16 @@ class Bidding:
 
     def __post_init__(self) -> None:
         if self.rule not in BIDDING_RULES:
-            raise UnknownVariantError(
-                f"Unknown bidding rule {self.rule!r}; known: {', '.join(BIDDING_RULES)}."
-            )
+            raise UnknownVariantError(_("Unknown bidding rule %(rule)s; known: %(known)s.",
+                                        rule=repr(self.rule), known=", ".join(BIDDING_RULES)))
         if self.simultaneous and self.rule != "free":
-            raise RulesConfigError(
-                f"Simultaneous bidding works only with free bidding, not with {self.rule}: "
-                "the last bid can't be restricted when everyone bids at once."
-            )
+            raise RulesConfigError(_(
+                "Simultaneous bidding works only with free bidding, not with %(rule)s: "
+                "the last bid can't be restricted when everyone bids at once.", rule=_(_RULE_IDS[self.rule])
+            ))
         if self.hook_from is not None and self.rule != "hook":
-            raise RulesConfigError(f"\"Hook from\" only changes the hook, not {RULE_NAMES[self.rule]}.")
+            raise RulesConfigError(_("\"Hook from\" only changes the hook, not %(rule)s.",
+                                     rule=_(RULE_NAMES[self.rule])))
 
     def rule_for(self, cards: int) -> str:
         """The rule that applies to a deal of ``cards`` (hook_from lets small deals go free).
@@ -59,48 +68,68 @@ class BidCheck:
 
 
 def _check(bidding: Bidding, cards: int, earlier: Sequence[int], dealer: bool, name: str) -> BidCheck:
-    return _check_after(bidding, cards, sum(earlier), dealer, name)
+    allowed, why = _rule_check(bidding, cards, sum(earlier), dealer)
+    return BidCheck(allowed, _reason(why, name))
+
+
+#: Why bids are struck out: which sentence (a key of ``_reason``) and its numbers; None: none is.
+_Why = tuple[str, int, int] | None
 
 
 @lru_cache(maxsize=4096)
-def _check_after(bidding: Bidding, cards: int, so_far: int, dealer: bool, name: str) -> BidCheck:
-    """The check of a bid after earlier bids adding up to ``so_far``: it depends on nothing else,
-    so a replay asks for the same few again and again."""
+def _rule_check(bidding: Bidding, cards: int, so_far: int, dealer: bool) -> tuple[tuple[int, ...], _Why]:
+    """The bids allowed after earlier bids adding up to ``so_far``, and why the others are not: it
+    depends on nothing else, so a replay asks for the same few again and again. The reason is said
+    by ``_reason``, in the language of whoever asks."""
     everything = tuple(range(cards + 1))
     if bidding.simultaneous:
-        return BidCheck(everything, "")
+        return everything, None
     rule = bidding.rule_for(cards)
-    who = f"{name} deals and" if dealer else name
     if rule == "must-equal":
         if dealer:
             need = cards - so_far
-            return BidCheck(
-                (need,) if 0 <= need <= cards else (),
-                f"{who} must bid {need}: the bids must add up to the {cards} tricks (must equal)",
-            )
+            return (need,) if 0 <= need <= cards else (), ("must-equal-dealer", need, cards)
         room = cards - so_far
-        return BidCheck(
-            tuple(range(max(room, -1) + 1)),
-            f"{name} can bid at most {room}: the bids can't add up to more than the {cards} tricks (must equal)",
-        )
+        return tuple(range(max(room, -1) + 1)), ("must-equal", room, cards)
     if not dealer or rule == "free":
-        return BidCheck(everything, "")
+        return everything, None
     if rule == "dealer-must-exceed" and so_far > 0:
         least = max(0, cards + 1 - so_far)
-        return BidCheck(
-            tuple(range(least, cards + 1)),
-            f"{who} must bid at least {least}: the bids must add up to more than the {cards} tricks "
-            "(dealer must exceed)" if least else "",
-        )
+        return tuple(range(least, cards + 1)), ("dealer-must-exceed", least, cards) if least else None
     hooked = cards - so_far
     if not 0 <= hooked <= cards:
-        return BidCheck(everything, "")
-    fallback = " — everyone else bid 0, so the hook applies (dealer must exceed)" if rule != "hook" else ""
-    return BidCheck(
-        tuple(b for b in everything if b != hooked),
-        f"{who} can't bid {hooked}: the bids would add up to the {cards} tricks"
-        + (fallback or " (hook)"),
-    )
+        return everything, None
+    return tuple(b for b in everything if b != hooked), ("hook" if rule == "hook" else "hook-fallback", hooked, cards)
+
+
+def _reason(why: _Why, name: str) -> str:
+    """The sentence that says why bids are struck out ("" when none is)."""
+    if why is None:
+        return ""
+    key, bid, cards = why
+    if key == "must-equal-dealer":
+        return ngettext("%(player)s deals and must bid %(bid)s: the bids must add up to the %(num)s tricks "
+                        "(must equal)",
+                        "%(player)s deals and must bid %(bid)s: the bids must add up to the %(num)s tricks "
+                        "(must equal)", cards, player=name, bid=bid)
+    if key == "must-equal":
+        return ngettext("%(player)s can bid at most %(bid)s: the bids can't add up to more than the %(num)s tricks "
+                        "(must equal)",
+                        "%(player)s can bid at most %(bid)s: the bids can't add up to more than the %(num)s tricks "
+                        "(must equal)", cards, player=name, bid=bid)
+    if key == "dealer-must-exceed":
+        return ngettext("%(player)s deals and must bid at least %(bid)s: the bids must add up to more than the "
+                        "%(num)s tricks (dealer must exceed)",
+                        "%(player)s deals and must bid at least %(bid)s: the bids must add up to more than the "
+                        "%(num)s tricks (dealer must exceed)", cards, player=name, bid=bid)
+    if key == "hook":
+        return ngettext("%(player)s deals and can't bid %(bid)s: the bids would add up to the %(num)s tricks (hook)",
+                        "%(player)s deals and can't bid %(bid)s: the bids would add up to the %(num)s tricks (hook)",
+                        cards, player=name, bid=bid)
+    return ngettext("%(player)s deals and can't bid %(bid)s: the bids would add up to the %(num)s tricks — "
+                    "everyone else bid 0, so the hook applies (dealer must exceed)",
+                    "%(player)s deals and can't bid %(bid)s: the bids would add up to the %(num)s tricks — "
+                    "everyone else bid 0, so the hook applies (dealer must exceed)", cards, player=name, bid=bid)
 
 
 def dealer_refusal(bidding: Bidding, cards: int, total: int, bid: int, name: str) -> str | None:
@@ -115,19 +144,20 @@ def dealer_refusal(bidding: Bidding, cards: int, total: int, bid: int, name: str
     rule = bidding.rule_for(cards)
     if rule == "free" or (rule == "hook" and total != cards):
         return None
-    check = _check_after(bidding, cards, total - bid, True, name)
-    return None if bid in check.allowed else check.reason
+    allowed, why = _rule_check(bidding, cards, total - bid, True)
+    return None if bid in allowed else _reason(why, name)
 
 
 def bid_check(
-    bidding: Bidding, cards: int, earlier: Sequence[int], *, dealer: bool, name: str = "The dealer"
+    bidding: Bidding, cards: int, earlier: Sequence[int], *, dealer: bool, name: str | None = None
 ) -> BidCheck:
-    """The allowed bids for the player bidding after ``earlier`` bids, and the reason for the rest.
+    """The allowed bids for the player bidding after ``earlier`` bids, and the reason for the rest
+    (naming the player ``name``, by default "The dealer").
 
     >>> bid_check(Bidding("hook"), 7, [2, 1, 1], dealer=True, name="Dee").reason
     "Dee deals and can't bid 3: the bids would add up to the 7 tricks (hook)"
     """
-    return _check(bidding, cards, earlier, dealer, name)
+    return _check(bidding, cards, earlier, dealer, _("The dealer") if name is None else name)
 
 
 def allowed_bids(bidding: Bidding, cards: int, earlier: Sequence[int], *, dealer: bool) -> list[int]:
@@ -140,7 +170,7 @@ def allowed_bids(bidding: Bidding, cards: int, earlier: Sequence[int], *, dealer
     >>> allowed_bids(Bidding("dealer-must-exceed"), 3, [0, 0, 0], dealer=True)
     [0, 1, 2]
     """
-    return list(_check(bidding, cards, earlier, dealer, "").allowed)
+    return list(_rule_check(bidding, cards, sum(earlier), dealer)[0])
 
 
 def verify_bid(
@@ -154,10 +184,11 @@ def verify_bid(
     scorekeeper.rules.errors.BidError: Dee deals and can't bid 3: the bids would add up to the 7 tricks (hook)
     """
     if isinstance(bid, bool) or not isinstance(bid, int) or not 0 <= bid <= cards:
-        raise BidError(f"{name} can't bid {shown(bid)}: a bid is a whole number from 0 to {cards}.")
-    check = _check(bidding, cards, earlier, dealer, name)
-    if bid not in check.allowed:
-        raise BidError(check.reason)
+        raise BidError(_("%(player)s can't bid %(bid)s: a bid is a whole number from 0 to %(cards)s.",
+                         player=name, bid=shown(bid), cards=cards))
+    allowed, why = _rule_check(bidding, cards, sum(earlier), dealer)
+    if bid not in allowed:
+        raise BidError(_reason(why, name))
 
 
 def can_bid(
@@ -175,18 +206,25 @@ def can_bid(
     return True
 
 
-def announce(bids: Sequence[int], cards: int) -> str:
-    """The bids announced against the cards: "over by k", "under by k" or "even".
+def announce(bids: Sequence[int], cards: int, *, translated: bool = True) -> str:
+    """The bids announced against the cards: "over by k", "under by k" or "even", in the current
+    language (in English when not ``translated``: the game file says it so, in every language).
 
     >>> announce([2, 1, 0, 3], 7), announce([3, 3], 4), announce([1, 1], 2)
     ('under by 1', 'over by 2', 'even')
     """
+    say = _ if translated else _english
     total = sum(bids)
     if total > cards:
-        return f"over by {total - cards}"
+        return say("over by %(tricks)s", tricks=total - cards)
     if total < cards:
-        return f"under by {cards - total}"
-    return "even"
+        return say("under by %(tricks)s", tricks=cards - total)
+    return say("even")
+
+
+def _english(message: str, /, **values: object) -> str:
+    """A message as ``_`` says it with no translation installed: in English."""
+    return message % values
 
 
 #: The type of a bid or a trick count, exactly: a bool is neither.
@@ -205,8 +243,9 @@ def verify_tricks(tricks: Sequence[int], cards: int, names: Sequence[str]) -> No
         return  # whole numbers adding up to the cards: none negative, so none above the cards
     for count, name in zip(tricks, names):
         if type(count) is not int or not 0 <= count <= cards:  # a bool is not a count
-            raise TricksError(f"{name} can't have taken {shown(count)} tricks: it must be 0 to {cards}.")
+            raise TricksError(_("%(player)s can't have taken %(tricks)s tricks: it must be 0 to %(cards)s.",
+                                player=name, tricks=shown(count), cards=cards))
     if sum(tricks) != cards:
-        raise TricksError(
-            f"The tricks add up to {sum(tricks)}, but {cards} were played: check the counts."
-        )
+        raise TricksError(ngettext("The tricks add up to %(total)s, but %(num)s were played: check the counts.",
+                                   "The tricks add up to %(total)s, but %(num)s were played: check the counts.",
+                                   cards, total=sum(tricks)))

@@ -11,15 +11,16 @@ from typing import NamedTuple
 from .bidding import WHOLE, BidCheck, announce, bid_check, dealer_refusal, verify_bid, verify_tricks
 from .errors import BidError, GameError, RulesError
 from .presets import Rules
-from .schedule import SUIT_NAMES, TRUMPS, Deal, check_hand_fits, fixed_trump
+from .schedule import SUIT_NAMES, SUITS, TRUMPS, Deal, check_hand_fits, fixed_trump
 from .scoring import Points, check_system, deal_points
+from .words import _, ngettext
 
 
 class DealRefused(GameError):
     """A deal that breaks a rule; the message starts with the deal's 1-based number."""
 
     def __init__(self, deal: int, reason: str) -> None:
-        super().__init__(f"deal {deal}: {reason}")
+        super().__init__(_("deal %(deal)s: %(reason)s", deal=deal, reason=reason))
         self.deal = deal
         self.reason = reason
 
@@ -206,12 +207,14 @@ def _check_trump(rules: Rules, deal: Deal, recorded: str | None) -> str | None:
     if recorded is None:
         return deal.trump
     if recorded not in TRUMPS:
-        raise RulesError(f"the trump {recorded!r} is not one of S, H, D, C or NT")
+        raise RulesError(_("the trump %(trump)s is not one of S, H, D, C or NT", trump=repr(recorded)))
     if deal.trump is not None and recorded != deal.trump:
-        why = "it is a no-trump deal" if deal.trump == "NT" else f"the rotation makes {SUIT_NAMES[deal.trump]} trump"
-        raise RulesError(f"the trump can't be {SUIT_NAMES[recorded]}: {why}")
+        if deal.trump == "NT":
+            raise RulesError(_("the trump can't be %(suit)s: it is a no-trump deal", suit=_(SUIT_NAMES[recorded])))
+        raise RulesError(_("the trump can't be %(suit)s: the rotation makes %(trump)s trump",
+                           suit=_(SUIT_NAMES[recorded]), trump=_(SUIT_NAMES[deal.trump])))
     if recorded == "NT" and deal.trump is None:
-        raise RulesError("this deal has a trump suit, so it can't be recorded as no trump")
+        raise RulesError(_("this deal has a trump suit, so it can't be recorded as no trump"))
     return recorded
 
 
@@ -223,29 +226,26 @@ def trump_choices(rules: Rules, deal: Deal) -> tuple[str, ...]:
     >>> trump_choices(rules, Deal(1, 3, 0, 1, None)), trump_choices(rules, Deal(2, 13, 1, 2, "NT"))
     (('S', 'H', 'D', 'C'), ('NT',))
     """
-    choices = []
-    for trump in TRUMPS:
-        try:
-            _check_trump(rules, deal, trump)
-        except RulesError:
-            continue
-        choices.append(trump)
-    return tuple(choices)
+    if deal.trump is not None:
+        return (deal.trump,)  # as _check_trump allows: the fixed one only
+    return SUITS  # no trump can't be recorded for a deal with a trump suit
 
 
 def _check_bids(rules: Rules, deal: Deal, bids: Sequence[int | None], names: Sequence[str]) -> None:
     cards = deal.cards or 0
     players = len(names)
     if len(bids) != players:
-        raise RulesError(f"there must be {players} bids, one per player, not {len(bids)}")
+        raise RulesError(ngettext("there must be %(num)s bids, one per player, not %(given)s",
+                                  "there must be %(num)s bids, one per player, not %(given)s", players,
+                                  given=len(bids)))
     if deal.present:
         away = [seat for seat in range(players) if seat not in deal.present and bids[seat] is not None]
         if away:
-            raise BidError(f"{names[away[0]]} is not dealt in this deal, so has no bid")
+            raise BidError(_("%(player)s is not dealt in this deal, so has no bid", player=names[away[0]]))
     if rules.bidding.simultaneous:
         given = [b for b in bids if b is not None]
         if given and len(given) != len(deal.seats(players)):
-            raise RulesError("bids are shown at once (simultaneous): enter every player's bid together")
+            raise RulesError(_("bids are shown at once (simultaneous): enter every player's bid together"))
         for seat, bid in enumerate(bids):
             if bid is not None:
                 verify_bid(rules.bidding, cards, [], bid, dealer=False, name=names[seat])
@@ -268,7 +268,8 @@ def _check_bids(rules: Rules, deal: Deal, bids: Sequence[int | None], names: Seq
             waiting = waiting or names[seat]
             continue
         if waiting is not None:
-            raise RulesError(f"{names[seat]} can't bid before {waiting}: bids go clockwise from eldest hand")
+            raise RulesError(_("%(player)s can't bid before %(waiting)s: bids go clockwise from eldest hand",
+                               player=names[seat], waiting=waiting))
         if restricted or seat == deal.dealer or not 0 <= bid <= cards:
             verify_bid(rules.bidding, cards, earlier, bid, dealer=seat == deal.dealer, name=names[seat])
         earlier.append(bid)
@@ -337,15 +338,16 @@ class _Replay:
         rules, state = self.rules, self.state
         deal = self.deal_at(index)
         if deal is None or state.finished:
-            raise RulesError("the game is already over: no further deal is played")
+            raise RulesError(_("the game is already over: no further deal is played"))
         if rules.deal == "manual" and not state.tiebreak:  # tie-break deals are one-card deals
             if entry.cards is None:
-                raise RulesError("the manual pattern needs the number of cards dealt (cards)")
+                raise RulesError(_("the manual pattern needs the number of cards dealt (cards)"))
             self._check_manual(entry.cards, len(deal.seats(len(self.names))))
             deal = self.deal_at(index, entry.cards)
             assert deal is not None
         elif entry.cards is not None and entry.cards != deal.cards:
-            raise RulesError(f"the schedule deals {deal.cards} cards here, not {entry.cards}")
+            raise RulesError(_("the schedule deals %(cards)s cards here, not %(given)s",
+                               cards=deal.cards, given=entry.cards))
         if self.absences:  # the pattern was sized for those at deal 1; late arrivals may not fit it
             self._check_present(deal)
         trump = deal.trump if entry.trump is None else _check_trump(rules, deal, entry.trump)
@@ -356,9 +358,10 @@ class _Replay:
                                           False, state.tiebreak))
             return
         if None in bids and not deal.present:
-            raise RulesError("tricks can be entered only once every player has bid")
+            raise RulesError(_("tricks can be entered only once every player has bid"))
         if len(tricks) != len(names):
-            raise RulesError(f"there must be {len(names)} trick counts, one per player")
+            raise RulesError(ngettext("there must be %(num)s trick counts, one per player",
+                                      "there must be %(num)s trick counts, one per player", len(names)))
         cards = deal.cards or 0
         doubled = rules.spades_double and trump == "S"
         made: tuple[bool | None, ...]
@@ -368,7 +371,7 @@ class _Replay:
             totals = [t if p is None else t + p for t, p in zip(state.totals, points)]
         else:
             if None in tricks:
-                raise RulesError("every player dealt in needs a trick count")
+                raise RulesError(_("every player dealt in needs a trick count"))
             bid: tuple[int, ...] = bids  # type: ignore[assignment]  # no None among them
             took: tuple[int, ...] = tricks  # type: ignore[assignment]  # no None among them
             verify_tricks(took, cards, names)
@@ -376,7 +379,7 @@ class _Replay:
             scored = deal_points(rules.scoring, bid, took, cards, zero_bid=rules.zero_bid, doubled=doubled)
             points, totals = scored, list(map(add, state.totals, scored))
         if rules.spades_double and trump is None:
-            raise RulesError("spades double is played, so the trump of a finished deal must be recorded")
+            raise RulesError(_("spades double is played, so the trump of a finished deal must be recorded"))
         state.totals = totals
         if True in made:
             state.made_bids = [m + b if b is not None and b == t else m
@@ -394,7 +397,7 @@ class _Replay:
         """A deal of a game with absences: at least two players dealt in, and cards enough for them."""
         dealt, rules = len(deal.seats(len(self.names))), self.rules
         if dealt < 2:
-            raise RulesError("at least two players must be dealt in")
+            raise RulesError(_("at least two players must be dealt in"))
         refusal = too_many_cards(deal.cards, dealt, rules.deck_size)
         if refusal is not None:
             raise RulesError(refusal)
@@ -408,13 +411,13 @@ class _Replay:
         names, seats = self.names, deal.present
         for seat in range(len(names)):
             if seat not in seats and tricks[seat] is not None:
-                raise RulesError(f"{names[seat]} is not dealt in this deal, so has no tricks")
+                raise RulesError(_("%(player)s is not dealt in this deal, so has no tricks", player=names[seat]))
         bid = [bids[seat] for seat in seats]
         took = [tricks[seat] for seat in seats]
         if None in bid:
-            raise RulesError("tricks can be entered only once every player has bid")
+            raise RulesError(_("tricks can be entered only once every player has bid"))
         if None in took:
-            raise RulesError("every player dealt in needs a trick count")
+            raise RulesError(_("every player dealt in needs a trick count"))
         verify_tricks(took, cards, [names[seat] for seat in seats])  # type: ignore[arg-type]
         scored = deal_points(self.rules.scoring, bid, took, cards,  # type: ignore[arg-type]
                              zero_bid=self.rules.zero_bid, doubled=doubled)
@@ -442,14 +445,17 @@ class _Replay:
     def _check_manual(self, cards: int, dealt: int) -> None:
         rules = self.rules
         if isinstance(cards, bool) or not isinstance(cards, int):
-            raise RulesError(f"cards must be a whole number, not {cards!r}")
+            raise RulesError(_("cards must be a whole number, not %(cards)s", cards=repr(cards)))
         check_hand_fits(cards, rules.deck_size, dealt)
         if rules.scoring is not None:  # a house formula is checked for each hand size as it is entered
             check_system(rules.scoring, (cards,), dealt)
         if cards > rules.max_cards:
-            raise RulesError(f"a hand of {cards} cards is above the top hand size of {rules.max_cards}")
+            raise RulesError(_("a hand of %(cards)s cards is above the top hand size of %(top)s",
+                               cards=cards, top=rules.max_cards))
         if rules.only and cards % 2 != {"odd": 1, "even": 0}[rules.only]:
-            raise RulesError(f"only {rules.only} hand sizes are played, not {cards}")
+            if rules.only == "odd":
+                raise RulesError(_("only odd hand sizes are played, not %(cards)s", cards=cards))
+            raise RulesError(_("only even hand sizes are played, not %(cards)s", cards=cards))
 
     def _after_deal(self, played: int) -> None:
         rules, state = self.rules, self.state
@@ -500,9 +506,11 @@ def replay(
     state = replayer.state
     for adj in adjustments:
         if not 1 <= adj.deal <= len(deals):
-            raise DealRefused(adj.deal, f"an adjustment names deal {adj.deal}, which is not in the game")
+            raise DealRefused(adj.deal, _("an adjustment names deal %(deal)s, which is not in the game",
+                                          deal=adj.deal))
         if not 0 <= adj.player < len(players):
-            raise DealRefused(adj.deal, f"an adjustment names player {adj.player}, who is not in the game")
+            raise DealRefused(adj.deal, _("an adjustment names player %(player)s, who is not in the game",
+                                          player=adj.player))
     named: dict[int, list[Adjustment]] = {}
     for adj in adjustments:
         named.setdefault(adj.deal - 1, []).append(adj)
@@ -512,7 +520,7 @@ def replay(
         start = resume[1]
     for index in range(start, len(deals)):
         if index and state.deals[-1].tricks is None:  # not finished
-            raise DealRefused(index, "only the last deal may be unfinished")
+            raise DealRefused(index, _("only the last deal may be unfinished"))
         try:
             replayer.play(index, deals[index], named.get(index, ()))
         except RulesError as exc:
@@ -520,9 +528,9 @@ def replay(
         state.checkpoints.append(replayer.checkpoint())
     if ended and not state.finished:
         if not deals:
-            raise GameError("a game can be ended only after a finished deal, and none has been played")
+            raise GameError(_("a game can be ended only after a finished deal, and none has been played"))
         if state.current is not None:
-            raise DealRefused(len(deals), "a game can be ended only after a finished deal")
+            raise DealRefused(len(deals), _("a game can be ended only after a finished deal"))
         state.finished = state.ended_by_table = True
         state.tiebreak = False
     state.standings = standings(rules, state.totals, state.made_bids)
@@ -563,9 +571,15 @@ def too_many_cards(cards: int | None, dealt: int, deck: int) -> str | None:
     """
     if cards is None or cards * dealt <= deck:
         return None
-    pack = "one pack" if deck == 52 else f"{deck} cards"
-    return (f"{dealt} players can't get {cards} cards from {pack}: play the rest with at most "
-            f"{deck // dealt} (change the plan)" + (" or add a pack" if deck < 104 else ""))
+    most = deck // dealt
+    if deck == 52:
+        return _("%(players)s players can't get %(cards)s cards from one pack: play the rest with at most "
+                 "%(most)s (change the plan) or add a pack", players=dealt, cards=cards, most=most)
+    if deck < 104:
+        return _("%(players)s players can't get %(cards)s cards from %(deck)s cards: play the rest with at most "
+                 "%(most)s (change the plan) or add a pack", players=dealt, cards=cards, deck=deck, most=most)
+    return _("%(players)s players can't get %(cards)s cards from %(deck)s cards: play the rest with at most "
+             "%(most)s (change the plan)", players=dealt, cards=cards, deck=deck, most=most)
 
 
 def undealable(state: GameState) -> tuple[Deal, str] | None:
@@ -591,30 +605,31 @@ def check_absences(absences: Sequence[Absence], players: Sequence[str], first_de
     by_player: dict[int, list[Absence]] = {}
     for absence in absences:
         if not 0 <= absence.player < len(players):
-            raise GameError(f"an absence names player {absence.player}, who is not in the game")
+            raise GameError(_("an absence names player %(player)s, who is not in the game", player=absence.player))
         if absence.last is not None and absence.last < absence.first:
-            raise DealRefused(absence.first, f"{players[absence.player]}'s absence ends before it begins")
+            raise DealRefused(absence.first, _("%(player)s's absence ends before it begins",
+                                               player=players[absence.player]))
         by_player.setdefault(absence.player, []).append(absence)
     for player, ranges in by_player.items():
         ranges.sort(key=lambda absence: absence.first)
         for before, after in pairwise(ranges):
             if before.last is None or before.last >= after.first:
-                raise DealRefused(after.first, f"{players[player]} is away twice over ({_span(before)}, "
-                                               f"and {_span(after)})")
+                raise DealRefused(after.first, _("%(player)s is away twice over (%(first)s, and %(second)s)",
+                                                 player=players[player], first=_span(before), second=_span(after)))
     if any(a.player == first_dealer and a.covers(1) for a in absences):
-        raise DealRefused(1, f"{players[first_dealer]} deals first, so must be dealt in at deal 1")
+        raise DealRefused(1, _("%(player)s deals first, so must be dealt in at deal 1", player=players[first_dealer]))
     for number in sorted({a.first for a in absences}):  # who is there changes only where one begins
         away = {a.player for a in absences if a.covers(number)}
         if len(players) - len(away) < 2:
-            raise DealRefused(number, "at least two players must be dealt in")
+            raise DealRefused(number, _("at least two players must be dealt in"))
 
 
 def _span(absence: Absence) -> str:
     if absence.last is None:
-        return f"from deal {absence.first} on"
+        return _("from deal %(first)s on", first=absence.first)
     if absence.last == absence.first:
-        return f"at deal {absence.first}"
-    return f"from deal {absence.first} to {absence.last}"
+        return _("at deal %(first)s", first=absence.first)
+    return _("from deal %(first)s to %(last)s", first=absence.first, last=absence.last)
 
 
 def _schedule(replayer: _Replay, played: int, earlier: GameState | None = None) -> list[Deal]:

@@ -15,6 +15,7 @@ from .schedule import TRUMPS
 from .scoring import Points
 from .stakes import Settlement, Stakes, parse_stakes, settle
 from .values import shown
+from .words import _, ngettext
 
 FORMAT = "oh-hell-scorekeeper/1"
 INPUT_FIELDS = ("format", "title", "players", "first_dealer", "rules", "stakes", "adjustments",
@@ -80,14 +81,19 @@ def check_players(values_given: object) -> tuple[str, ...]:
     scorekeeper.rules.gamefile.GameFileError: 'ann' is listed twice: every player needs a different name
     """
     if not isinstance(values_given, list) or not 2 <= len(values_given) <= MAX_PLAYERS:
-        raise GameFileError(f"A game has 2 to {MAX_PLAYERS} players, listed in seating order")
-    names = tuple(values.name(v, f"Player {seat + 1}'s name") for seat, v in enumerate(values_given))
+        raise GameFileError(_("A game has 2 to %(most)s players, listed in seating order", most=MAX_PLAYERS))
+    names = tuple(_player_name(seat, given) for seat, given in enumerate(values_given))
     seen: set[str] = set()
     for name in names:
         if values.name_key(name) in seen:
-            raise GameFileError(f"{name!r} is listed twice: every player needs a different name")
+            raise GameFileError(_("%(name)s is listed twice: every player needs a different name", name=repr(name)))
         seen.add(values.name_key(name))
     return names
+
+
+def _player_name(seat: int, given: object) -> str:
+    """The name of the player at ``seat`` (0-based), checked."""
+    return values.name(given, lambda: _("Player %(seat)s's name", seat=seat + 1))
 
 
 _DEAL_KEYS = frozenset(DEAL_FIELDS) | frozenset(COMPUTED_DEAL_FIELDS)
@@ -97,58 +103,80 @@ _NO_BIDS: list[None] = []  # the deal has no "bids" (none entered yet)
 
 def _deal(index: int, data: object, names: Sequence[str]) -> DealInput:
     if type(data) is not dict and not isinstance(data, Mapping):
-        raise GameFileError(f"deal {index + 1}: a deal must be an object with bids (and tricks)")
+        raise GameFileError(_("deal %(deal)s: a deal must be an object with bids (and tricks)", deal=index + 1))
     if not _DEAL_KEYS.issuperset(data):
         unknown = sorted(set(data) - _DEAL_KEYS)
-        raise GameFileError(f"deal {index + 1}: unknown field {shown(unknown[0])}; known: {', '.join(DEAL_FIELDS)}")
+        raise GameFileError(_("deal %(deal)s: unknown field %(field)s; known: %(known)s",
+                              deal=index + 1, field=shown(unknown[0]), known=", ".join(DEAL_FIELDS)))
     bids, tricks = data.get("bids", _NO_BIDS), data.get("tricks")
     if bids is _NO_BIDS:
         bids = [None] * len(names)
     elif type(bids) is not list or len(bids) != len(names) or not _BID_TYPES.issuperset(map(type, bids)):
-        _refuse_seats(index, bids, names, "bids", "bid", "a whole number or null", _BID_TYPES)
+        _refuse_seats(index, bids, names, "bids", _BID_TYPES)
     if tricks is not None and (type(tricks) is not list or len(tricks) != len(names)
                                or not _BID_TYPES.issuperset(map(type, tricks))):
-        _refuse_seats(index, tricks, names, "tricks", "tricks", "a whole number (null when not dealt in)",
-                      _BID_TYPES)
+        _refuse_seats(index, tricks, names, "tricks", _BID_TYPES)
     trump, cards = data.get("trump"), data.get("cards")
     if trump is not None:
         if type(trump) is not str or trump.upper() not in TRUMPS:
-            raise GameFileError(f"deal {index + 1}: the trump must be S, H, D, C or NT, not {shown(trump)}")
+            raise GameFileError(_("deal %(deal)s: the trump must be S, H, D, C or NT, not %(trump)s",
+                                  deal=index + 1, trump=shown(trump)))
         trump = trump.upper()
     if cards is not None and (type(cards) is not int or not 1 <= cards <= MAX_HAND):  # a bool is no number
-        values.refuse(f"deal {index + 1}: the cards dealt", f"a whole number from 1 to {MAX_HAND}", cards)
+        values.refuse(_("deal %(deal)s: the cards dealt", deal=index + 1),
+                      _("a whole number from %(low)s to %(high)s", low=1, high=MAX_HAND), cards)
     return DealInput(tuple(bids), None if tricks is None else tuple(tricks), trump, cards)
 
 
-def _refuse_seats(index: int, entries: object, names: Sequence[str], field: str, each: str, kind: str,
+def _refuse_seats(index: int, entries: object, names: Sequence[str], field: str,
                   types: frozenset[type]) -> NoReturn:
-    """Say what is wrong with a deal's bids or tricks: not a list of one entry per player, or which
-    player's entry isn't a number."""
-    where = f"deal {index + 1}"
-    if not isinstance(entries, list) or len(entries) != len(names):
-        kind_of = "entries" if field == "bids" else "numbers"
-        raise GameFileError(f"{where}: {field} must be a list of {len(names)} {kind_of}, one per player")
+    """Say what is wrong with a deal's bids or tricks (``field``): not a list of one entry per
+    player, or which player's entry isn't a number."""
+    deal, players = index + 1, len(names)
+    if not isinstance(entries, list) or len(entries) != players:
+        if field == "bids":
+            raise GameFileError(ngettext("deal %(deal)s: bids must be a list of %(num)s entries, one per player",
+                                         "deal %(deal)s: bids must be a list of %(num)s entries, one per player",
+                                         players, deal=deal))
+        raise GameFileError(ngettext("deal %(deal)s: tricks must be a list of %(num)s numbers, one per player",
+                                     "deal %(deal)s: tricks must be a list of %(num)s numbers, one per player",
+                                     players, deal=deal))
     seat, value = next((seat, value) for seat, value in enumerate(entries) if type(value) not in types)
-    raise GameFileError(f"{where}: {names[seat]}'s {each} must be {kind}, not {shown(value)}")
+    if field == "bids":
+        raise GameFileError(_("deal %(deal)s: %(player)s's bid must be a whole number or null, not %(value)s",
+                              deal=deal, player=names[seat], value=shown(value)))
+    raise GameFileError(_("deal %(deal)s: %(player)s's tricks must be a whole number (null when not dealt in), "
+                          "not %(value)s", deal=deal, player=names[seat], value=shown(value)))
 
 
 def _adjustments(given: object, names: Sequence[str]) -> tuple[list[Adjustment], list[dict[str, Any]]]:
     if given is None:
         return [], []
     if not isinstance(given, list) or len(given) > MAX_ADJUSTMENTS:
-        raise GameFileError(f"adjustments must be a list of at most {MAX_ADJUSTMENTS} {{deal, player, points, reason}}")
+        raise GameFileError(_("adjustments must be a list of at most %(most)s {deal, player, points, reason}",
+                              most=MAX_ADJUSTMENTS))
     result, kept = [], []
     for item in given:
         if not isinstance(item, Mapping) or set(item) - {"deal", "player", "points", "reason"}:
-            raise GameFileError("adjustments: each one is {deal, player, points, reason} and nothing else")
-        deal = values.count(item.get("deal"), "An adjustment's deal", 1, MAX_DEALS)
-        player = values.count(item.get("player"), f"deal {deal}: an adjustment's player", 0, len(names) - 1)
-        points = values.count(item.get("points"), f"deal {deal}: {names[player]}'s adjustment",
-                              -MAX_ADJUSTMENT, MAX_ADJUSTMENT)
-        reason = values.text(item.get("reason", ""), f"deal {deal}: the reason of {names[player]}'s adjustment")
-        result.append(Adjustment(deal, player, points, reason))
-        kept.append({"deal": deal, "player": player, "points": points, "reason": reason})
+            raise GameFileError(_("adjustments: each one is {deal, player, points, reason} and nothing else"))
+        adjustment = _adjustment(item, names)
+        result.append(adjustment)
+        kept.append({"deal": adjustment.deal, "player": adjustment.player, "points": adjustment.points,
+                     "reason": adjustment.reason})
     return result, kept
+
+
+def _adjustment(item: Mapping[str, Any], names: Sequence[str]) -> Adjustment:
+    """One adjustment of the game file, its fields checked."""
+    deal = values.count(item.get("deal"), lambda: _("An adjustment's deal"), 1, MAX_DEALS)
+    player = values.count(item.get("player"), lambda: _("deal %(deal)s: an adjustment's player", deal=deal),
+                          0, len(names) - 1)
+    name = names[player]
+    points = values.count(item.get("points"), lambda: _("deal %(deal)s: %(player)s's adjustment",
+                                                        deal=deal, player=name), -MAX_ADJUSTMENT, MAX_ADJUSTMENT)
+    reason = values.text(item.get("reason", ""), lambda: _("deal %(deal)s: the reason of %(player)s's adjustment",
+                                                           deal=deal, player=name))
+    return Adjustment(deal, player, points, reason)
 
 
 def _absences(given: object, names: Sequence[str]) -> tuple[Absence, ...]:
@@ -156,17 +184,24 @@ def _absences(given: object, names: Sequence[str]) -> tuple[Absence, ...]:
     if given is None:
         return ()
     if not isinstance(given, list) or len(given) > MAX_ABSENCES:
-        raise GameFileError(f"absent must be a list of at most {MAX_ABSENCES} {{player, from, to}}")
+        raise GameFileError(_("absent must be a list of at most %(most)s {player, from, to}", most=MAX_ABSENCES))
     found = []
     for item in given:
         if not isinstance(item, Mapping) or set(item) - {"player", "from", "to"}:
-            raise GameFileError("absent: each one is {player, from, to} (to is optional) and nothing else")
-        player = values.count(item.get("player"), "An absent player", 0, len(names) - 1)
-        first = values.count(item.get("from"), f"The first deal {names[player]} is away", 1, MAX_DEALS)
-        last = None if item.get("to") is None else values.count(
-            item.get("to"), f"The last deal {names[player]} is away", first, MAX_DEALS)
-        found.append(Absence(player, first, last))
+            raise GameFileError(_("absent: each one is {player, from, to} (to is optional) and nothing else"))
+        found.append(_absence(item, names))
     return tuple(found)
+
+
+def _absence(item: Mapping[str, Any], names: Sequence[str]) -> Absence:
+    """One absence of the game file, its fields checked."""
+    player = values.count(item.get("player"), lambda: _("An absent player"), 0, len(names) - 1)
+    name = names[player]
+    first = values.count(item.get("from"), lambda: _("The first deal %(player)s is away", player=name),
+                         1, MAX_DEALS)
+    last = None if item.get("to") is None else values.count(
+        item.get("to"), lambda: _("The last deal %(player)s is away", player=name), first, MAX_DEALS)
+    return Absence(player, first, last)
 
 
 def _absent_input(absences: Sequence[Absence]) -> list[dict[str, int]]:
@@ -201,17 +236,18 @@ def parse(data: object, previous: GameFile | None = None) -> GameFile:
 
 def _parse(data: object, previous: GameFile | None) -> GameFile:
     if not isinstance(data, Mapping):
-        raise GameFileError("a game file is a JSON object with players, rules and deals")
-    values.fields(data, (*INPUT_FIELDS, *COMPUTED_FIELDS), "The game file")
+        raise GameFileError(_("a game file is a JSON object with players, rules and deals"))
+    values.fields(data, (*INPUT_FIELDS, *COMPUTED_FIELDS), lambda: _("The game file"))
     if data.get("format", FORMAT) != FORMAT:
-        raise GameFileError(f"format must be {FORMAT!r}, not {shown(data.get('format'))}")
+        raise GameFileError(_("format must be %(format)s, not %(given)s", format=repr(FORMAT),
+                              given=shown(data.get("format"))))
     players = check_players(data.get("players"))
-    title = values.text(data.get("title"), "The title")
-    first_dealer = values.count(data.get("first_dealer", 0), "The first dealer", 0, len(players) - 1)
+    title = values.text(data.get("title"), lambda: _("The title"))
+    first_dealer = values.count(data.get("first_dealer", 0), lambda: _("The first dealer"), 0, len(players) - 1)
     absences = _absences(data.get("absent"), players)
     rules_input = data.get("rules", {})
     if not isinstance(rules_input, Mapping):
-        raise GameFileError("rules must be an object such as {\"preset\": \"oh-hell\"}")
+        raise GameFileError(_("rules must be an object such as {\"preset\": \"oh-hell\"}"))
     # The pattern is sized for the players dealt in at deal 1 (RULES.md §7).
     seated = len(players) - len({a.player for a in absences if a.covers(1)})
     if previous is not None and previous.rules.players == seated and previous.rules_input == rules_input:
@@ -222,16 +258,17 @@ def _parse(data: object, previous: GameFile | None) -> GameFile:
     stakes = None
     if stakes_input is not None:
         if rules.cooperative:
-            raise GameFileError("stakes: a cooperative game is won together, so it can't be played for stakes")
+            raise GameFileError(_("stakes: a cooperative game is won together, so it can't be played for stakes"))
         stakes = parse_stakes(stakes_input)
     deals_data = data.get("deals", [])
     if not isinstance(deals_data, list) or len(deals_data) > MAX_DEALS:
-        raise GameFileError(f"deals must be a list of at most {MAX_DEALS} deals")
+        raise GameFileError(ngettext("deals must be a list of at most %(num)s deals",
+                                     "deals must be a list of at most %(num)s deals", MAX_DEALS))
     deals = [_deal(i, d, players) for i, d in enumerate(deals_data)]
     adjustments, adjustment_input = _adjustments(data.get("adjustments"), players)
     ended = data.get("ended", False)
     if not isinstance(ended, bool):
-        raise GameFileError("ended must be true or false")
+        raise GameFileError(_("ended must be true or false"))
     state = replay(rules, players, deals, first_dealer=first_dealer, adjustments=adjustments,
                    ended=ended, absences=absences,
                    resume=_shared(previous, rules, players, first_dealer, adjustments, deals, absences))
@@ -342,7 +379,7 @@ def export(game: GameFile, links: Mapping[str, str] | None = None) -> dict[str, 
         if tricks is not None:
             entry["tricks"] = list(tricks)
         entry["bid_total"] = sum(entered)
-        entry["announce"] = announce(entered, deal.cards or 0)
+        entry["announce"] = announce(entered, deal.cards or 0, translated=False)  # the file is in English
         if tricks is not None:
             entry["made"] = list(result.made or ())
             entry["points"] = _numbers(result.points or ())

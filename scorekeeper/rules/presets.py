@@ -19,10 +19,12 @@ from .schedule import (
     default_max_cards,
     hand_sizes,
     largest_hand,
+    no_sizes_left,
     parse_cycle,
     parse_sequence,
 )
 from .scoring import WINS, System, ZeroBid, check_system, custom_system, find_system, read_zero_bid
+from .words import N_, _
 
 #: A top hand size fixed by a preset, from (deck size N, players P).
 TopSize = Callable[[int, int], int]
@@ -38,7 +40,8 @@ DECK_SIZES = (52, 63, 64, 104)
 
 @dataclass(frozen=True)
 class Preset:
-    """A named rule set: the defaults it fills in and a one-line description."""
+    """A named rule set: the defaults it fills in and a one-line description. The title, the
+    description and the note are in English, marked with ``N_``: translate them with ``_`` where shown."""
 
     name: str
     title: str  # the name a person reads, such as "Up and Down the River"
@@ -71,49 +74,49 @@ def _fixed(size: int) -> TopSize:
 PRESETS: dict[str, Preset] = {
     p.name: p
     for p in (
-        Preset("oh-hell", "Oh Hell", "Pagat's Oh Hell: 10 cards down to 1 and back up, hook, 10 + tricks for a made bid.",
+        Preset("oh-hell", N_("Oh Hell"), N_("Pagat's Oh Hell: 10 cards down to 1 and back up, hook, 10 + tricks for a made bid."),
                {"deal": "down-up", "bidding": "hook", "scoring": "common"}),
-        Preset("blackout", "Blackout", "Blackout / Blob: down and up with the hook; only a made bid scores (10 + tricks).",
+        Preset("blackout", N_("Blackout"), N_("Blackout / Blob: down and up with the hook; only a made bid scores (10 + tricks)."),
                {"deal": "down-up", "bidding": "hook", "scoring": "exact"}),
-        Preset("cardgames-io", "CardGames.io", "CardGames.io: 10 down to 1 and up for 4 players, hook, ties shared.",
+        Preset("cardgames-io", N_("CardGames.io"), N_("CardGames.io: 10 down to 1 and up for 4 players, hook, ties shared."),
                {"deal": "down-up", "bidding": "hook", "scoring": "common", "tie": "share"}, _fixed(10)),
-        Preset("trickster", "Trickster Cards", "Trickster Cards: 10 down to 1 and up, hook (can be turned off), common scoring.",
+        Preset("trickster", N_("Trickster Cards"), N_("Trickster Cards: 10 down to 1 and up, hook (can be turned off), common scoring."),
                {"deal": "down-up", "bidding": "hook", "scoring": "common"}, _fixed(10)),
-        Preset("playohshit", "playohshit.com", "playohshit.com: 19 deals from 10 cards, hook; the trump Jacks rank highest.",
+        Preset("playohshit", N_("playohshit.com"), N_("playohshit.com: 19 deals from 10 cards, hook; the trump Jacks rank highest."),
                {"deal": "down-up", "bidding": "hook", "scoring": "common"}, _fixed(10),
-               "The Jack of trumps and the other Jack of its colour are the two top trumps."),
-        Preset("denexa", "Denexa", "Denexa: the dealer must overbid; 10 per trick bid; a tie plays extra one-card deals.",
+               N_("The Jack of trumps and the other Jack of its colour are the two top trumps.")),
+        Preset("denexa", N_("Denexa"), N_("Denexa: the dealer must overbid; 10 per trick bid; a tie plays extra one-card deals."),
                {"deal": "down-up", "bidding": "dealer-must-exceed", "scoring": "ten-per-trick",
                 "tie": "one-card-hand"}),
-        Preset("up-and-down-the-river", "Up and Down the River", "Up and Down the River: 10 down and up, hook; two packs from 6 players.",
+        Preset("up-and-down-the-river", N_("Up and Down the River"), N_("Up and Down the River: 10 down and up, hook; two packs from 6 players."),
                {"deal": "down-up", "bidding": "hook", "scoring": "common"}, _fixed(10)),
-        Preset("nomination-whist", "Nomination Whist", "Nomination Whist: 7 cards down to 1 and back up, hook, common scoring.",
+        Preset("nomination-whist", N_("Nomination Whist"), N_("Nomination Whist: 7 cards down to 1 and back up, hook, common scoring."),
                {"deal": "down-up", "bidding": "hook", "scoring": "common"}, _fixed(7)),
-        Preset("oh-well", "Oh! Well", "Oh! Well (1930): the same hand every deal, the dealer's last card is trump, game to 100.",
+        Preset("oh-well", N_("Oh! Well"), N_("Oh! Well (1930): the same hand every deal, the dealer's last card is trump, game to 100."),
                {"deal": "fixed", "bidding": "free", "scoring": "common", "trump": "dealer-last-card",
                 "target": 100}, _all_dealt()),
-        Preset("oh-pshaw", "Oh Pshaw", "Oh Pshaw (Bicycle): one card up to all the cards, free bidding, exact scoring.",
+        Preset("oh-pshaw", N_("Oh Pshaw"), N_("Oh Pshaw (Bicycle): one card up to all the cards, free bidding, exact scoring."),
                {"deal": "up", "bidding": "free", "scoring": "exact"}, _all_dealt(15)),
-        Preset("british-oh-hell", "British Oh Hell", "British Oh Hell (Parlett): one card up, bids shown at once, 10 for a made bid.",
+        Preset("british-oh-hell", N_("British Oh Hell"), N_("British Oh Hell (Parlett): one card up, bids shown at once, 10 for a made bid."),
                {"deal": "up", "bidding": "free", "simultaneous": True, "scoring": "binary"}, _all_dealt()),
-        Preset("elevator", "Elevator", "Elevator: one card up to the most with a turn-up and back down, hook.",
+        Preset("elevator", N_("Elevator"), N_("Elevator: one card up to the most with a turn-up and back down, hook."),
                {"deal": "up-down", "bidding": "hook", "scoring": "common"}, _turn_up()),
-        Preset("get-fred", "Get Fred", "Get Fred: 9 down to 1, one again, back up to 9; lose 1 per trick off.",
+        Preset("get-fred", N_("Get Fred"), N_("Get Fred: 9 down to 1, one again, back up to 9; lose 1 per trick off."),
                {"deal": "down-up-twice-one", "bidding": "hook", "scoring": "get-fred"}, _turn_up(9)),
-        Preset("oy-vey", "Oy Vey", "Oy Vey: like Get Fred, but a made bid scores 10 + bid².",
+        Preset("oy-vey", N_("Oy Vey"), N_("Oy Vey: like Get Fred, but a made bid scores 10 + bid²."),
                {"deal": "down-up-twice-one", "bidding": "hook", "scoring": "oy-vey"}, _turn_up(9)),
-        Preset("hassenpfeffer", "Hassenpfeffer", "Hassenpfeffer: down and up with the hook; a missed bid loses the bid.",
+        Preset("hassenpfeffer", N_("Hassenpfeffer"), N_("Hassenpfeffer: down and up with the hook; a missed bid loses the bid."),
                {"deal": "down-up", "bidding": "hook", "scoring": "exact-penalty"}),
-        Preset("cypriot", "Cypriot", "Cypriot: down and up with the hook; bids count 5 each, made or missed.",
+        Preset("cypriot", N_("Cypriot"), N_("Cypriot: down and up with the hook; bids count 5 each, made or missed."),
                {"deal": "down-up", "bidding": "hook", "scoring": "cypriot"}),
-        Preset("oh-sh-64", "Oh Sh-- (64 cards)", "Oh Sh-- (64 cards): up, two no-trump deals at the top, then down; 3 per trick bid.",
+        Preset("oh-sh-64", N_("Oh Sh-- (64 cards)"), N_("Oh Sh-- (64 cards): up, two no-trump deals at the top, then down; 3 per trick bid."),
                {"deal": "up-nt-down", "bidding": "hook", "scoring": "oh-sh", "deck_size": 64}),
-        Preset("kachuful", "Kachuful", "Kachuful (India): 7 down and up; trumps rotate spades, diamonds, clubs, hearts, none.",
+        Preset("kachuful", N_("Kachuful"), N_("Kachuful (India): 7 down and up; trumps rotate spades, diamonds, clubs, hearts, none."),
                {"deal": "down-up", "bidding": "hook", "scoring": "exact", "trump": "rotation",
                 "trump_cycle": "S-D-C-H-NT"}, _fixed(7)),
-        Preset("boerenbridge", "Boerenbridge", "Boerenbridge: 10 down and up, hook, 10 + 2 per trick for a made bid.",
+        Preset("boerenbridge", N_("Boerenbridge"), N_("Boerenbridge: 10 down and up, hook, 10 + 2 per trick for a made bid."),
                {"deal": "down-up", "bidding": "hook", "scoring": "montreal"}, _fixed(10)),
-        Preset("cooperative", "Cooperative", "Cooperative: bids must add up to the cards; a missed deal is dealt again.",
+        Preset("cooperative", N_("Cooperative"), N_("Cooperative: bids must add up to the cards; a missed deal is dealt again."),
                {"deal": "down-up", "bidding": "must-equal"}),
     )
 }
@@ -128,7 +131,8 @@ def find_preset(name: str) -> Preset:
     try:
         return PRESETS[name]
     except (KeyError, TypeError):
-        raise UnknownVariantError(f"Unknown preset {values.shown(name)}; known: {', '.join(PRESETS)}.") from None
+        raise UnknownVariantError(_("Unknown preset %(name)s; known: %(known)s.",
+                                    name=values.shown(name), known=", ".join(PRESETS))) from None
 
 
 @dataclass(frozen=True)
@@ -152,7 +156,7 @@ class Rules:
     zero_bid: ZeroBid | None = None
     spades_double: bool = False
     tie: str = "share"
-    note: str = ""
+    note: str = ""  # the preset's note, in English (marked with N_): translate it with _ where shown
     sizes: tuple[HandSize, ...] | None = field(default=None, compare=False)
 
     @property
@@ -175,19 +179,32 @@ class Rules:
         return largest_hand(self.deck_size, self.players, turn_up=False)
 
 
-#: Each rule field in a player's words: the house-rules form's labels, and how messages name them.
+#: Each rule field in a player's words: the house-rules form's labels, and how messages name them
+#: (in English, marked with N_: translate them with _ where shown).
 RULE_LABELS = {
-    "preset": "Rules", "decks": "Packs", "deck_size": "Deck size", "deal": "Deal pattern",
-    "max_cards": "Top hand (cards)", "sequence": "Custom sequence", "deals": "Number of deals",
-    "target": "Game to (points)", "only": "Hand sizes", "trump": "Trump", "trump_cycle": "Trump cycle",
-    "bidding": "Bidding", "hook_from": "Hook from (cards)", "simultaneous": "Bids shown at once",
-    "scoring": "Scoring", "zero_bid": "A made zero bid scores", "spades_double": "Spades double",
-    "tie": "Ties", "made": "Made formula", "missed": "Missed formula", "wins": "Winner",
+    "preset": N_("Rules"), "decks": N_("Packs"), "deck_size": N_("Deck size"), "deal": N_("Deal pattern"),
+    "max_cards": N_("Top hand (cards)"), "sequence": N_("Custom sequence"), "deals": N_("Number of deals"),
+    "target": N_("Game to (points)"), "only": N_("Hand sizes"), "trump": N_("Trump"),
+    "trump_cycle": N_("Trump cycle"), "bidding": N_("Bidding"), "hook_from": N_("Hook from (cards)"),
+    "simultaneous": N_("Bids shown at once"), "scoring": N_("Scoring"), "zero_bid": N_("A made zero bid scores"),
+    "spades_double": N_("Spades double"), "tie": N_("Ties"), "made": N_("Made formula"),
+    "missed": N_("Missed formula"), "wins": N_("Winner"),
+}
+#: What a message says of a formula field given without custom scoring.
+_CUSTOM_ONLY = {
+    "made": N_("The made formula goes only with custom scoring."),
+    "missed": N_("The missed formula goes only with custom scoring."),
+    "wins": N_("The winner goes only with custom scoring."),
 }
 #: The bounds of the whole-number rule fields (RULES.md §8); hand sizes are bounded by the deck too.
 RULE_BOUNDS = {"decks": (1, 2), "deck_size": (20, 104), "max_cards": (1, 104), "deals": (1, 200),
                "target": (1, 100_000), "hook_from": (1, 104)}
 _BOOLEANS = ("simultaneous", "spades_double")
+
+
+def _label(name: str) -> Callable[[], str]:
+    """A rule field's label as a message says it, in the language of the moment it is said."""
+    return lambda: _(RULE_LABELS[name])
 
 
 def rules_from_text(texts: Mapping[str, str]) -> dict[str, Any]:
@@ -206,7 +223,7 @@ def rules_from_text(texts: Mapping[str, str]) -> dict[str, Any]:
         text = texts.get(name)
         if text is None or not text.strip():
             continue
-        label = RULE_LABELS[name]
+        label = _label(name)
         if name in RULE_BOUNDS:
             typed[name] = values.whole(text, label, *RULE_BOUNDS[name])
         elif name in _BOOLEANS:
@@ -224,16 +241,16 @@ def _count(fields: Mapping[str, Any], name: str, high: int | None = None) -> int
     if value is None:
         return None
     low, top = RULE_BOUNDS[name]
-    return values.count(value, RULE_LABELS[name], low, top if high is None else min(top, high))
+    return values.count(value, _label(name), low, top if high is None else min(top, high))
 
 
 def _choice(fields: Mapping[str, Any], name: str, options: tuple[str, ...], default: str | None) -> Any:
     value = fields.get(name, default)
-    return None if value is None else values.choice(value, RULE_LABELS[name], options)
+    return None if value is None else values.choice(value, _label(name), options)
 
 
 def _bool(fields: Mapping[str, Any], name: str) -> bool:
-    return values.flag(fields.get(name, False), RULE_LABELS[name])
+    return values.flag(fields.get(name, False), _label(name))
 
 
 def make_rules(overrides: Mapping[str, Any], players: int) -> Rules:
@@ -248,9 +265,9 @@ def make_rules(overrides: Mapping[str, Any], players: int) -> Rules:
     ...
     scorekeeper.rules.errors.RulesConfigError: A top hand of 10 cards can't be dealt to 6 players ...
     """
-    values.fields(overrides, RULE_FIELDS, "The rules")
+    values.fields(overrides, RULE_FIELDS, lambda: _("The rules"))
     if type(players) is not int or not 2 <= players <= 10:
-        raise RulesConfigError(f"A game has 2 to 10 players, not {values.shown(players)}.")
+        raise RulesConfigError(_("A game has 2 to 10 players, not %(players)s.", players=values.shown(players)))
     preset = find_preset(overrides.get("preset", "oh-hell"))
     given = {k: v for k, v in overrides.items() if v is not None}
     fields: dict[str, Any] = {**preset.defaults, **given}
@@ -276,27 +293,27 @@ def make_rules(overrides: Mapping[str, Any], players: int) -> Rules:
     sequence: tuple[HandSize, ...] = ()
     if deal == "custom":
         if "sequence" not in fields:
-            raise RulesConfigError("The custom pattern needs a sequence such as 1-2-3-7NT-3-2-1.")
+            raise RulesConfigError(_("The custom pattern needs a sequence such as 1-2-3-7NT-3-2-1."))
         sequence = parse_sequence(fields["sequence"])
-        for size, _ in sequence:
-            check_hand_fits(size, deck, players, "hand in the sequence")
-        top = max(size for size, _ in sequence)
+        for size, _no_trump in sequence:
+            check_hand_fits(size, deck, players, lambda: _("hand in the sequence"))
+        top = max(size for size, _no_trump in sequence)
     elif "sequence" in fields:
-        raise RulesConfigError("A custom sequence goes only with the custom deal pattern.")
+        raise RulesConfigError(_("A custom sequence goes only with the custom deal pattern."))
     else:
-        check_hand_fits(top, deck, players, "top hand")
+        check_hand_fits(top, deck, players, lambda: _("top hand"))
     sizes: tuple[HandSize, ...] | None = None
     if deal not in OPEN_PATTERNS:
         sizes = tuple(hand_sizes(deal, top, sequence, only))
     elif only and deal == "fixed" and top % 2 != {"odd": 1, "even": 0}[only]:
-        raise RulesConfigError(f"The fixed pattern of {top} cards has no {only} hand sizes left.")
+        raise RulesConfigError(no_sizes_left(deal, top, only))
 
     trump = _choice(fields, "trump", TRUMP_RULES, "turn-up")
     cycle: tuple[str, ...] = ()
     if trump == "rotation":
         cycle = parse_cycle(fields.get("trump_cycle", "S-D-C-H-NT"))
     elif "trump_cycle" in given:
-        raise RulesConfigError("A trump cycle goes only with trumps by rotation.")
+        raise RulesConfigError(_("A trump cycle goes only with trumps by rotation."))
 
     bidding = Bidding(
         _choice(fields, "bidding", ("free", "hook", "dealer-must-exceed", "must-equal"), "hook"),
@@ -308,13 +325,13 @@ def make_rules(overrides: Mapping[str, Any], players: int) -> Rules:
     zero_bid = read_zero_bid(fields["zero_bid"]) if "zero_bid" in fields else None
     spades = _bool(fields, "spades_double")
     if (zero_bid is not None or spades) and (scoring is None or not scoring.has_made_score):
-        what = scoring.id if scoring else "cooperative play"
-        raise RulesConfigError(
-            f"A made zero bid's score and spades double can't be used with {what}: "
-            "it has no made score to replace or double."
-        )
+        what = scoring.id if scoring else _("cooperative play")
+        raise RulesConfigError(_(
+            "A made zero bid's score and spades double can't be used with %(scoring)s: "
+            "it has no made score to replace or double.", scoring=what
+        ))
     if scoring is not None:
-        played = {size for size, _ in sizes} if sizes is not None else set()
+        played = {size for size, _no_trump in sizes} if sizes is not None else set()
         if deal == "fixed":
             played.add(top)
         if tie == "one-card-hand":
@@ -356,19 +373,19 @@ def _remembered(key: tuple[tuple[str, type, Any], ...], players: int) -> Rules:
 def _scoring(fields: Mapping[str, Any], given: Mapping[str, Any], bidding: Bidding) -> System | None:
     if bidding.rule == "must-equal":
         if "scoring" in given:
-            raise RulesConfigError(
+            raise RulesConfigError(_(
                 "Must-equal bidding makes the game cooperative: deals score nothing, so leave the scoring "
                 "as the preset has it."
-            )
+            ))
         return None
     name = fields.get("scoring")
     if name is None:
-        raise RulesConfigError("A scoring system is needed (common, exact, …).")
+        raise RulesConfigError(_("A scoring system is needed (common, exact, …)."))
     formula_fields = [f for f in ("made", "missed", "wins") if f in given]
     if name != "custom":
         if formula_fields:
-            raise RulesConfigError(f"The {RULE_LABELS[formula_fields[0]].lower()} goes only with custom scoring.")
+            raise RulesConfigError(_(_CUSTOM_ONLY[formula_fields[0]]))
         return find_system(name)
     if "made" not in fields or "missed" not in fields:
-        raise RulesConfigError("Custom scoring needs a made formula and a missed formula.")
+        raise RulesConfigError(_("Custom scoring needs a made formula and a missed formula."))
     return custom_system(fields["made"], fields["missed"], _choice(fields, "wins", WINS, "highest"))

@@ -6,10 +6,12 @@ from typing import NamedTuple
 
 from . import values
 from .errors import RulesConfigError, UnknownVariantError, ValueRefused
+from .words import N_, _
 
 SUITS = ("S", "H", "D", "C")
 TRUMPS = SUITS + ("NT",)
-SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs", "NT": "no trump"}
+#: Each trump in a player's words (translated with ``_`` where shown).
+SUIT_NAMES = {"S": N_("spades"), "H": N_("hearts"), "D": N_("diamonds"), "C": N_("clubs"), "NT": N_("no trump")}
 
 PATTERNS = (
     "down-up",
@@ -22,6 +24,18 @@ PATTERNS = (
     "custom",
     "manual",
 )
+#: Each pattern as a message names it, by its id (translated with ``_`` where said).
+PATTERN_NAMES = {
+    "down-up": N_("down-up"),
+    "up-down": N_("up-down"),
+    "down-up-twice-one": N_("down-up-twice-one"),
+    "up-nt-down": N_("up-nt-down"),
+    "down": N_("down"),
+    "up": N_("up"),
+    "fixed": N_("fixed"),
+    "custom": N_("custom"),
+    "manual": N_("manual"),
+}
 #: Patterns whose length is not known in advance: they end by a deal count, a target or the table.
 OPEN_PATTERNS = frozenset({"fixed", "manual"})
 TRUMP_RULES = ("turn-up", "dealer-last-card", "rotation")
@@ -52,23 +66,32 @@ def default_max_cards(deck: int, players: int) -> int:
 MAX_SEQUENCE = 100
 
 
-def check_hand_fits(cards: int, deck: int, players: int, what: str = "hand") -> None:
-    """Refuse a hand size the deck cannot deal, naming the largest one and the second pack.
+def check_hand_fits(cards: int, deck: int, players: int, what: values.What | None = None) -> None:
+    """Refuse a hand size the deck cannot deal, naming the largest one and the second pack. ``what``
+    is the hand, translated by the caller, or a function that says it ("hand" by default).
 
     >>> check_hand_fits(14, 52, 4, "top hand")
     Traceback (most recent call last):
     ...
     scorekeeper.rules.errors.RulesConfigError: A top hand of 14 cards can't be dealt to 4 players from 52 cards: the largest possible is 13; choose at most 13 or play with a second pack.
     """
+    if cards >= 1 and cards * players <= deck:
+        return
+    hand = values.said(what) if what else _("hand")
     if cards < 1:
-        raise RulesConfigError(f"A {what} of {cards} cards can't be dealt: at least 1 card is needed.")
+        raise RulesConfigError(_("A %(hand)s of %(cards)s cards can't be dealt: at least 1 card is needed.",
+                                 hand=hand, cards=cards))
     if cards * players > deck:
         most = deck // players
-        hint = " or play with a second pack" if deck < 104 else ""
-        raise RulesConfigError(
-            f"A {what} of {cards} cards can't be dealt to {players} players from {deck} cards: "
-            f"the largest possible is {most}; choose at most {most}{hint}."
-        )
+        if deck < 104:
+            raise RulesConfigError(_(
+                "A %(hand)s of %(cards)s cards can't be dealt to %(players)s players from %(deck)s cards: "
+                "the largest possible is %(most)s; choose at most %(most)s or play with a second pack.",
+                hand=hand, cards=cards, players=players, deck=deck, most=most))
+        raise RulesConfigError(_(
+            "A %(hand)s of %(cards)s cards can't be dealt to %(players)s players from %(deck)s cards: "
+            "the largest possible is %(most)s; choose at most %(most)s.",
+            hand=hand, cards=cards, players=players, deck=deck, most=most))
 
 
 def parse_sequence(text: object) -> tuple[HandSize, ...]:
@@ -81,7 +104,9 @@ def parse_sequence(text: object) -> tuple[HandSize, ...]:
     ...
     scorekeeper.rules.errors.ValueRefused: The custom sequence '1-²-3' is not a list of hand sizes like 1-2-3-7NT-3-2-1: '²' is not a number of cards
     """
-    what = "The custom sequence"
+    def what() -> str:
+        return _("The custom sequence")
+
     sizes: list[HandSize] = []
     written = text.replace(" ", "") if isinstance(text, str) else text
     for part in values.sequence_of(written, what, MAX_SEQUENCE, "-,"):
@@ -89,12 +114,13 @@ def parse_sequence(text: object) -> tuple[HandSize, ...]:
         no_trump = item.endswith("NT")
         digits = item[:-2] if no_trump else item
         try:
-            cards = values.whole(digits, "a hand", 1, 104)
+            cards = values.whole(digits, "a hand", 1, 104)  # refused below, in other words
         except ValueRefused:
             cards = 0
         if not cards:
-            raise ValueRefused(f"{what} {values.shown(text, 40)} is not a list of hand sizes like "
-                               f"1-2-3-7NT-3-2-1: {values.shown(part)} is not a number of cards")
+            raise ValueRefused(_("%(what)s %(sequence)s is not a list of hand sizes like 1-2-3-7NT-3-2-1: "
+                                 "%(part)s is not a number of cards",
+                                 what=what(), sequence=values.shown(text, 40), part=values.shown(part)))
         sizes.append((cards, no_trump))
     return tuple(sizes)
 
@@ -105,14 +131,16 @@ def parse_cycle(text: object) -> tuple[str, ...]:
     >>> parse_cycle("s-d-c-h-nt")
     ('S', 'D', 'C', 'H', 'NT')
     """
-    what = "The trump cycle"
+    def what() -> str:
+        return _("The trump cycle")
+
     cycle = tuple(part.upper() for part in values.sequence_of(text, what, MAX_SEQUENCE))
     bad = [part for part in cycle if part not in TRUMPS]
     if bad:
-        raise ValueRefused(
-            f"{what} {values.shown(text, 40)} must list suits S, H, D, C or NT joined by '-', "
-            f"like S-D-C-H-NT; {values.shown(bad[0])} is not one."
-        )
+        raise ValueRefused(_(
+            "%(what)s %(cycle)s must list suits S, H, D, C or NT joined by '-', like S-D-C-H-NT; "
+            "%(part)s is not one.", what=what(), cycle=values.shown(text, 40), part=values.shown(bad[0])
+        ))
     return cycle
 
 
@@ -146,15 +174,33 @@ def hand_sizes(
     }
     if pattern not in shapes:
         if pattern in PATTERNS:
-            raise RulesConfigError(f"The {pattern} pattern has no set list of hand sizes.")
-        raise UnknownVariantError(f"Unknown deal pattern {pattern!r}; known: {', '.join(PATTERNS)}.")
+            raise RulesConfigError(_("The %(pattern)s pattern has no set list of hand sizes.",
+                                     pattern=_(PATTERN_NAMES[pattern])))
+        raise UnknownVariantError(_("Unknown deal pattern %(pattern)s; known: %(known)s.",
+                                    pattern=repr(pattern), known=", ".join(PATTERNS)))
     sizes = shapes[pattern]
     if only is not None:
         parity = {"odd": 1, "even": 0}[only]
         sizes = [size for size in sizes if size[0] % 2 == parity]
         if not sizes:
-            raise RulesConfigError(f"The {pattern} pattern up to {top} cards has no {only} hand sizes left.")
+            raise RulesConfigError(no_sizes_left(pattern, top, only))
     return sizes
+
+
+def no_sizes_left(pattern: str, top: int, only: str) -> str:
+    """Why a pattern up to ``top`` cards keeps no hand size when only odd or only even ones are played.
+
+    >>> no_sizes_left("fixed", 4, "odd")
+    'The fixed pattern of 4 cards has no odd hand sizes left.'
+    """
+    name = _(PATTERN_NAMES[pattern])
+    if pattern == "fixed":
+        if only == "odd":
+            return _("The %(pattern)s pattern of %(cards)s cards has no odd hand sizes left.", pattern=name, cards=top)
+        return _("The %(pattern)s pattern of %(cards)s cards has no even hand sizes left.", pattern=name, cards=top)
+    if only == "odd":
+        return _("The %(pattern)s pattern up to %(cards)s cards has no odd hand sizes left.", pattern=name, cards=top)
+    return _("The %(pattern)s pattern up to %(cards)s cards has no even hand sizes left.", pattern=name, cards=top)
 
 
 class Deal(NamedTuple):

@@ -10,6 +10,7 @@ from functools import lru_cache
 from . import values
 from .errors import UnknownVariantError, ValueRefused
 from .values import formula, refuse, shown
+from .words import N_, _
 
 #: Points are whole numbers, or exact fractions (trick scoring's ½, house formulas).
 Points = int | Fraction
@@ -34,7 +35,22 @@ class System:
     made: Formula
     missed: Formula
     wins: str  # "highest", "lowest" or "scratch" (fewest scratches)
-    words: str
+    words: str  # in English, marked with N_ (a house system's: its formulas, as they were typed)
+    #: A house system's made and missed formulas, as they were typed.
+    formulas: tuple[str, str] = ("", "")
+
+    def described(self) -> str:
+        """The system in a player's words, in the current language (a house system's formulas as typed).
+
+        >>> find_system("exact").described(), custom_system("10 + bid", "0", "lowest").described()
+        ('made: 10 + tricks; missed: 0', 'made: 10 + bid; missed: 0; lowest total wins')
+        """
+        if self.id != "custom":
+            return _(self.words)
+        made, missed = self.formulas
+        if self.wins == "lowest":
+            return _("made: %(made)s; missed: %(missed)s; lowest total wins", made=made, missed=missed)
+        return _("made: %(made)s; missed: %(missed)s; highest total wins", made=made, missed=missed)
 
     @property
     def has_made_score(self) -> bool:
@@ -50,59 +66,59 @@ SYSTEMS: dict[str, System] = {
     s.id: s
     for s in (
         System("common", (lambda b, t, n, p: t + 10), (lambda b, t, n, p: t), "highest",
-               "made: 10 + tricks; missed: 1 per trick"),
+               N_("made: 10 + tricks; missed: 1 per trick")),
         System("exact", (lambda b, t, n, p: 10 + t), (lambda b, t, n, p: 0), "highest",
-               "made: 10 + tricks; missed: 0"),
+               N_("made: 10 + tricks; missed: 0")),
         System("binary", (lambda b, t, n, p: 10), (lambda b, t, n, p: 0), "highest",
-               "made: 10; missed: 0"),
+               N_("made: 10; missed: 0")),
         System("exact-penalty", (lambda b, t, n, p: 10 + b), (lambda b, t, n, p: -b), "highest",
-               "made: 10 + bid; missed: minus the bid"),
+               N_("made: 10 + bid; missed: minus the bid")),
         System("cypriot", (lambda b, t, n, p: 10 + 5 * b),
                (lambda b, t, n, p: -10 if b == 0 else -5 * b), "highest",
-               "made: 10 + 5 × bid; missed: −5 × bid, a missed zero bid −10"),
+               N_("made: 10 + 5 × bid; missed: −5 × bid, a missed zero bid −10")),
         System("set-penalty", (lambda b, t, n, p: 10 + b),
                (lambda b, t, n, p: t if t > b else -10), "highest",
-               "made: 10 + bid; over: 1 per trick; under: −10"),
+               N_("made: 10 + bid; over: 1 per trick; under: −10")),
         System("progressive-penalty", (lambda b, t, n, p: 10 + b),
                (lambda b, t, n, p: -(b + 10 * _d(b, t))), "highest",
-               "made: 10 + bid; missed: −(bid + 10 per trick off)"),
+               N_("made: 10 + bid; missed: −(bid + 10 per trick off)")),
         System("progressive", (lambda b, t, n, p: 10 + b * b), (lambda b, t, n, p: t), "highest",
-               "made: 10 + bid²; missed: 1 per trick"),
+               N_("made: 10 + bid²; missed: 1 per trick")),
         System("montreal", (lambda b, t, n, p: 10 + 2 * t), (lambda b, t, n, p: 0), "highest",
-               "made: 10 + 2 per trick; missed: 0"),
+               N_("made: 10 + 2 per trick; missed: 0")),
         System("adjusted-exact", (lambda b, t, n, p: b + n), (lambda b, t, n, p: 0), "highest",
-               "made: bid + cards dealt; missed: 0"),
+               N_("made: bid + cards dealt; missed: 0")),
         System("get-fred", (lambda b, t, n, p: 10 + b), (lambda b, t, n, p: -_d(b, t)), "highest",
-               "made: 10 + bid; missed: −1 per trick off"),
+               N_("made: 10 + bid; missed: −1 per trick off")),
         System("oy-vey", (lambda b, t, n, p: 10 + b * b), (lambda b, t, n, p: -_d(b, t)), "highest",
-               "made: 10 + bid²; missed: −1 per trick off"),
+               N_("made: 10 + bid²; missed: −1 per trick off")),
         System("trick", lambda b, t, n, p: Fraction(1, 2) if b == 0 else b,
                (lambda b, t, n, p: -_d(b, t)), "highest",
-               "made: the bid, a made zero bid ½; missed: −1 per trick off"),
+               N_("made: the bid, a made zero bid ½; missed: −1 per trick off")),
         System("binary-nil", (lambda b, t, n, p: 20 if b == 0 and n > p else 10),
                (lambda b, t, n, p: -10 if b == 0 and n > p else 0), "highest",
-               "made: 10; with more cards than players a zero bid scores 20 made, −10 missed"),
+               N_("made: 10; with more cards than players a zero bid scores 20 made, −10 missed")),
         System("ten-per-trick", (lambda b, t, n, p: 10 if b == 0 else 10 * b),
                (lambda b, t, n, p: -10 * _d(b, t)), "highest",
-               "made: 10 per trick bid, a made zero bid 10; missed: −10 per trick off"),
+               N_("made: 10 per trick bid, a made zero bid 10; missed: −10 per trick off")),
         System("oh-sh", (lambda b, t, n, p: 10 + 3 * b),
                (lambda b, t, n, p: -5 if b == 0 else -3 * b), "highest",
-               "made: 10 + 3 × bid; missed: −3 × bid, a missed zero bid −5"),
+               N_("made: 10 + 3 × bid; missed: −3 × bid, a missed zero bid −5")),
         System("high-incentive", (lambda b, t, n, p: 10 * (b + 1) + b),
                (lambda b, t, n, p: -_d(b, t)), "highest",
-               "made: 10 × (bid + 1) + bid; missed: −1 per trick off"),
+               N_("made: 10 × (bid + 1) + bid; missed: −1 per trick off")),
         System("vlaams", (lambda b, t, n, p: 10 + 3 * t), (lambda b, t, n, p: 0), "highest",
-               "made: 10 + 3 per trick; missed: 0"),
+               N_("made: 10 + 3 per trick; missed: 0")),
         System("nederlands", (lambda b, t, n, p: 10 + 3 * t),
                (lambda b, t, n, p: -3 * _d(b, t)), "highest",
-               "made: 10 + 3 per trick; missed: −3 per trick off"),
+               N_("made: 10 + 3 per trick; missed: −3 per trick off")),
         System("negative", (lambda b, t, n, p: 0),
                (lambda b, t, n, p: _d(b, t) * (_d(b, t) + 1) // 2), "lowest",
-               "made: 0; missed: 1 + 2 + … per trick off; lowest total wins"),
+               N_("made: 0; missed: 1 + 2 + … per trick off; lowest total wins")),
         System("negative-squared", (lambda b, t, n, p: 0), (lambda b, t, n, p: _d(b, t) ** 2),
-               "lowest", "made: 0; missed: (tricks off)²; lowest total wins"),
+               "lowest", N_("made: 0; missed: (tricks off)²; lowest total wins")),
         System("scratch", (lambda b, t, n, p: 0), (lambda b, t, n, p: 1), "scratch",
-               "a missed bid is a scratch; fewest scratches wins, a tie goes to the higher sum of made bids"),
+               N_("a missed bid is a scratch; fewest scratches wins, a tie goes to the higher sum of made bids")),
     )
 }
 
@@ -125,7 +141,8 @@ def find_system(name: str) -> System:
         return SYSTEMS[name]
     except (KeyError, TypeError):  # TypeError: a list or an object is no name
         known = ", ".join([*SYSTEMS, "custom"])
-        raise UnknownVariantError(f"Unknown scoring system {shown(name)}; known: {known}.") from None
+        raise UnknownVariantError(_("Unknown scoring system %(name)s; known: %(known)s.",
+                                    name=shown(name), known=known)) from None
 
 
 def custom_system(made: object, missed: object, wins: str = "highest") -> System:
@@ -142,7 +159,7 @@ def custom_system(made: object, missed: object, wins: str = "highest") -> System
     scorekeeper.rules.errors.FormulaError: The made formula "__import__('os')" can't be used: ...
     """
     if wins not in WINS:
-        raise UnknownVariantError(f"Unknown winning direction {shown(wins)}; use highest or lowest.")
+        raise UnknownVariantError(_("Unknown winning direction %(wins)s; use highest or lowest.", wins=shown(wins)))
     if isinstance(made, str) and isinstance(missed, str):
         return _custom(made, missed, wins)
     return _custom.__wrapped__(made, missed, wins)
@@ -150,10 +167,11 @@ def custom_system(made: object, missed: object, wins: str = "highest") -> System
 
 @lru_cache(maxsize=64)
 def _custom(made: object, missed: object, wins: str) -> System:
-    made_formula = formula(made, "The made formula")
-    missed_formula = formula(missed, "The missed formula")
+    made_formula = formula(made, N_("The made formula"))
+    missed_formula = formula(missed, N_("The missed formula"))
+    made_text, missed_text = str(made).strip(), str(missed).strip()
     return System("custom", made_formula, missed_formula, wins,
-                  f"made: {str(made).strip()}; missed: {str(missed).strip()}; {wins} total wins")
+                  f"made: {made_text}; missed: {missed_text}; {wins} total wins", (made_text, missed_text))
 
 
 def check_system(system: System, sizes: Iterable[int], players: int) -> None:
@@ -186,6 +204,10 @@ def _check_cards(system: System, cards: int, players: int) -> None:
 ZeroBid = int | str
 
 
+def _zero_bid_name() -> str:
+    return _("A made zero bid scores")
+
+
 def read_zero_bid(value: object) -> ZeroBid:
     """What a made zero bid scores: a whole number from −1000 to 1000, or ``k+n`` (k plus the cards).
 
@@ -196,18 +218,15 @@ def read_zero_bid(value: object) -> ZeroBid:
     ...
     scorekeeper.rules.errors.ValueRefused: A made zero bid scores must be a whole number from -1,000 to 1,000, or 5+n, not '1e100000000'
     """
-    what, (low, high) = "A made zero bid scores", ZERO_BID_BOUNDS
-    should = f"a whole number from {low:,} to {high:,}, or 5+n"
-    if isinstance(value, str) and value.replace(" ", "").lower().endswith("+n"):
-        base = value.replace(" ", "").lower()[:-2]
-        try:
-            return f"{values.whole(base, what, low, high)}+n"
-        except ValueRefused:
-            refuse(what, should, value)
+    low, high = ZERO_BID_BOUNDS
     try:
-        return values.whole(value, what, low, high)
+        if isinstance(value, str) and value.replace(" ", "").lower().endswith("+n"):
+            base = value.replace(" ", "").lower()[:-2]
+            return f"{values.whole(base, _zero_bid_name, low, high)}+n"
+        return values.whole(value, _zero_bid_name, low, high)
     except ValueRefused:
-        refuse(what, should, value)
+        refuse(_zero_bid_name(), _("a whole number from %(low)s to %(high)s, or 5+n", low=format(low, ","),
+                              high=format(high, ",")), value)
 
 
 def zero_bid_value(value: ZeroBid, cards: int) -> int:
@@ -217,7 +236,7 @@ def zero_bid_value(value: ZeroBid, cards: int) -> int:
     (12, 5)
     """
     if isinstance(value, str):
-        return values.whole(value.removesuffix("+n"), "A made zero bid scores", *ZERO_BID_BOUNDS) + cards
+        return values.whole(value.removesuffix("+n"), _zero_bid_name, *ZERO_BID_BOUNDS) + cards
     return value
 
 

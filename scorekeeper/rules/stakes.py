@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
 from . import values
 from .errors import GameError
+from .words import N_, _
 
 SETTLEMENTS = ("pairwise", "to-winner")
 STAKE_FIELDS = ("per_point", "ante", "currency", "settlement", "hard_score_bonus")
@@ -47,8 +48,15 @@ class Settlement:
 #: What each amount of the stakes may be (RULES.md §8): (least, most, decimals).
 AMOUNTS = {"per_point": (Decimal("0.0001"), Decimal(1000), 4), "ante": (Decimal("0.01"), Decimal(100_000), 2)}
 MAX_BONUS = 1000
-LABELS = {"per_point": "The stake per point", "ante": "The ante", "hard_score_bonus": "The hard-score bonus",
-          "currency": "The currency", "settlement": "The settlement"}
+#: Each field of the stakes in a player's words (translated with ``_`` where shown).
+LABELS = {"per_point": N_("The stake per point"), "ante": N_("The ante"),
+          "hard_score_bonus": N_("The hard-score bonus"), "currency": N_("The currency"),
+          "settlement": N_("The settlement")}
+
+
+def _label(name: str) -> Callable[[], str]:
+    """A field's label as a message says it, in the language of the moment it is said."""
+    return lambda: _(LABELS[name])
 
 
 def parse_stakes(data: object) -> Stakes:
@@ -62,21 +70,21 @@ def parse_stakes(data: object) -> Stakes:
     scorekeeper.rules.errors.GameError: Stakes: a stake per point and an ante are alternatives: choose one
     """
     if not isinstance(data, Mapping):
-        raise GameError("stakes must be an object such as {\"per_point\": \"0.05\"}")
+        raise GameError(_("stakes must be an object such as {\"per_point\": \"0.05\"}"))
     values.fields(data, STAKE_FIELDS, "stakes")
-    amounts = {name: values.decimal(data[name], LABELS[name], *AMOUNTS[name])
+    amounts = {name: values.decimal(data[name], _label(name), *AMOUNTS[name])
                for name in AMOUNTS if data.get(name) is not None}
     per_point, ante = amounts.get("per_point"), amounts.get("ante")
     if per_point is not None and ante is not None:
-        raise GameError("Stakes: a stake per point and an ante are alternatives: choose one")
+        raise GameError(_("Stakes: a stake per point and an ante are alternatives: choose one"))
     if per_point is None and ante is None:
-        raise GameError("Stakes: give a stake per point or an ante (a pool)")
+        raise GameError(_("Stakes: give a stake per point or an ante (a pool)"))
     bonus = data.get("hard_score_bonus")
     if bonus is not None and ante is not None:
-        raise GameError("Stakes: the hard-score bonus goes with a stake per point, not with an ante")
-    settlement = values.choice(data.get("settlement", "pairwise"), LABELS["settlement"], SETTLEMENTS)
+        raise GameError(_("Stakes: the hard-score bonus goes with a stake per point, not with an ante"))
+    settlement = values.choice(data.get("settlement", "pairwise"), _label("settlement"), SETTLEMENTS)
     return Stakes(per_point, ante, currency(data.get("currency", "")), settlement,
-                  None if bonus is None else Decimal(values.whole(bonus, LABELS["hard_score_bonus"], 0, MAX_BONUS)))
+                  None if bonus is None else Decimal(values.whole(bonus, _label("hard_score_bonus"), 0, MAX_BONUS)))
 
 
 def currency(value: object) -> str:
@@ -85,9 +93,10 @@ def currency(value: object) -> str:
     >>> currency(" EUR "), currency("€"), currency("")
     ('EUR', '€', '')
     """
-    text = values.text(value, LABELS["currency"], 3)
+    text = values.text(value, _label("currency"), 3)
     if any(char.isspace() for char in text):
-        raise GameError(f"{LABELS['currency']} must be a code such as EUR or a sign such as €, without spaces")
+        raise GameError(_("%(what)s must be a code such as EUR or a sign such as €, without spaces",
+                          what=_(LABELS["currency"])))
     return text
 
 

@@ -31,6 +31,7 @@ from functools import lru_cache
 from typing import Any, NoReturn
 
 from .errors import FormulaError, UnknownVariantError, ValueRefused
+from .words import N_, _, ngettext
 
 #: The most characters a number written as text may have.
 NUMBER_CHARS = 12
@@ -56,14 +57,31 @@ def shown(value: object, most: int = 20) -> str:
     ("'two'", "'99999999999999999…", '2.5')
     """
     if type(value) is int and value.bit_length() > 3 * most:
-        return f"a number of about {int(value.bit_length() * 0.30103) + 1} digits"
+        digits = int(value.bit_length() * 0.30103) + 1
+        return ngettext("a number of about %(num)s digits", "a number of about %(num)s digits", digits)
     text = repr(value)
     return text if len(text) <= most else text[: most - 2] + "…"
 
 
-def refuse(what: str, should: str, value: object) -> NoReturn:
-    """Raise ValueRefused: "<what> must be <should>, not <value>"."""
-    raise ValueRefused(f"{what} must be {should}, not {shown(value)}")
+#: What a message calls a value: its name, or a function that gives the name in the current language,
+#: called only when the value is refused (a value read well costs no translation, and may be read
+#: where no language is chosen, such as a migration).
+What = str | Callable[[], str]
+
+
+def said(what: What) -> str:
+    """The name of a value as a message says it.
+
+    >>> said("The title"), said(lambda: "The title")
+    ('The title', 'The title')
+    """
+    return what if isinstance(what, str) else what()
+
+
+def refuse(what: What, should: str, value: object) -> NoReturn:
+    """Raise ValueRefused: "<what> must be <should>, not <value>" (``what`` and ``should`` translated
+    by the caller; ``what`` may be a function that translates it)."""
+    raise ValueRefused(_("%(what)s must be %(should)s, not %(value)s", what=said(what), should=should, value=shown(value)))
 
 
 def _text_number(value: str) -> str:
@@ -71,7 +89,7 @@ def _text_number(value: str) -> str:
     return value.strip().replace("\u2212", "-")
 
 
-def whole(value: object, what: str, low: int, high: int) -> int:
+def whole(value: object, what: What, low: int, high: int) -> int:
     """A whole number from ``low`` to ``high``: a JSON integer, or text of ASCII digits.
 
     >>> whole(" 7 ", "Top hand", 1, 13), whole("−2", "Points", -10, 10), whole(3, "Deals", 1, 200)
@@ -97,11 +115,11 @@ def whole(value: object, what: str, low: int, high: int) -> int:
         if len(text) <= NUMBER_CHARS and _WHOLE_TEXT.fullmatch(text):
             number = int(text)
     if number is None or not low <= number <= high:
-        refuse(what, f"a whole number from {low:,} to {high:,}", value)
+        refuse(what, _("a whole number from %(low)s to %(high)s", low=format(low, ","), high=format(high, ",")), value)
     return number
 
 
-def count(value: object, what: str, low: int, high: int) -> int:
+def count(value: object, what: What, low: int, high: int) -> int:
     """A count or an index in a game file: a JSON integer (not ``5.0``, not ``"5"``) from ``low`` to
     ``high``. Forms and queries read their text with ``whole`` first.
 
@@ -113,11 +131,11 @@ def count(value: object, what: str, low: int, high: int) -> int:
     scorekeeper.rules.errors.ValueRefused: Deals must be a whole number from 1 to 200, not '3'
     """
     if type(value) is not int or not low <= value <= high:
-        refuse(what, f"a whole number from {low:,} to {high:,}", value)
+        refuse(what, _("a whole number from %(low)s to %(high)s", low=format(low, ","), high=format(high, ",")), value)
     return value
 
 
-def optional_whole(value: object, what: str, low: int, high: int) -> int | None:
+def optional_whole(value: object, what: What, low: int, high: int) -> int | None:
     """``whole``, or None for a value left out (None, or empty text).
 
     >>> optional_whole(" ", "Deals", 1, 200), optional_whole("12", "Deals", 1, 200)
@@ -128,7 +146,7 @@ def optional_whole(value: object, what: str, low: int, high: int) -> int | None:
     return whole(value, what, low, high)
 
 
-def decimal(value: object, what: str, low: Decimal, high: Decimal, places: int) -> Decimal:
+def decimal(value: object, what: What, low: Decimal, high: Decimal, places: int) -> Decimal:
     """An exact amount from ``low`` to ``high`` with at most ``places`` decimals: text (or a
     JSON integer); a JSON float is refused, since it is not exact.
 
@@ -148,7 +166,9 @@ def decimal(value: object, what: str, low: Decimal, high: Decimal, places: int) 
             amount = Decimal(text)
     step = Decimal(1).scaleb(-places)
     if amount is None or not low <= amount <= high or amount % step != 0:
-        refuse(what, f'an amount from {low:,} to {high:,} with at most {places} decimals, such as "0.05"', value)
+        refuse(what, ngettext('an amount from %(low)s to %(high)s with at most %(num)s decimals, such as "0.05"',
+                              'an amount from %(low)s to %(high)s with at most %(num)s decimals, such as "0.05"',
+                              places, low=format(low, ","), high=format(high, ",")), value)
     return amount
 
 
@@ -156,7 +176,7 @@ YES = frozenset({"yes", "true", "on", "1"})
 NO = frozenset({"no", "false", "off", "0"})
 
 
-def boolean(value: object, what: str) -> bool:
+def boolean(value: object, what: What) -> bool:
     """Yes or no: a JSON boolean, or text such as yes/no, true/false, on/off, 1/0.
 
     >>> boolean(True, "Spades double"), boolean(" Yes ", "Spades double"), boolean("0", "Spades double")
@@ -168,21 +188,21 @@ def boolean(value: object, what: str) -> bool:
         word = value.strip().lower()
         if word in YES or word in NO:
             return word in YES
-    refuse(what, "yes or no", value)
+    refuse(what, _("yes or no"), value)
 
 
-def flag(value: object, what: str) -> bool:
+def flag(value: object, what: What) -> bool:
     """Yes or no in a game file: a JSON boolean (forms and queries read theirs with ``boolean``).
 
     >>> flag(False, "Spades double")
     False
     """
     if type(value) is not bool:
-        refuse(what, "true or false", value)
+        refuse(what, _("true or false"), value)
     return value
 
 
-def choice(value: object, what: str, options: Iterable[str]) -> str:
+def choice(value: object, what: What, options: Iterable[str]) -> str:
     """One of a few words (a preset, a pattern, a paper size …).
 
     >>> choice("down-up", "Deal pattern", ("down-up", "up"))
@@ -195,7 +215,8 @@ def choice(value: object, what: str, options: Iterable[str]) -> str:
     known = tuple(options)
     if isinstance(value, str) and value in known:
         return value
-    raise UnknownVariantError(f"{what} must be one of {', '.join(known)}, not {shown(value)}")
+    raise UnknownVariantError(_("%(what)s must be one of %(known)s, not %(value)s",
+                                what=said(what), known=", ".join(known), value=shown(value)))
 
 
 #: The languages the app speaks, by code, each named in its own language.
@@ -203,7 +224,7 @@ LANGUAGES = {"en": "English", "nl": "Nederlands", "de": "Deutsch", "fr": "Franç
              "es": "Español", "it": "Italiano", "pt": "Português"}
 
 
-def language(value: object, what: str = "The language") -> str:
+def language(value: object, what: What | None = None) -> str:
     """One of the app's languages by its code, in either case (``NL`` is ``nl``).
 
     >>> language("nl"), language(" DE ")
@@ -214,7 +235,7 @@ def language(value: object, what: str = "The language") -> str:
     scorekeeper.rules.errors.UnknownVariantError: The language must be one of en, nl, de, fr, es, it, pt, not 'xx'
     """
     code = value.strip().lower() if isinstance(value, str) and len(value) <= 10 else value
-    return choice(code, what, LANGUAGES)
+    return choice(code, what or (lambda: _("The language")), LANGUAGES)
 
 
 #: The most characters of a page's own address that a link back to it may have.
@@ -270,7 +291,7 @@ def _hides(text: str, at: int) -> bool:
     return (unicodedata.category(char) in _HIDDEN or char in _BLANK) and not (char == _JOINER and _joins_emoji(text, at))
 
 
-_CONTROL_NAMES = {"\x00": "null", "\x1b": "escape", "\x7f": "delete", "\x08": "backspace"}
+_CONTROL_NAMES = {"\x00": N_("null"), "\x1b": N_("escape"), "\x7f": N_("delete"), "\x08": N_("backspace")}
 
 
 def visible(value: object) -> str:
@@ -287,11 +308,13 @@ def visible(value: object) -> str:
 
 
 def _character_name(char: str) -> str:
-    """How a message names an invisible character: its Unicode name, else its code point."""
-    return _CONTROL_NAMES.get(char) or unicodedata.name(char, f"U+{ord(char):04X}").lower()
+    """How a message names an invisible character: its Unicode name (in English: Unicode names no
+    other), else its code point."""
+    control = _CONTROL_NAMES.get(char)
+    return _(control) if control else unicodedata.name(char, f"U+{ord(char):04X}").lower()
 
 
-def text(value: object, what: str, most: int = MAX_TEXT) -> str:
+def text(value: object, what: What, most: int = MAX_TEXT) -> str:
     """A title or a reason: printable text of at most ``most`` characters (may be empty), its
     white space folded into single spaces.
 
@@ -305,18 +328,20 @@ def text(value: object, what: str, most: int = MAX_TEXT) -> str:
     if value is None:
         return ""
     if not isinstance(value, str):
-        refuse(what, f"a text of at most {most} characters", value)
+        refuse(what, ngettext("a text of at most %(num)s characters", "a text of at most %(num)s characters", most),
+               value)
     cleaned = " ".join(value.split())  # line breaks and tabs are white space like any other
     if len(cleaned) > most:
-        raise ValueRefused(f"{what} is longer than {most} characters: shorten it")
+        raise ValueRefused(ngettext("%(what)s is longer than %(num)s characters: shorten it",
+                                    "%(what)s is longer than %(num)s characters: shorten it", most, what=said(what)))
     found = hidden_character(cleaned)
     if found is not None:
-        raise ValueRefused(f"{what} contains an invisible character ({_character_name(found)}): "
-                           "type it again without it")
+        raise ValueRefused(_("%(what)s contains an invisible character (%(character)s): type it again without it",
+                             what=said(what), character=_character_name(found)))
     return cleaned
 
 
-def name(value: object, what: str = "A player's name") -> str:
+def name(value: object, what: What | None = None) -> str:
     """A player's name: 1 to 40 printable characters, inner white space folded to one space.
 
     >>> name("  Ann   Lee ")
@@ -326,14 +351,18 @@ def name(value: object, what: str = "A player's name") -> str:
     ...
     scorekeeper.rules.errors.ValueRefused: A player's name contains an invisible character (zero width space): type it again without it
     """
+    what = what or (lambda: _("A player's name"))
     if not isinstance(value, str) or not value.strip():
-        raise ValueRefused(f"{what} is missing: every player needs a name")
+        raise ValueRefused(_("%(what)s is missing: every player needs a name", what=said(what)))
     folded = " ".join(value.split())
     if len(folded) > MAX_NAME:
-        raise ValueRefused(f"{what} {folded[:20]!r}… is longer than {MAX_NAME} characters: shorten it")
+        raise ValueRefused(ngettext("%(what)s %(name)s… is longer than %(num)s characters: shorten it",
+                                    "%(what)s %(name)s… is longer than %(num)s characters: shorten it",
+                                    MAX_NAME, what=said(what), name=repr(folded[:20])))
     cleaned = text(folded, what, MAX_NAME)
     if not any(unicodedata.category(char)[0] in _VISIBLE for char in cleaned):
-        raise ValueRefused(f"{what} {cleaned!r} has no letter, digit or sign that can be seen")
+        raise ValueRefused(_("%(what)s %(name)s has no letter, digit or sign that can be seen",
+                             what=said(what), name=repr(cleaned)))
     return cleaned
 
 
@@ -344,7 +373,7 @@ _TOKEN = re.compile(r"[A-Za-z0-9_-]{1,64}")
 _LINK_PARTS = ("g", "v", "gr", "games", "groups")
 
 
-def group_name(value: object, what: str = "The group's name") -> str:
+def group_name(value: object, what: What | None = None) -> str:
     """A group's name: 1 to 60 printable characters (the rules of a game's title), white space folded.
 
     >>> group_name("  Friday   club ")
@@ -354,15 +383,17 @@ def group_name(value: object, what: str = "The group's name") -> str:
     ...
     scorekeeper.rules.errors.ValueRefused: The group's name is missing: give the group a name
     """
+    what = what or (lambda: _("The group's name"))
     cleaned = text(value, what, MAX_GROUP_NAME)
     if not cleaned:
-        raise ValueRefused(f"{what} is missing: give the group a name")
+        raise ValueRefused(_("%(what)s is missing: give the group a name", what=said(what)))
     if not any(unicodedata.category(char)[0] in _VISIBLE for char in cleaned):
-        raise ValueRefused(f"{what} {cleaned!r} has no letter, digit or sign that can be seen")
+        raise ValueRefused(_("%(what)s %(name)s has no letter, digit or sign that can be seen",
+                             what=said(what), name=repr(cleaned)))
     return cleaned
 
 
-def link_token(value: object, what: str) -> str:
+def link_token(value: object, what: What) -> str:
     """The token of a pasted link (``https://host/g/<token>``, ``/v/<token>/sheet.pdf``) or of a
     token given alone; a ValueRefused names what it is not.
 
@@ -376,17 +407,19 @@ def link_token(value: object, what: str) -> str:
     scorekeeper.rules.errors.ValueRefused: The game's link is not a link of this app: paste the whole link, as it was shared
     """
     if not isinstance(value, str) or not value.strip():
-        raise ValueRefused(f"{what} is missing: paste the link, as it was shared")
+        raise ValueRefused(_("%(what)s is missing: paste the link, as it was shared", what=said(what)))
     given = value.strip()
     if len(given) > MAX_LINK:
-        raise ValueRefused(f"{what} is longer than {MAX_LINK} characters: paste the link alone")
+        raise ValueRefused(ngettext("%(what)s is longer than %(num)s characters: paste the link alone",
+                                    "%(what)s is longer than %(num)s characters: paste the link alone",
+                                    MAX_LINK, what=said(what)))
     parts = [part for part in given.split("?", 1)[0].split("#", 1)[0].split("/") if part]
     if len(parts) == 1 and _TOKEN.fullmatch(parts[0]):
         return parts[0]
     for before, after in itertools.pairwise(parts):
         if before in _LINK_PARTS and _TOKEN.fullmatch(after):
             return after
-    raise ValueRefused(f"{what} is not a link of this app: paste the whole link, as it was shared")
+    raise ValueRefused(_("%(what)s is not a link of this app: paste the whole link, as it was shared", what=said(what)))
 
 
 def name_key(value: str) -> str:
@@ -399,20 +432,21 @@ def name_key(value: str) -> str:
     return unicodedata.normalize("NFKC", value).casefold()
 
 
-def sequence_of(value: object, what: str, most: int, separators: str = "-") -> list[str]:
+def sequence_of(value: object, what: What, most: int, separators: str = "-") -> list[str]:
     """The parts of a text such as ``1-2-3`` (at most ``most`` of them), not yet read.
 
     >>> sequence_of("1-2, 3", "The custom sequence", 5, "-,")
     ['1', '2', '3']
     """
     if not isinstance(value, str):
-        refuse(what, "a text such as 1-2-3", value)
+        refuse(what, _("a text such as 1-2-3"), value)
     unified = value
     for separator in separators[1:]:
         unified = unified.replace(separator, separators[0])
     parts = [part.strip() for part in unified.split(separators[0], most)]
     if len(parts) > most:
-        raise ValueRefused(f"{what} has more than {most} entries")
+        raise ValueRefused(ngettext("%(what)s has more than %(num)s entries", "%(what)s has more than %(num)s entries",
+                                    most, what=said(what)))
     return parts
 
 
@@ -443,14 +477,14 @@ def _power(a: Any, b: Any) -> Any:
     """A power of score size: a huge exponent or base, or an exact result of more than about 120
     digits (a tiny fraction's power too), would take seconds and gigabytes."""
     if abs(b) > _MAX_EXPONENT or abs(a) > MAX_FORMULA_POINTS * 1000:
-        raise ArithmeticError("that power is far too large to be a score")
+        raise ArithmeticError(_("that power is far too large to be a score"))
     if isinstance(a, int | Fraction) and isinstance(b, int | Fraction) and Fraction(b).denominator == 1:
         base, exponent = Fraction(a), abs(Fraction(b).numerator)
         if max(abs(base.numerator), base.denominator).bit_length() * exponent > _MAX_POWER_BITS:
-            raise ArithmeticError("that power is far too large to be a score")
+            raise ArithmeticError(_("that power is far too large to be a score"))
     result = a**b
     if isinstance(result, complex):
-        raise ArithmeticError("that power is not a real number")  # noqa: TRY004 - a number, of the wrong kind
+        raise ArithmeticError(_("that power is not a real number"))  # noqa: TRY004 - a number, of the wrong kind
     return result
 
 
@@ -473,7 +507,7 @@ def _compile_node(node: ast.AST, source: str) -> _Node:
         literal = ast.get_source_segment(source, node) or ""
         if type(node.value) not in (int, float) or not _NUMBER_LITERAL.fullmatch(literal) \
                 or len(literal) > NUMBER_CHARS:
-            raise FormulaError(f"{shown(literal or node.value)} is not a number such as 10 or 2.5")
+            raise FormulaError(_("%(value)s is not a number such as 10 or 2.5", value=shown(literal or node.value)))
         number = Fraction(literal)
         value = number.numerator if number.denominator == 1 else number
         return lambda v: value
@@ -499,14 +533,15 @@ def _compile_node(node: ast.AST, source: str) -> _Node:
             and not node.keywords and not any(isinstance(arg, ast.Starred) for arg in node.args)):
         function, fewest, most = _FUNCTIONS[node.func.id]
         if not fewest <= len(node.args) <= most:
-            raise FormulaError(f"{node.func.id}() takes {fewest} to {most} numbers" if fewest != most
-                               else f"{node.func.id}() takes one number")
+            raise FormulaError(_("%(function)s() takes %(fewest)s to %(most)s numbers", function=node.func.id,
+                                 fewest=fewest, most=most) if fewest != most
+                               else _("%(function)s() takes one number", function=node.func.id))
         args = [_compile_node(arg, source) for arg in node.args]
         return lambda v: function(*(arg(v) for arg in args))
     if isinstance(node, ast.Name):
-        raise FormulaError(f"{node.id!r} is not known: use bid, tricks, cards and players")
-    raise FormulaError("only numbers, bid, tricks, cards, players, + - * / ** ( ), comparisons, "
-                       "abs, min and max can be used")
+        raise FormulaError(_("%(name)s is not known: use bid, tricks, cards and players", name=repr(node.id)))
+    raise FormulaError(_("only numbers, bid, tricks, cards, players, + - * / ** ( ), comparisons, "
+                         "abs, min and max can be used"))
 
 
 def formula(value: object, what: str) -> Formula:
@@ -514,7 +549,8 @@ def formula(value: object, what: str) -> Formula:
 
     ``×``, ``÷``, ``−`` and ``²`` may be typed as such. Division is exact; the result is a whole
     number or a fraction with a denominator of at most 1000 (a finer fraction, or a float result,
-    is rounded to thousandths).
+    is rounded to thousandths). ``what`` is a name marked with ``N_`` (such as "The made formula"),
+    translated when a message says it: a compiled formula is kept, and may be refused in any language.
 
     >>> formula("10 + bid × 2", "The made formula")(3, 3, 5, 4)
     16
@@ -526,7 +562,8 @@ def formula(value: object, what: str) -> Formula:
     scorekeeper.rules.errors.FormulaError: The made formula "('%0999999999d' % 1) < '2'" can't be used: "'%0999999999d'" is not a number such as 10 or 2.5
     """
     if not isinstance(value, str) or not value.strip() or len(value.strip()) > MAX_FORMULA:
-        raise FormulaError(f"{what} must be a formula of 1 to {MAX_FORMULA} characters, such as 10 + bid")
+        raise FormulaError(_("%(what)s must be a formula of 1 to %(most)s characters, such as 10 + bid",
+                             what=_(what), most=MAX_FORMULA))
     source = value.strip()
     for sign, written in _SIGNS.items():
         source = source.replace(sign, written)
@@ -534,11 +571,16 @@ def formula(value: object, what: str) -> Formula:
         tree = ast.parse(source, mode="eval")
         node = _compile_node(tree.body, source)
     except FormulaError as exc:
-        raise FormulaError(f"{what} {value.strip()!r} can't be used: {exc}") from None
+        raise FormulaError(_("%(what)s %(formula)s can't be used: %(why)s", what=_(what),
+                             formula=repr(value.strip()), why=exc)) from None
     except (SyntaxError, ValueError, RecursionError, MemoryError):
-        raise FormulaError(f"{what} {value.strip()!r} is not a formula: use bid, tricks, cards, players, "
-                           "numbers, + - * / ** ( ), comparisons, abs, min, max") from None
-    label = f"{what} {value.strip()!r}"
+        raise FormulaError(_("%(what)s %(formula)s is not a formula: use bid, tricks, cards, players, "
+                             "numbers, + - * / ** ( ), comparisons, abs, min, max",
+                             what=_(what), formula=repr(value.strip()))) from None
+    written = repr(value.strip())
+
+    def label() -> str:
+        return _("%(what)s %(formula)s", what=_(what), formula=written)
 
     # A game asks the same few (bid, tricks, cards, players) again and again: each is worked out once.
     @lru_cache(maxsize=4096)
@@ -547,32 +589,35 @@ def formula(value: object, what: str) -> Formula:
             result = node((bid, tricks, cards, players))
             return _score(result, label)
         except ZeroDivisionError:
-            raise FormulaError(f"{label} divides by zero for bid {bid}, tricks {tricks}, cards {cards}") from None
+            raise FormulaError(_("%(formula)s divides by zero for bid %(bid)s, tricks %(tricks)s, cards %(cards)s",
+                                 formula=label(), bid=bid, tricks=tricks, cards=cards)) from None
         except (ArithmeticError, ValueError, TypeError) as exc:
-            raise FormulaError(f"{label} can't be worked out for bid {bid}, tricks {tricks}, "
-                               f"cards {cards}: {exc}") from None
+            raise FormulaError(_("%(formula)s can't be worked out for bid %(bid)s, tricks %(tricks)s, "
+                                 "cards %(cards)s: %(why)s",
+                                 formula=label(), bid=bid, tricks=tricks, cards=cards, why=exc)) from None
 
     return compiled
 
 
-def _score(result: Any, label: str) -> Points:
+def _score(result: Any, label: Callable[[], str]) -> Points:
     """A formula's result as points: a whole number or a fraction of at most a million in size, with
     a denominator of at most 1000 (a finer fraction, or a float, is rounded to thousandths)."""
     if isinstance(result, float):
         if not math.isfinite(result):
-            raise FormulaError(f"{label} does not give a finite number")
+            raise FormulaError(_("%(formula)s does not give a finite number", formula=label()))
         result = Fraction(result)
     if isinstance(result, Fraction):
         if result.denominator > MAX_DENOMINATOR:  # totals of finer ones could grow to huge fractions
             result = Fraction(round(result * MAX_DENOMINATOR), MAX_DENOMINATOR)
         result = result.numerator if result.denominator == 1 else result
     if abs(result) > MAX_FORMULA_POINTS:
-        raise FormulaError(f"{label} gives more than {MAX_FORMULA_POINTS:,} points, too many for a deal")
+        raise FormulaError(_("%(formula)s gives more than %(most)s points, too many for a deal",
+                             formula=label(), most=format(MAX_FORMULA_POINTS, ",")))
     points: Points = result
     return points
 
 
-def fields(values: Mapping[str, object], known: Iterable[str], what: str) -> None:
+def fields(values: Mapping[str, object], known: Iterable[str], what: What) -> None:
     """Refuse a field that is not one of ``known``, naming the first unknown one.
 
     >>> fields({"preset": 1, "colour": 2}, ("preset",), "rules")
@@ -583,4 +628,5 @@ def fields(values: Mapping[str, object], known: Iterable[str], what: str) -> Non
     names = tuple(known)
     unknown = sorted(str(key) for key in values if key not in names)
     if unknown:
-        raise ValueRefused(f"{what}: unknown field {shown(unknown[0], 30)}; known: {', '.join(names)}")
+        raise ValueRefused(_("%(what)s: unknown field %(field)s; known: %(known)s",
+                             what=said(what), field=shown(unknown[0], 30), known=", ".join(names)))
