@@ -213,7 +213,7 @@ def example() -> Response:
     if scoring is None:
         words = _("cooperative: deals score nothing")
     else:  # a house system's words hold its formulas, as typed: never looked up as a message
-        words = scoring.words if scoring.id == "custom" else _(scoring.words)
+        words = scoring.described()
     return jsonify(error=None, words=words, rows=examples(rules),
                    doubled=rules.spades_double, description=_(PRESETS[rules.preset].description))
 

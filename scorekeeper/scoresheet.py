@@ -668,7 +668,7 @@ def _preset(rules: Rules) -> str:
 def _scoring(rules: Rules) -> str:
     """The scoring system in words; a house system's words hold the table's own formulas."""
     assert rules.scoring is not None
-    return rules.scoring.words if rules.scoring.id == "custom" else _(rules.scoring.words)
+    return rules.scoring.described()
 
 
 def rules_summary(rules: Rules, stakes: Stakes | None = None) -> tuple[tuple[str, str], ...]:
