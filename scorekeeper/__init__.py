@@ -84,6 +84,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         games,
         groupfiles,
         groups,
+        jswords,
         language,
         offline,
         plan,
@@ -98,6 +99,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     migrate.init_app(app, db, directory=str(ROOT / "migrations"))
     web.init_app(app)
     language.init_app(app)
+    jswords.init_app(app)
     address.init_app(app)
     app.register_blueprint(api.bp)
     app.register_blueprint(games.bp)

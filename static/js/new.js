@@ -42,13 +42,13 @@
       example.appendChild(problem);
       return;
     }
-    example.appendChild(cell("p", data.words + (data.doubled ? "; doubled when spades are trump" : "")));
+    example.appendChild(cell("p", data.doubled ? words("doubled", { scoring: data.words }) : data.words));
     if (!data.rows.length) return;
     var table = document.createElement("table");
     table.className = "example-table";
-    table.appendChild(cell("caption", "On a 3-card deal"));
+    table.appendChild(cell("caption", words("example")));
     var head = document.createElement("tr");
-    ["bid", "took", "points"].forEach(function (name) { head.appendChild(cell("th", name)); });
+    ["exbid", "extook", "expoints"].forEach(function (name) { head.appendChild(cell("th", words(name))); });
     table.appendChild(head);
     data.rows.forEach(function (row) {
       var line = document.createElement("tr");

@@ -29,7 +29,7 @@
     });
     var n = rows().length;
     none.hidden = n > 0;
-    count.textContent = n + " deal" + (n === 1 ? "" : "s") + " to come";
+    count.textContent = words("togo", { num: n });
     Array.prototype.forEach.call(adders, function (button) { button.disabled = n >= room; });
   }
 

@@ -16,9 +16,10 @@
   // What the last tap did and, while the network is away, that it is kept and what waits.
   function say(text) {
     const kept = box && box.failures ? box.queue.map(tap => tap.label).join(" · ") : "";
-    const line = (said = text) + (kept ? " · saved, waiting for the network" : "");
+    said = text;
+    const line = kept ? words("waiting", { said: text }) : text;
     if (status.textContent !== line) status.textContent = line;
-    queue.textContent = kept && `On this phone, not sent yet: ${kept}`;
+    queue.textContent = kept && words("queue", { taps: kept });
   }
 
   function draw(moveFocus) {
@@ -77,27 +78,27 @@
     }
     if (kind === "waiting" || box.queue.length) return say(said);
     if (kind === "stored") {
-      say(taps[0].kind === "tricks" ? `Deal ${taps[0].deal} saved` : waiting ? "Back online: everything is saved" : said);
+      say(taps[0].kind === "tricks" ? words("saved", { deal: taps[0].deal }) : waiting ? words("online") : said);
       waiting = false;
       return;
     }
     const error = document.getElementById("error");
     taps.forEach((tap, i) => {
-      tap.why = code === 409 ? "the game changed on another phone" : i ? "it came after one that was not saved"
-        : error ? error.textContent.trim() : "the server refused it";
+      tap.why = code === 409 ? words("changed") : i ? words("after") : error ? error.textContent.trim() : words("refused");
     });
     listUnsaved();
-    say(`${taps.length} not saved: ${taps[0].why}`);
+    say(words("notsaved", { num: taps.length, why: taps[0].why }));
     unsaved.querySelector("h2").focus();
   }
 
   // The taps the server did not take, each to enter again on the game as it is now, or to discard.
   function listUnsaved() {
     unsaved.hidden = !box.unsaved.length;
-    unsaved.innerHTML = '<h2 id="unsaved-title" tabindex="-1">Not saved</h2><p>The game below is as it is now. Enter again what still ' +
-      "applies, or discard it.</p><ul>" + box.unsaved.map((tap, i) => `<li>${esc(tap.label)} — not saved: ${esc(tap.why)}` +
-      ` <span class="again"><button type="button" class="button small" value="${i}">Enter again</button>` +
-      `<button type="button" class="button small" value="${i}" name="discard">Discard</button></span></li>`).join("") + "</ul>";
+    unsaved.innerHTML = `<h2 id="unsaved-title" tabindex="-1">${words("unsaved")}</h2><p>${words("again")}</p><ul>` +
+      box.unsaved.map((tap, i) => `<li>${words("tapnot", { tap: esc(tap.label), why: esc(tap.why) })}` +
+      ` <span class="again"><button type="button" class="button small" value="${i}">${words("enter")}</button>` +
+      `<button type="button" class="button small" value="${i}" name="discard">${words("discard")}</button></span></li>`).join("") +
+      "</ul>";
   }
 
   unsaved.addEventListener("click", event => {
@@ -107,7 +108,7 @@
     listUnsaved();
     const next = unsaved.querySelector("button"), s = !button.name && draw(true);
     if (button.name && next) next.focus();
-    say(button.name ? `Discarded: ${tap.label}` : s ? Step.said(data, s, tap) : tap.label);
+    say(button.name ? words("discarded", { tap: tap.label }) : s ? Step.said(data, s, tap) : tap.label);
     box.send();
   });
 
@@ -136,7 +137,7 @@
       .then(response => response.text().then(html => show(html, response.url, response.redirected)))
       .catch(() => {
         form.classList.remove("sending");
-        form.insertAdjacentHTML("beforebegin", '<p class="flash" role="alert">No connection: nothing was saved. Try again.</p>');
+        form.insertAdjacentHTML("beforebegin", `<p class="flash" role="alert">${words("offline")}</p>`);
       })
       .then(() => { busy = false; });
   });

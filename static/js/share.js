@@ -19,7 +19,7 @@
     selection.addRange(range);
     var copied = false;
     try { copied = document.execCommand("copy"); } catch (error) { copied = false; }
-    say(button, copied ? "Copied." : "Selected: copy it with your phone's menu.");
+    say(button, words(copied ? "copied" : "selected"));
   }
 
   Array.prototype.forEach.call(buttons, function (button) {
@@ -27,7 +27,7 @@
     button.addEventListener("click", function () {
       var url = button.dataset.copy;
       if (navigator.clipboard && window.isSecureContext) {
-        navigator.clipboard.writeText(url).then(function () { say(button, "Copied."); },
+        navigator.clipboard.writeText(url).then(function () { say(button, words("copied")); },
                                                 function () { select(button); });
       } else {
         select(button);

@@ -6,7 +6,7 @@
 (function () {
   "use strict";
   const esc = text => String(text).replace(/[&<>"]/g, c => `&#${c.charCodeAt(0)};`);
-  const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣", NT: "no trump" };
+  const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" }, w = window.words;
 
   // The deal as the data and the taps made on it leave it.
   function state(d, taps) {
@@ -45,7 +45,7 @@
     return d.order.map((p, position) => {
       const [allows] = allowed(d, position, 0), bid = s.bids[p], off = n => name === "bids" && !allows(n);
       return `<fieldset class="seat-row" data-seat="${p}" data-bid="${bid}"><legend><b>${esc(d.names[p])}</b>` +
-        (name === "tricks" ? ` <span class="muted">bid ${bid}</span> <span class="mark" data-mark></span>` : "") + "</legend>" +
+        (name === "tricks" ? ` <span class="muted">${w("bidof", { bid })}</span> <span class="mark" data-mark></span>` : "") + "</legend>" +
         numbers(d, n => `<label class="num${n === bid ? " is-bid" : ""}${off(n) ? " struck" : ""}"><input type="radio" ` +
           `name="${name}-${p}" value="${n}"${n === picks[p] ? " checked" : ""}${off(n) ? " disabled" : ""}><span>${n}</span></label>`) +
         "</fieldset>";
@@ -54,30 +54,28 @@
   }
 
   function step(d, s, picks, form) {
-    const announce = `<p class="announce">Bids ${s.total} for ${d.cards} tricks: <b>${esc(d.announce[s.total])}</b></p>`;
+    const announce = `<p class="announce">${w("bidsfor", { total: s.total, cards: d.cards, announce: esc(d.announce[s.total]) })}</p>`;
     if (s.kind === "sent") {
-      return `<div class="last-deal pending"><h2 tabindex="-1">Deal ${d.deal} entered · points pending</h2><ul class="chips">` +
+      return `<div class="last-deal pending"><h2 tabindex="-1">${w("entered", { deal: d.deal })}</h2><ul class="chips">` +
         d.order.map((p, i) => `<li>${esc(d.names[p])} <b>${s.bids[p]} / ${s.tricks[i]}</b></li>`).join("") +
-        '</ul><p class="muted small">Bid / took. The points and the next deal come from the server once it has this deal.</p></div>';
+        `</ul><p class="muted small">${w("pending")}</p></div>`;
     }
     if (s.kind === "tricks") {
-      return announce + form("tricks", "seats tricks-form", '<p class="prompt">Tricks taken. Each row starts at the bid — ' +
-        `${esc(d.names[d.tricks.rest])}, the dealer, gets the rest: tap only what differs.</p>` +
-        rows(d, s, "tricks", picks, `Save deal ${d.deal}`));
+      return announce + form("tricks", "seats tricks-form", `<p class="prompt">${w("rest", { dealer: esc(d.names[d.tricks.rest]) })}</p>` +
+        rows(d, s, "tricks", picks, w("save", { deal: d.deal })));
     }
     if (s.kind === "bids") {
-      return form("bids", "seats bids-form", "<p class=\"prompt\">Everyone shows their bid at once: tap each player's bid.</p>" +
-        rows(d, s, "bids", picks, "Save the bids"));
+      return form("bids", "seats bids-form", `<p class="prompt">${w("atonce")}</p>` + rows(d, s, "bids", picks, w("savebids")));
     }
     const [allows, reason] = allowed(d, d.order.indexOf(s.next), s.total);
     return '<ol class="bidders">' + d.order.map(p => {
       const bid = s.bids[p];
       return `<li class="${p === s.next ? "now" : ""}" data-seat="${p}"><span class="who">` +
-        `${esc(d.names[p])}${p === d.dealer ? " <small>deals</small>" : ""}</span>` +
+        `${esc(d.names[p])}${p === d.dealer ? " <small>" + w("deals") + "</small>" : ""}</span>` +
         `<span class="what">${bid != null ? bid : p === s.next ? "…" : "–"}</span></li>`;
     }).join("") + "</ol>" + (s.entered.length ? announce : "") + form("bid", "bid-form",
-      `<input type="hidden" name="seat" value="${s.next}"><p class="prompt"><b>${esc(d.names[s.next])}</b> bids` +
-      (s.next === d.dealer ? " (the dealer, last)" : "") + "</p>" +
+      `<input type="hidden" name="seat" value="${s.next}"><p class="prompt">` +
+      `${w(s.next === d.dealer ? "bidslast" : "bids", { player: esc(d.names[s.next]) })}</p>` +
       // A refused bid stays reachable by Tab, so its reason is read.
       numbers(d, n => `<button type="submit" name="bid" value="${n}" class="num` +
         `${allows(n) ? "" : ' struck" aria-disabled="true" aria-describedby="bid-reason'}">${n}</button>`) +
@@ -93,7 +91,7 @@
     const form = (action, kind, inner) => `<form method="post" action="${game}/${action}" class="live ${kind}">` +
       `<input type="hidden" name="csrf_token" value="${esc(csrf)}"><input type="hidden" name="version">${inner}</form>`;
     const html = step(d, s, drafts[key].picks, form) + (s.entered.length && s.kind !== "sent" ? form("undo", "undo",
-      `<button type="submit" class="button small">↶ Undo ${d.at_once ? "the bids" : esc(d.names[last]) + "'s bid"}</button>`) : "");
+      `<button type="submit" class="button small">${d.at_once ? w("undoall") : w("undo", { player: esc(d.names[last]) })}</button>`) : "");
     if (html.replace(/ checked/g, "") !== el.drawn) el.innerHTML = html;
     el.drawn = html.replace(/ checked/g, "");
     // The version a form is sent with when nothing keeps the taps (the outbox sets its own).
@@ -123,13 +121,13 @@
     if (input) draft.picks[rest] = left;
     const given = d.order.filter(p => value(p) != null), total = given.reduce((sum, p) => sum + value(p), 0);
     const diff = total - all, sum = form.querySelector(".sum");
-    sum.textContent = tricks ? `Together ${total} of ${all} tricks` + (diff ? `: ${Math.abs(diff)} ${diff > 0 ? "too many" : "missing"}` : " ✓")
-      : given.length ? `${given.length} of ${d.order.length} bids · together ${total} for ${d.cards} tricks` : "Tap each player's bid, then save.";
+    sum.textContent = tricks ? w(diff > 0 ? "sumover" : diff < 0 ? "sumunder" : "sumok", { total, cards: all, diff: Math.abs(diff) })
+      : given.length ? w("sumbids", { given: given.length, players: d.order.length, total, cards: d.cards }) : w("tapbids");
     sum.classList.toggle("off", tricks && diff !== 0);
     for (const p of tricks ? d.order : []) {
       const took = value(p), bid = +row(p).dataset.bid;
-      row(p).querySelector("[data-mark]").textContent = took == null ? "" : took === bid ? "✓ made" :
-        `✗ ${took > bid ? "over" : "under"} by ${Math.abs(took - bid)}`;
+      row(p).querySelector("[data-mark]").textContent = took == null ? "" : took === bid ? w("made") :
+        w(took > bid ? "over" : "under", { diff: Math.abs(took - bid) });
     }
   }
 
@@ -144,15 +142,16 @@
   // and what comes next: "Ann bid 1 · Bob bids next".
   function label(d, s, kind, fields) {
     const f = Object.fromEntries(fields), last = s.entered[s.entered.length - 1];
-    if (kind === "bid") return `${d.names[f.seat]} bid ${f.bid}`;
-    if (kind === "undo") return d.at_once ? `Took back the bids of deal ${d.deal}` : `Took back ${d.names[last]}'s bid`;
-    return kind === "trump" ? `Trump ${SUITS[f.trump]} at deal ${d.deal}` : `The ${kind} of deal ${d.deal}`;
+    if (kind === "bid") return w("bid", { player: d.names[f.seat], bid: f.bid });
+    if (kind === "undo") return d.at_once ? w("backall", { deal: d.deal }) : w("back", { player: d.names[last] });
+    if (kind === "trump") return w("trump", { suit: SUITS[f.trump] || w("nt"), deal: d.deal });
+    return w(kind === "bids" ? "thebids" : "thetricks", { deal: d.deal });
   }
 
   function said(d, s, tap) {
-    if (tap.kind === "tricks") return `Deal ${d.deal} entered · points pending`;
-    return tap.label + (s.kind === "bid" ? ` · ${d.names[s.next]} bids next` : s.kind === "bids" ? " · everyone bids" :
-      s.kind === "tricks" ? ` · ${d.announce[s.total]} · the tricks next` : "");
+    if (tap.kind === "tricks") return w("entered", { deal: d.deal });
+    return s.kind === "bid" ? w("next", { tap: tap.label, player: d.names[s.next] }) : s.kind === "bids" ? w("everyone", { tap: tap.label })
+      : s.kind === "tricks" ? w("tricks", { tap: tap.label, announce: d.announce[s.total] }) : tap.label;
   }
 
   window.Step = { esc, state, draw, sums, focus, label, said };

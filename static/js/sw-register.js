@@ -2,9 +2,21 @@
 // service worker (/sw.js) that keeps the app's files and the pages of the games this phone holds.
 // On plain http of the local network there is no navigator.serviceWorker: the pages work online
 // as before. It shows the banner of a saved copy, and has the worker keep a page again once a tap
-// changed it on the screen.
+// changed it on the screen. It also reads the page's sentences for every script (`words`).
 (function () {
   "use strict";
+  // The scripts' sentences, in the page's language (#words, written by scorekeeper/jswords.py):
+  // words("saved", { deal: 3 }) fills the %(name)s placeholders; a sentence given as a pair of
+  // forms (for 1, for 2) takes the one the language's plural rules choose for values.num.
+  var table;
+  window.words = function (key, values) {
+    var data = document.getElementById("words"), text;
+    table = table || (data ? JSON.parse(data.textContent) : {});
+    text = table[key] || key;
+    if (text.pop) text = text[new Intl.PluralRules(document.documentElement.lang).select(values.num) === "one" ? 0 : 1];
+    return text.replace(/%\((\w+)\)s/g, function (all, name) { return values && name in values ? values[name] : all; });
+  };
+
   var banner = document.getElementById("saved-copy");
   if (banner && document.documentElement.hasAttribute("data-saved-copy")) {
     var parts = banner.querySelectorAll("[data-online], [data-offline]");

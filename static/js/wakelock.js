@@ -29,7 +29,7 @@
       sentinel.addEventListener("release", function () { lock = null; });
     }, function () {
       asking = false;
-      note.textContent = "The phone doesn't allow it just now.";
+      note.textContent = words("nowake");
     });
   }
 

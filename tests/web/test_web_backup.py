@@ -146,7 +146,7 @@ def test_a_refused_game_is_named_with_its_reason_and_the_others_are_imported(app
     assert len(snapshot(app)) == 1 and "Good" in client.get("/").get_data(as_text=True)
     html = response.get_data(as_text=True)
     assert "style=" not in html and "<style" not in html  # the CSP: no inline style, no inline script
-    assert not re.search(r"<script(?![^>]*\ssrc=)", html)
+    assert not re.search(r'<script(?![^>]*\s(?:src=|type="application/json"))', html)
 
 
 def test_a_backup_whose_games_are_all_refused_stores_nothing(app: Flask, client: FlaskClient) -> None:

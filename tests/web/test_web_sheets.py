@@ -168,7 +168,7 @@ def test_blank_form_offers_every_preset_and_both_papers(client: FlaskClient) -> 
         assert f'value="{name}"' in page
     assert 'value="a4"' in page and 'value="letter"' in page
     assert "<style" not in page and "style=" not in page  # the CSP: no inline style, no inline script
-    assert not re.search(r"<script(?![^>]*\ssrc=)", page)
+    assert not re.search(r'<script(?![^>]*\s(?:src=|type="application/json"))', page)
 
 
 def test_blank_oh_hell_prints_the_schedule_dealers_and_player_columns(client: FlaskClient) -> None:

@@ -1,0 +1,132 @@
+"""The sentences of the phone's scripts (static/js), in the language of the page that loads them.
+
+The scripts carry no sentence of their own: every page writes these into a JSON data block
+(``<script type="application/json" id="words">``, not executed, so the strict CSP holds), and the
+scripts read it (``words`` in sw-register.js) and fill in the ``%(name)s`` placeholders
+themselves. A sentence whose form follows a count is a pair: its forms for 1 and for 2, the script
+choosing between them with the language's plural rules (``Intl.PluralRules``) for ``%(num)s``.
+
+Keys are short, and a page carries only the sentences of its own scripts (a template sets
+``words_for``, e.g. ``("step", "play", "wake")``; without it, all): the page of a deal carries them
+with every load, and must stay light.
+"""
+
+from __future__ import annotations
+
+import json
+
+from flask import Flask
+from markupsafe import Markup
+
+from .rules.words import _, ngettext
+
+
+def keep(*names: str) -> dict[str, str]:
+    """The placeholders ``names`` left as they are, for the script to fill in.
+
+    >>> _("%(player)s bid %(bid)s", **keep("player", "bid"))
+    '%(player)s bid %(bid)s'
+    """
+    return {name: f"%({name})s" for name in names}
+
+
+def words(*scripts: str) -> dict[str, str | list[str]]:
+    """The sentences of these scripts (all of them without any), in this request's language, by
+    the scripts' own keys.
+
+    >>> words("step")["bid"], words()["togo"], list(words("wake"))
+    ('%(player)s bid %(bid)s', ['%(num)s deal to come', '%(num)s deals to come'], ['nowake'])
+    """
+    num = keep("num")
+    every: dict[str, dict[str, str | list[str]]] = {}
+    every["step"] = {
+        # step.js: the deal's step drawn at once, and a tap in words for the status line.
+        "bidsfor": _("Bids %(total)s for %(cards)s tricks: <b>%(announce)s</b>", **keep("total", "cards", "announce")),
+        "entered": _("Deal %(deal)s entered · points pending", **keep("deal")),
+        "pending": _("Bid / took. The points and the next deal come from the server once it has this deal."),
+        "rest": _("Tricks taken. Each row starts at the bid — %(dealer)s, the dealer, gets the rest: tap only what "
+                  "differs.", **keep("dealer")),
+        "save": _("Save deal %(deal)s", **keep("deal")),
+        "atonce": _("Everyone shows their bid at once: tap each player's bid."),
+        "savebids": _("Save the bids"),
+        "deals": _("deals"),
+        "bids": _("<b>%(player)s</b> bids", **keep("player")),
+        "bidslast": _("<b>%(player)s</b> bids (the dealer, last)", **keep("player")),
+        "undoall": _("↶ Undo the bids"),
+        "undo": _("↶ Undo %(player)s's bid", **keep("player")),
+        "bidof": _("bid %(bid)s", **keep("bid")),
+        "sumok": _("Together %(total)s of %(cards)s tricks ✓", **keep("total", "cards")),
+        "sumover": _("Together %(total)s of %(cards)s tricks: %(diff)s too many", **keep("total", "cards", "diff")),
+        "sumunder": _("Together %(total)s of %(cards)s tricks: %(diff)s missing", **keep("total", "cards", "diff")),
+        "sumbids": _("%(given)s of %(players)s bids · together %(total)s for %(cards)s tricks",
+                     **keep("given", "players", "total", "cards")),
+        "tapbids": _("Tap each player's bid, then save."),
+        "made": _("✓ made"),
+        "over": _("✗ over by %(diff)s", **keep("diff")),
+        "under": _("✗ under by %(diff)s", **keep("diff")),
+        "bid": _("%(player)s bid %(bid)s", **keep("player", "bid")),
+        "backall": _("Took back the bids of deal %(deal)s", **keep("deal")),
+        "back": _("Took back %(player)s's bid", **keep("player")),
+        "trump": _("Trump %(suit)s at deal %(deal)s", **keep("suit", "deal")),
+        "nt": _("no trump"),
+        "thebids": _("The bids of deal %(deal)s", **keep("deal")),
+        "thetricks": _("The tricks of deal %(deal)s", **keep("deal")),
+        "next": _("%(tap)s · %(player)s bids next", **keep("tap", "player")),
+        "everyone": _("%(tap)s · everyone bids", **keep("tap")),
+        "tricks": _("%(tap)s · %(announce)s · the tricks next", **keep("tap", "announce")),
+    }
+    every["play"] = {
+        # play.js: the status line, the taps kept on this phone and those the server did not take.
+        "waiting": _("%(said)s · saved, waiting for the network", **keep("said")),
+        "queue": _("On this phone, not sent yet: %(taps)s", **keep("taps")),
+        "saved": _("Deal %(deal)s saved", **keep("deal")),
+        "online": _("Back online: everything is saved"),
+        "changed": _("the game changed on another phone"),
+        "after": _("it came after one that was not saved"),
+        "refused": _("the server refused it"),
+        "notsaved": [ngettext("%(num)s not saved: %(why)s", "%(num)s not saved: %(why)s", n, **num, **keep("why"))
+                     for n in (1, 2)],
+        "unsaved": _("Not saved"),
+        "again": _("The game below is as it is now. Enter again what still applies, or discard it."),
+        "tapnot": _("%(tap)s — not saved: %(why)s", **keep("tap", "why")),
+        "enter": _("Enter again"),
+        "discard": _("Discard"),
+        "discarded": _("Discarded: %(tap)s", **keep("tap")),
+        "offline": _("No connection: nothing was saved. Try again."),
+    }
+    every["wake"] = {"nowake": _("The phone doesn't allow it just now.")}
+    every["share"] = {
+        "copied": _("Copied."),
+        "selected": _("Selected: copy it with your phone's menu."),
+    }
+    every["new"] = {
+        # new.js: the example of the scoring.
+        "doubled": _("%(scoring)s; doubled when spades are trump", **keep("scoring")),
+        "example": _("On a 3-card deal"),
+        "exbid": _("bid"),
+        "extook": _("took"),
+        "expoints": _("points"),
+    }
+    every["plan"] = {"togo": [ngettext("%(num)s deal to come", "%(num)s deals to come", n, **num) for n in (1, 2)]}
+    return {key: text for script in scripts or every for key, text in every[script].items()}
+
+
+def block(scripts: tuple[str, ...] | None = None) -> Markup:
+    r"""The ``#words`` data block of a page: the sentences of ``scripts`` (all of them for None),
+    nothing for none. Compact JSON: only ``<`` is escaped, which is all a data block needs.
+
+    >>> str(block(("wake",)))  # doctest: +NORMALIZE_WHITESPACE
+    '<script type="application/json" id="words">{"nowake":"The phone doesn\'t allow it just now."}</script>'
+    >>> block(())
+    Markup('')
+    """
+    if scripts is not None and not scripts:
+        return Markup("")
+    found = words(*scripts) if scripts is not None else words()
+    data = json.dumps(found, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
+    return Markup('<script type="application/json" id="words">%s</script>') % Markup(data)
+
+
+def init_app(app: Flask) -> None:
+    """Pages write their ``#words`` data block with ``js_words(words_for)`` (base.html)."""
+    app.jinja_env.globals["js_words"] = block
