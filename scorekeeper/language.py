@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from urllib.parse import urlencode
 
-from flask import Flask, Response, abort, g, has_request_context, redirect, request, url_for
+from flask import Flask, Response, abort, has_request_context, redirect, request, url_for
 from flask_babel import Babel, get_locale, get_translations
 
 from .rules import values, words
@@ -24,16 +24,15 @@ babel = Babel()
 
 
 def _chosen() -> str | None:
-    """This request's ``lang`` parameter or, without one, this phone's cookie (a bad one ignored)."""
-    if "language" in g:
-        return g.language
-    cookie = request.cookies.get(COOKIE)
-    if cookie is None:
-        return None
-    try:
-        return values.language(cookie)
-    except ValueRefused:
-        return None
+    """This request's ``lang`` parameter or, without one, this phone's cookie (a bad one ignored:
+    a bad parameter is refused by ``_read_parameter``). Read here, not from what a hook stored: the
+    language may be asked for before any hook runs (a refusal while the address is read)."""
+    for given in (request.args.get("lang"), request.cookies.get(COOKIE)):
+        # Looked up, not read by values.language: its refusal would be said in... this language.
+        code = given.strip().lower() if given is not None and len(given) <= 10 else None
+        if code in values.LANGUAGES:
+            return code
+    return None
 
 
 def select() -> str:
@@ -53,7 +52,7 @@ def _read_parameter() -> None:
     """A ``lang`` query parameter is read before anything else: a bad one is refused (400)."""
     if "lang" in request.args:
         try:
-            g.language = values.language(request.args["lang"])
+            values.language(request.args["lang"])
         except ValueRefused as exc:
             abort(400, str(exc))
 

@@ -14,6 +14,7 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from flask import current_app, render_template
+from markupsafe import Markup
 
 from .scoresheet import Sheet
 
@@ -126,3 +127,13 @@ def render_pdf(sheet: Sheet) -> bytes:
         sheet, document = tighter, _layout(tighter)
     pdf: bytes = document.write_pdf()
     return pdf
+
+
+def css_string(text: str) -> Markup:
+    r"""Text as a quoted CSS string, for the words of a sheet's page footer: every character but
+    letters, digits and spaces written as a CSS escape, so no text can end the string or the style.
+
+    >>> css_string('page "1"</style>')
+    Markup('"page \\22 1\\22 \\3c \\2f style\\3e "')
+    """
+    return Markup('"' + "".join(c if c.isalnum() or c == " " else f"\\{ord(c):x} " for c in str(text)) + '"')

@@ -12,7 +12,7 @@ from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import BaseConverter
 
-from . import board
+from . import board, pdf
 from .cache import LRU
 from .models import StoredGame, find_game
 from .rules import values
@@ -282,6 +282,7 @@ def init_app(app: Flask) -> None:
     app.after_request(_secure)
     app.register_error_handler(HTTPException, _error_page)
     app.register_error_handler(GameFileError, _unreplayable)
-    app.jinja_env.filters.update(points=board.points, money=board.money, reason=board.reason, visible=values.visible)
+    app.jinja_env.filters.update(points=board.points, money=board.money, reason=board.reason, visible=values.visible,
+                                 css_string=pdf.css_string)
     app.jinja_env.globals.update(board=board, suits=board.SUIT_SIGNS, suit_sign=board.suit_sign,
                                  endpoint_url=endpoint_url)

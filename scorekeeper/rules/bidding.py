@@ -216,10 +216,14 @@ def announce(bids: Sequence[int], cards: int, *, translated: bool = True) -> str
     say = _ if translated else _english
     total = sum(bids)
     if total > cards:
-        return say("over by %(tricks)s", tricks=total - cards)
+        return say(_OVER, tricks=total - cards)
     if total < cards:
-        return say("under by %(tricks)s", tricks=cards - total)
-    return say("even")
+        return say(_UNDER, tricks=cards - total)
+    return say(_EVEN)
+
+
+#: The announce's words, said in the current language or in English (the game file's).
+_OVER, _UNDER, _EVEN = N_("over by %(tricks)s"), N_("under by %(tricks)s"), N_("even")
 
 
 def _english(message: str, /, **values: object) -> str:

@@ -40,6 +40,8 @@ WORD = re.compile(r"[A-Za-z]{2,}")
 #: A house formula, as typed or shown as an example: its four names are the same in every language.
 FORMULA = re.compile(r"[-+*/()0-9., ²×÷−]*(?:(?:bid|tricks|cards|players|abs|min|max|n)\b[-+*/()0-9., ²×÷−]*)+")
 ATTRIBUTES = ("aria-label", "title", "placeholder", "alt")
+#: A link or a host name, shown to be copied: the same in every language.
+ADDRESS = re.compile(r"(?:https?://|localhost)\S*")
 
 
 class _Texts(HTMLParser):
@@ -55,7 +57,7 @@ class _Texts(HTMLParser):
         found = dict(attrs)
         if tag == "html":
             self.lang = found.get("lang") or ""
-        if tag in ("script", "style"):
+        if tag in ("script", "style", "code"):  # code: a command or a field as typed, in every language
             self._skip += 1
         for name in ATTRIBUTES:
             if found.get(name):
@@ -64,7 +66,7 @@ class _Texts(HTMLParser):
             self.texts.append(str(found["value"]))
 
     def handle_endtag(self, tag: str) -> None:
-        if tag in ("script", "style"):
+        if tag in ("script", "style", "code"):
             self._skip -= 1
 
     def handle_data(self, data: str) -> None:
@@ -81,7 +83,7 @@ def _english_left(english: set[str], translated: set[str], code: str) -> list[st
     same = SAME[""] | SAME[code]
     left = []
     for piece in sorted(english & translated):
-        if FORMULA.fullmatch(piece):
+        if FORMULA.fullmatch(piece) or ADDRESS.fullmatch(piece):
             continue
         rest = piece
         for typed in TYPED + NAMES:
