@@ -97,6 +97,13 @@ def test_every_translation_keeps_the_placeholders_of_its_sentence(code: str) -> 
     assert not wrong, f"{len(wrong)} in {code}, such as {wrong[:5]}"
 
 
+@pytest.mark.parametrize("code", OTHER_LANGUAGES)
+def test_the_sheets_page_footer_keeps_page_before_pages(code: str) -> None:
+    """templates/sheets/sheet.html cuts it at its two numbers, which CSS counts: in this order."""
+    footer = _read(TRANSLATIONS / code / "LC_MESSAGES" / "messages.po", code).get("page %(page)s of %(pages)s")
+    assert footer is not None and 0 <= footer.string.index("%(page)s") < footer.string.index("%(pages)s")
+
+
 def test_the_languages_are_the_catalogs_there_are() -> None:
     found = {path.parent.parent.name for path in TRANSLATIONS.glob("*/LC_MESSAGES/messages.po")}
     assert found == set(OTHER_LANGUAGES)
