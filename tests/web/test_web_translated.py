@@ -99,7 +99,7 @@ def _page(client: FlaskClient, url: str, code: str) -> tuple[str, set[str]]:
     if response.mimetype == "application/pdf":
         reader = PdfReader(io.BytesIO(response.data))
         lines = [line for page in reader.pages for line in page.extract_text().splitlines()]
-        return code, _pieces(lines)
+        return str(reader.trailer["/Root"].get("/Lang", "")), _pieces(lines)  # the sheet's <html lang>
     parser = _Texts()
     parser.feed(response.get_data(as_text=True))
     return parser.lang, _pieces(parser.texts)
