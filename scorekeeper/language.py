@@ -93,7 +93,8 @@ def init_app(app: Flask) -> None:
     babel.init_app(app, locale_selector=select)
     app.jinja_env.policies["ext.i18n.trimmed"] = True  # as babel.cfg extracts them
     words.use(lambda message: get_translations().ugettext(message),
-              lambda singular, plural, n: get_translations().ungettext(singular, plural, n))
+              lambda singular, plural, n: get_translations().ungettext(singular, plural, n),
+              lambda context, message: get_translations().upgettext(context, message))
     app.before_request(_read_parameter)
     app.after_request(_vary)
     app.context_processor(_template_globals)

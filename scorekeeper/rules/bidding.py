@@ -8,7 +8,7 @@ from functools import lru_cache
 
 from .errors import BidError, RulesConfigError, TricksError, UnknownVariantError
 from .values import shown
-from .words import N_, _, ngettext
+from .words import N_, _, ngettext, pgettext
 
 BIDDING_RULES = ("free", "hook", "dealer-must-exceed", "must-equal")
 #: Each bidding rule in a player's words (translated with ``_`` where shown).
@@ -219,11 +219,11 @@ def announce(bids: Sequence[int], cards: int, *, translated: bool = True) -> str
         return say(_OVER, tricks=total - cards)
     if total < cards:
         return say(_UNDER, tricks=cards - total)
-    return say(_EVEN)
+    return pgettext("the bids against the cards", "even") if translated else "even"
 
 
 #: The announce's words, said in the current language or in English (the game file's).
-_OVER, _UNDER, _EVEN = N_("over by %(tricks)s"), N_("under by %(tricks)s"), N_("even")
+_OVER, _UNDER = N_("over by %(tricks)s"), N_("under by %(tricks)s")
 
 
 def _english(message: str, /, **values: object) -> str:

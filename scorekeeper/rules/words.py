@@ -17,15 +17,18 @@ from collections.abc import Callable
 #: Translates one message; (singular, plural, count) for a message whose form follows a count.
 Translate = Callable[[str], str]
 TranslatePlural = Callable[[str, str, int], str]
+#: Translates a message in a context: a word that two places use in two senses.
+TranslateContext = Callable[[str, str], str]
 
 _translate: Translate = str
 _translate_plural: TranslatePlural = lambda singular, plural, n: singular if n == 1 else plural
+_translate_context: TranslateContext = lambda context, message: message
 
 
-def use(translate: Translate, translate_plural: TranslatePlural) -> None:
-    """Translate the core's sentences with these (the app's gettext and ngettext, untouched)."""
-    global _translate, _translate_plural
-    _translate, _translate_plural = translate, translate_plural
+def use(translate: Translate, translate_plural: TranslatePlural, translate_context: TranslateContext) -> None:
+    """Translate the core's sentences with these (the app's gettext, ngettext and pgettext, untouched)."""
+    global _translate, _translate_plural, _translate_context
+    _translate, _translate_plural, _translate_context = translate, translate_plural, translate_context
 
 
 def _(message: str, /, **values: object) -> str:
@@ -46,6 +49,16 @@ def ngettext(singular: str, plural: str, n: int, /, **values: object) -> str:
     ('1 trick', '3 tricks')
     """
     return _translate_plural(singular, plural, n) % {"num": n, **values}
+
+
+def pgettext(context: str, message: str, /, **values: object) -> str:
+    """``message`` in the sense ``context`` gives it (the bids "even" with the cards, not an even
+    hand size), in the current language.
+
+    >>> pgettext("the bids against the cards", "even")
+    'even'
+    """
+    return _translate_context(context, message) % values
 
 
 def N_(message: str, /) -> str:

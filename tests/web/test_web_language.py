@@ -134,3 +134,13 @@ def test_points_take_the_languages_decimal_sign(app: Flask) -> None:
     with app.test_request_context("/?lang=de"):
         app.preprocess_request()
         assert board.points(Fraction(-9, 4)) == "−2,25" and board.points(Fraction(5, 2)) == "2½"
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(code=hostile_text | st.sampled_from([*LANGUAGES, "NL", "xx"]))
+def test_a_sheet_in_a_hostile_language_is_printed_or_refused_in_words(client: FlaskClient, code: str) -> None:
+    response = client.get("/sheets/blank.pdf", query_string={"players": "4", "lang": code})
+    if code.strip().lower() in LANGUAGES and len(code) <= 10:
+        assert response.status_code == 200 and response.mimetype == "application/pdf"
+    else:
+        assert response.status_code == 400 and b"The language must be one of" in response.data
