@@ -33,8 +33,13 @@ SAME = {
          "Trickster", "Cards", "playohshit", "com", "Denexa", "Pagat", "Parlett", "Bicycle", "Kachuful",
          "Boerenbridge", "Blackout", "Blob", "Cypriot", "Hassenpfeffer", "Oy", "Vey", "Get", "Fred", "Oh",
          "Pshaw", "Well", "Sh", "Elevator", "Hell", "Nomination", "Whist", "British", "Up", "and", "Down",
-         "the", "River", "Cooperative", "EUR", "A4", "A5", "x", "id"},
-    "nl": set(), "de": set(), "fr": set(), "es": set(), "it": set(), "pt": set(),
+         "the", "River", "Cooperative", "EUR", "A4", "A5", "x", "id", "US", "Letter", "Cypriot"},
+    "nl": {"Offline", "even", "exact", "Rating"},
+    "de": {"Offline", "optional", "Name"},
+    "fr": {"exact", "rotation", "Place", "Points", "Total", "total"},
+    "es": {"manual", "no", "Error", "Total", "total"},
+    "it": {"Offline", "no"},
+    "pt": {"Offline", "manual", "Rating", "Zeros", "Total", "total"},
 }
 WORD = re.compile(r"[A-Za-z]{2,}")
 #: A house formula, as typed or shown as an example: its four names are the same in every language.
@@ -86,8 +91,8 @@ def _english_left(english: set[str], translated: set[str], code: str) -> list[st
         if FORMULA.fullmatch(piece) or ADDRESS.fullmatch(piece):
             continue
         rest = piece
-        for typed in TYPED + NAMES:
-            rest = rest.replace(typed, " ")
+        for typed in TYPED + NAMES:  # as whole words: Cy is a player, Cypriot a word
+            rest = re.sub(rf"\b{re.escape(typed)}\b", " ", rest)
         if any(word not in same for word in WORD.findall(rest)):
             left.append(piece)
     return left
