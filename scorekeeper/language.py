@@ -8,7 +8,7 @@ carry ids, not words; only the sentences of an answer (an error) follow the lang
 
 from __future__ import annotations
 
-from urllib.parse import urlencode
+from urllib.parse import parse_qsl, urlencode, urlsplit
 
 from flask import Flask, Response, abort, has_request_context, redirect, request, url_for
 from flask_babel import Babel, get_locale, get_translations
@@ -57,14 +57,26 @@ def _read_parameter() -> None:
             abort(400, str(exc))
 
 
+def _back() -> str:
+    """Where a switch goes back to: its ``next`` parameter, else the page it was made on (the
+    Referer, on this site only, without its ``lang``), else the list of games."""
+    home = url_for("games.index")
+    if "next" in request.args:
+        return values.local_path(request.args["next"], home)
+    came = urlsplit(request.referrer or "")
+    if came.netloc != request.host:
+        return home
+    query = urlencode([(key, value) for key, value in parse_qsl(came.query) if key != "lang"])
+    return values.local_path(came.path + ("?" + query if query else ""), home)
+
+
 def _switch(code: str) -> Response:
     """Switch this phone to a language and go back to the page it was switched on."""
     try:
         chosen = values.language(code)
     except ValueRefused as exc:
         abort(404, str(exc))
-    back = values.local_path(request.args.get("next", ""), url_for("games.index"))
-    response = redirect(back, 303)
+    response = redirect(_back(), 303)
     response.set_cookie(COOKIE, chosen, max_age=COOKIE_AGE, samesite="Lax", httponly=True,
                         secure=request.is_secure)
     response.headers["Cache-Control"] = "no-store"
@@ -78,14 +90,8 @@ def _vary(response: Response) -> Response:
     return response
 
 
-def here() -> str:
-    """This page's address to come back to after switching: its query, but not its ``lang``."""
-    query = urlencode([(key, value) for key, value in request.args.items(multi=True) if key != "lang"])
-    return request.path + ("?" + query if query else "")
-
-
 def _template_globals() -> dict[str, object]:
-    return {"language": current, "languages": values.LANGUAGES, "here": here}
+    return {"language": current, "languages": values.LANGUAGES}
 
 
 def init_app(app: Flask) -> None:

@@ -21,9 +21,9 @@ from playwright.sync_api import Page, sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from screenshots import ARGS, serve, shoot  # noqa: E402  (scripts/ is on the path when run)
+from screenshots import ARGS, serve, shoot
 
-from scorekeeper.rules.values import language  # noqa: E402
+from scorekeeper.rules.values import language
 
 FOUR = ["Ann", "Bob", "Cy", "Dee"]
 

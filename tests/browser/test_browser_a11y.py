@@ -395,7 +395,9 @@ def test_controls_and_images_have_names_of_their_own(page: Page) -> None:
     edit = game(page, rules={"max_cards": 3}, deals=SCORED)
     expect(page.get_by_role("img", name="leader")).to_have_count(2)  # the strip and the board's column
     expect(page.get_by_role("region", name="Scoreboard table")).to_have_attribute("tabindex", "0")
-    expect(page.get_by_role("link", name="Correct deal 1 · 3 Ann", exact=True)).to_have_count(1)
+    correct = page.get_by_role("link", name="1 · 3 Ann", exact=True)  # the name is what it shows,
+    expect(correct).to_have_count(1)
+    expect(correct).to_have_accessible_description("Correct this deal")  # and what it does, said after
     page.goto(edit + "/share")
     expect(page.get_by_role("img", name="QR code of the read-only link")).to_be_visible()
     page.locator("summary", has_text="Show the edit link").click()

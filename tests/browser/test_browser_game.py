@@ -63,7 +63,7 @@ def test_a_whole_game_to_the_settled_end(page: Page) -> None:
     taps.save(".tricks-form button[type=submit]")
 
     # Correct deal 1: it was Dee, not Cy, who took the second trick.
-    taps.save(page.get_by_role("link", name="Correct deal 1 "))
+    taps.save(page.get_by_role("link", name="1 · ").first)
     assert_fits_the_phone(page)
     page.fill("input[name=tricks-2]", "0")
     page.fill("input[name=tricks-3]", "1")

@@ -318,9 +318,11 @@ def test_the_status_line_says_what_each_tap_did(phones: Phones) -> None:
     assert unsaved_buttons.count() == 0
 
 
-def test_the_game_page_with_its_css_and_javascript_weighs_at_most_70_kb(phones: Phones, server: str) -> None:
+@pytest.mark.parametrize("code", ["en", "nl", "de", "fr", "es", "it", "pt"])
+def test_the_game_page_with_its_css_and_javascript_weighs_at_most_70_kb(phones: Phones, server: str, code: str) -> None:
     """Eight players 25 deals in (the board's 200 cells): the page, its stylesheet and its scripts as
-    the phone loads them, uncompressed, and nothing from another host (bench/run.py 4 reports it)."""
+    the phone loads them, uncompressed, and nothing from another host (bench/run.py 4 reports it), in
+    every language."""
     players = [f"Player {seat + 1}" for seat in range(8)]
     deals = []
     for number in range(25):
@@ -332,7 +334,7 @@ def test_the_game_page_with_its_css_and_javascript_weighs_at_most_70_kb(phones: 
     page = phones(service_workers="block")  # every file from the server, none from a worker's cache
     created = page.request.post("/api/games", data={"players": players, "deals": deals,
                                                     "rules": {"deal": "fixed", "max_cards": 6, "deals": 30}}).json()
-    page.goto(created["links"]["edit"])
+    page.goto(created["links"]["edit"] + f"?lang={code}")
     expect(page.locator(".board tbody tr.done")).to_have_count(25)
     loaded = page.evaluate("""() => ({
         page: performance.getEntriesByType("navigation")[0].decodedBodySize,

@@ -34,7 +34,7 @@ def test_a_deal_sat_out_asks_only_the_players_dealt_in_and_shows_a_dash(start: S
     assert re.findall(r'name="tricks-(\d)" value="0"', tricks) == ["3", "0", "1"]
     assert game.post("/tricks", {"tricks-0": 0, "tricks-1": 2, "tricks-3": 0}).status_code == 302
     shown = game.page()
-    row = re.search(r'<tr class="done">(?:(?!</tr>).)*?Correct deal </span><b class="dno">2<.*?</tr>', shown, re.DOTALL)
+    row = re.search(r'<tr class="done">(?:(?!</tr>).)*?aria-describedby="correct-hint"><b class="dno">2<.*?</tr>', shown, re.DOTALL)
     assert row is not None
     cells = re.findall(r"<td[^>]*>.*?</td>", row.group(0), re.DOTALL)
     assert 'class="away"' in cells[2] and text(cells[2]) == "–"

@@ -33,7 +33,7 @@ SAME = {
          "Trickster", "Cards", "playohshit", "com", "Denexa", "Pagat", "Parlett", "Bicycle", "Kachuful",
          "Boerenbridge", "Blackout", "Blob", "Cypriot", "Hassenpfeffer", "Oy", "Vey", "Get", "Fred", "Oh",
          "Pshaw", "Well", "Sh", "Elevator", "Hell", "Nomination", "Whist", "British", "Up", "and", "Down",
-         "the", "River", "Cooperative", "EUR", "A4", "A5", "x", "id", "US", "Letter", "Cypriot"},
+         "the", "River", "Cooperative", "EUR", "A4", "A5", "x", "id", "US", "Letter"},
     "nl": {"Offline", "even", "exact", "Rating"},
     "de": {"Offline", "optional", "Name"},
     "fr": {"exact", "rotation", "Place", "Points", "Total", "total"},
