@@ -370,6 +370,16 @@ def percent(value: float | None) -> str:
     return "–" if value is None else numbers.format_percent(value, locale=language.current())
 
 
+def figure(value: float, places: int = 1) -> str:
+    """A rating or a figure with ``places`` decimals, in the page's language, with a true minus.
+
+    >>> figure(-1.14), figure(25.0, 2)
+    ('−1.1', '25.00')
+    """
+    digits = numbers.format_decimal(abs(value), "0." + "0" * places, locale=language.current())
+    return ("−" if round(value, places) < 0 else "") + digits
+
+
 def signed(value: float | None, places: int = 2) -> str:
     """A figure with its sign (a true minus); a dash when there is none.
 
@@ -384,7 +394,7 @@ def signed(value: float | None, places: int = 2) -> str:
 
 def init_app(app: Any) -> None:
     """The template helpers of the group pages."""
-    app.jinja_env.filters.update(percent=percent, signed=signed)
+    app.jinja_env.filters.update(percent=percent, signed=signed, figure=figure)
     app.jinja_env.globals.update(entry_name=entry_name)
 
 
