@@ -54,7 +54,7 @@ def test_the_header_switches_the_language_and_the_phone_remembers(page: Page) ->
     page.goto(created["links"]["edit"])
     expect(page.locator("html")).to_have_attribute("lang", "en")
     page.locator("details.lang summary").click()
-    page.locator("details.lang a[hreflang=de]").click()
+    page.locator("details.lang a[lang=de]").click()
     expect(page.locator("html")).to_have_attribute("lang", "de")
     assert page.url == created["links"]["edit"]  # back on the same page
     de = catalog("de")

@@ -99,7 +99,8 @@ def test_the_arrival_form_with_the_keyboard_alone(page: Page) -> None:
     game = opened(page, deals=[{"bids": [1, 1, 1], "tricks": [2, 1, 1]}])
     page.goto(game + "/arrive")
     page.keyboard.press("Tab")                   # the brand link
-    page.keyboard.press("Tab")
+    page.keyboard.press("Tab")                   # the language control
+    page.keyboard.press("Tab")                   # the name
     page.keyboard.type("Dee")
     page.keyboard.press("Tab")                   # the first gap, between Ann and Bob
     page.keyboard.press("ArrowDown")             # between Bob and Cy
