@@ -81,9 +81,9 @@ def sentence(text: str) -> str:
 
 
 def _labelled(label: str, error: str) -> str:
-    """An error with its field's label in front, unless the error already names the field
-    ("The reason contains …" names the Reason)."""
-    named = error.lower().removeprefix("the ").startswith(label.lower().removeprefix("the "))
+    """An error with its field's label in front, unless the error already names the field in its
+    first words ("The reason contains …" names the Reason; "Der Grund enthält …" the Grund)."""
+    named = re.match(rf"(?:\S{{1,4}}\s|[dl][’'])?{re.escape(label.casefold())}", error.casefold()) is not None
     return error if not label or named else _("%(field)s: %(problem)s", field=label, problem=error)
 
 

@@ -90,6 +90,18 @@ def _vary(response: Response) -> Response:
     return response
 
 
+#: The languages that write their nouns with a capital letter in the middle of a sentence too.
+NOUNS_CAPITALISED = frozenset({"de"})
+
+
+def in_sentence(text: str) -> str:
+    """A title ("Deal 7 of 19") set inside a sentence: its first letter small, except where the
+    language writes nouns with a capital (German's "Runde 7 von 19 korrigieren")."""
+    if current() in NOUNS_CAPITALISED or not text:
+        return text
+    return text[0].lower() + text[1:]
+
+
 def _template_globals() -> dict[str, object]:
     return {"language": current, "languages": values.LANGUAGES}
 
@@ -104,4 +116,5 @@ def init_app(app: Flask) -> None:
     app.before_request(_read_parameter)
     app.after_request(_vary)
     app.context_processor(_template_globals)
+    app.jinja_env.filters["in_sentence"] = in_sentence
     app.add_url_rule("/language/<code>", "language", _switch)
