@@ -90,6 +90,18 @@ def _vary(response: Response) -> Response:
     return response
 
 
+#: The language of a page as its <html lang> says it, where the catalog is of one country's:
+#: Portuguese as written in Portugal (a count of 0 takes the plural, in the catalog and in the
+#: phone's Intl.PluralRules alike).
+TAGS = {"pt": "pt-PT"}
+
+
+def tag() -> str:
+    """This request's language as a page's ``lang`` attribute says it: ``nl``, ``pt-PT`` …"""
+    code = current()
+    return TAGS.get(code, code)
+
+
 #: The languages that write their nouns with a capital letter in the middle of a sentence too.
 NOUNS_CAPITALISED = frozenset({"de"})
 
@@ -103,7 +115,7 @@ def in_sentence(text: str) -> str:
 
 
 def _template_globals() -> dict[str, object]:
-    return {"language": current, "languages": values.LANGUAGES}
+    return {"language": current, "language_tag": tag, "languages": values.LANGUAGES}
 
 
 def init_app(app: Flask) -> None:

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from webhelpers import HOSTILE_TEXT, hostile_text
 
 from scorekeeper import board
+from scorekeeper.language import TAGS
 from scorekeeper.models import Game, db
 from scorekeeper.rules.values import LANGUAGES
 
@@ -26,7 +27,12 @@ def lang_of(client: FlaskClient, url: str = "/", **headers: str) -> str:
     assert response.status_code == 200, response.data[:300]
     found = LANG.search(response.get_data(as_text=True))
     assert found, "no <html lang>"
-    return found.group(1)
+    return found.group(1).split("-")[0]  # pt-PT is Portuguese
+
+
+def test_portuguese_pages_say_they_are_portugal_s(client: FlaskClient) -> None:
+    page = client.get("/?lang=pt").get_data(as_text=True)
+    assert '<html lang="pt-PT">' in page and '<a href="/language/pt" lang="pt"' in page
 
 
 def test_english_without_any_preference(client: FlaskClient) -> None:
@@ -119,7 +125,7 @@ def test_hostile_lang_parameters_and_cookies_break_nothing_and_store_nothing(app
     response = client.get("/new", query_string={"lang": code})
     assert response.status_code in (200, 400)
     if response.status_code == 200:
-        assert LANG.search(response.get_data(as_text=True)).group(1) in LANGUAGES  # type: ignore[union-attr]
+        assert LANG.search(response.get_data(as_text=True)).group(1) in {*LANGUAGES, *TAGS.values()}  # type: ignore[union-attr]
     switch = client.get("/language/x", query_string={"next": code})
     assert switch.status_code in (303, 404)
     client.set_cookie("lang", code.encode("utf-8", "replace").decode("latin-1", "replace")[:50])
