@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
+from babel import numbers
 from flask import Flask, Response, abort, has_request_context, redirect, request, url_for
 from flask_babel import Babel, get_locale, get_translations
 
@@ -125,6 +126,7 @@ def init_app(app: Flask) -> None:
     words.use(lambda message: get_translations().ugettext(message),
               lambda singular, plural, n: get_translations().ungettext(singular, plural, n),
               lambda context, message: get_translations().upgettext(context, message))
+    words.use_numbers(lambda value: numbers.format_decimal(value, locale=current()))  # type: ignore[arg-type]
     app.before_request(_read_parameter)
     app.after_request(_vary)
     app.context_processor(_template_globals)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
-from . import values
+from . import values, words
 from .errors import UnknownVariantError, ValueRefused
 from .values import formula, refuse, shown
 from .words import N_, _
@@ -225,8 +225,8 @@ def read_zero_bid(value: object) -> ZeroBid:
             return f"{values.whole(base, _zero_bid_name, low, high)}+n"
         return values.whole(value, _zero_bid_name, low, high)
     except ValueRefused:
-        refuse(_zero_bid_name(), _("a whole number from %(low)s to %(high)s, or 5+n", low=format(low, ","),
-                              high=format(high, ",")), value)
+        refuse(_zero_bid_name(), _("a whole number from %(low)s to %(high)s, or 5+n", low=words.number(low),
+                              high=words.number(high)), value)
 
 
 def zero_bid_value(value: ZeroBid, cards: int) -> int:

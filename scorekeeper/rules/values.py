@@ -30,6 +30,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any, NoReturn
 
+from . import words
 from .errors import FormulaError, UnknownVariantError, ValueRefused
 from .words import N_, _, ngettext
 
@@ -115,7 +116,7 @@ def whole(value: object, what: What, low: int, high: int) -> int:
         if len(text) <= NUMBER_CHARS and _WHOLE_TEXT.fullmatch(text):
             number = int(text)
     if number is None or not low <= number <= high:
-        refuse(what, _("a whole number from %(low)s to %(high)s", low=format(low, ","), high=format(high, ",")), value)
+        refuse(what, _("a whole number from %(low)s to %(high)s", low=words.number(low), high=words.number(high)), value)
     return number
 
 
@@ -131,7 +132,7 @@ def count(value: object, what: What, low: int, high: int) -> int:
     scorekeeper.rules.errors.ValueRefused: Deals must be a whole number from 1 to 200, not '3'
     """
     if type(value) is not int or not low <= value <= high:
-        refuse(what, _("a whole number from %(low)s to %(high)s", low=format(low, ","), high=format(high, ",")), value)
+        refuse(what, _("a whole number from %(low)s to %(high)s", low=words.number(low), high=words.number(high)), value)
     return value
 
 
@@ -168,7 +169,7 @@ def decimal(value: object, what: What, low: Decimal, high: Decimal, places: int)
     if amount is None or not low <= amount <= high or amount % step != 0:
         refuse(what, ngettext('an amount from %(low)s to %(high)s with at most %(num)s decimals, such as "0.05"',
                               'an amount from %(low)s to %(high)s with at most %(num)s decimals, such as "0.05"',
-                              places, low=format(low, ","), high=format(high, ",")), value)
+                              places, low=words.number(low), high=words.number(high)), value)
     return amount
 
 
@@ -612,7 +613,7 @@ def _score(result: Any, label: Callable[[], str]) -> Points:
         result = result.numerator if result.denominator == 1 else result
     if abs(result) > MAX_FORMULA_POINTS:
         raise FormulaError(_("%(formula)s gives more than %(most)s points, too many for a deal",
-                             formula=label(), most=format(MAX_FORMULA_POINTS, ",")))
+                             formula=label(), most=words.number(MAX_FORMULA_POINTS)))
     points: Points = result
     return points
 

@@ -25,6 +25,26 @@ _translate_plural: TranslatePlural = lambda singular, plural, n: singular if n =
 _translate_context: TranslateContext = lambda context, message: message
 
 
+#: Writes a number as the current language does (1,000 in English, 1.000 in German).
+WriteNumber = Callable[[object], str]
+_write_number: WriteNumber = lambda value: format(value, ",")
+
+
+def number(value: object) -> str:
+    """A bound or a count in a sentence, written as the current language writes numbers.
+
+    >>> number(1000), number(0.5)
+    ('1,000', '0.5')
+    """
+    return _write_number(value)
+
+
+def use_numbers(write: WriteNumber) -> None:
+    """Write the numbers of the core's sentences with this (the app's Babel, in the page's language)."""
+    global _write_number
+    _write_number = write
+
+
 def use(translate: Translate, translate_plural: TranslatePlural, translate_context: TranslateContext) -> None:
     """Translate the core's sentences with these (the app's gettext, ngettext and pgettext, untouched)."""
     global _translate, _translate_plural, _translate_context

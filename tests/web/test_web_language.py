@@ -159,3 +159,11 @@ def test_a_sheet_in_a_hostile_language_is_printed_or_refused_in_words(client: Fl
         assert response.status_code == 200 and response.mimetype == "application/pdf"
     else:
         assert response.status_code == 400 and b"The language must be one of" in response.data
+
+
+@pytest.mark.parametrize(("code", "bound"), [("en", "1,000"), ("de", "1.000"), ("fr", "1\u202f000"), ("nl", "1.000")])
+def test_a_refusal_writes_its_bounds_the_languages_way(client: FlaskClient, code: str, bound: str) -> None:
+    response = client.post(f"/api/games?lang={code}", json={"players": ["Ann", "Bob", "Cy"],
+                                                            "stakes": {"per_point": "5000"}})
+    assert response.status_code == 422
+    assert f"{bound} " in response.get_json()["error"] and "'5000'" in response.get_json()["error"]
