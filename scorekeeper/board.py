@@ -66,8 +66,7 @@ def points(value: Fraction | int) -> str:
         return f"{sign}{whole}"
     if rest == Fraction(1, 2):
         return f"{sign}{whole or ''}½"
-    return sign + numbers.format_decimal(Decimal(value.numerator) / value.denominator, "0.###",
-                                         locale=language.current())
+    return sign + numbers.format_decimal(value.numerator / value.denominator, "0.###", locale=language.current())
 
 
 #: A currency's sign as players write it, and the ISO 4217 code Babel formats it by.
