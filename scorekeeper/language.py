@@ -126,7 +126,7 @@ def init_app(app: Flask) -> None:
     words.use(lambda message: get_translations().ugettext(message),
               lambda singular, plural, n: get_translations().ungettext(singular, plural, n),
               lambda context, message: get_translations().upgettext(context, message))
-    words.use_numbers(lambda value: numbers.format_decimal(value, locale=current()))  # type: ignore[arg-type]
+    words.use_numbers(lambda value: numbers.format_decimal(value, locale=current(), decimal_quantization=False))  # type: ignore[arg-type]
     app.before_request(_read_parameter)
     app.after_request(_vary)
     app.context_processor(_template_globals)

@@ -27,7 +27,7 @@ from markupsafe import Markup
 from werkzeug.utils import secure_filename
 from werkzeug.wrappers import Response
 
-from . import address, board, device, edits, pages
+from . import address, board, device, edits, language, pages
 from .forms import (
     BID_TAP,
     AdjustForm,
@@ -71,7 +71,9 @@ def context(game: StoredGame, gamefile: GameFile, *, editable: bool) -> dict[str
         "trumps": trump_choices(gamefile.rules, deal) if deal else (),
         "board_html": pages.board_html(game, gamefile, editable=editable),
         "last": board.last_result(gamefile), "settlement": gamefile.settlement(),
-        "sheet": endpoint_url("sheets.filled", token=game.token if editable else game.view_token),
+        # In this page's language, whatever opens the PDF (a phone's download manager sends no cookie).
+        "sheet": endpoint_url("sheets.filled", token=game.token if editable else game.view_token,
+                              lang=language.current()),
         "step_json": _step_json(board.step_data(gamefile, game.version) or {"version": game.version})
         if editable else None,
     }

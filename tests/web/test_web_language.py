@@ -167,3 +167,11 @@ def test_a_refusal_writes_its_bounds_the_languages_way(client: FlaskClient, code
                                                             "stakes": {"per_point": "5000"}})
     assert response.status_code == 422
     assert f"{bound} " in response.get_json()["error"] and "'5000'" in response.get_json()["error"]
+
+
+def test_a_game_s_sheet_link_prints_in_the_page_s_language(client: FlaskClient, start) -> None:  # type: ignore[no-untyped-def]
+    scorer = start()
+    for code in ("en", "nl"):
+        page = client.get(f"/g/{scorer.token}?lang={code}").get_data(as_text=True)
+        assert f'href="/g/{scorer.token}/sheet.pdf?lang={code}"' in page
+        assert client.get(f"/g/{scorer.token}/sheet.pdf?lang={code}").mimetype == "application/pdf"
