@@ -5,6 +5,7 @@ Nothing here decides a rule: bids allowed, trumps, totals and the end all come f
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from decimal import Decimal
@@ -16,7 +17,7 @@ from babel import numbers
 
 from . import language
 from .edits import JOINED_LATE
-from .rules.bidding import announce, bid_check
+from .rules.bidding import announce, announce_forms, bid_check
 from .rules.errors import RulesError
 from .rules.game import Absence, DealResult, bid_options, next_bidder
 from .rules.gamefile import GameFile
@@ -218,26 +219,44 @@ def step_data(gamefile: GameFile, version: int) -> dict[str, Any] | None:
     seat. ``bidding`` has a list of runs per position in ``order``: ``[upto, allowed, reason]``
     holds for running totals (the sum of the bids before) up to ``upto``, the last run for every
     larger one; ``allowed`` are ranges of bids, ``reason`` an index into ``reasons`` (None when no
-    bid is refused). ``announce`` is said of the bids by their total; the tricks add up to
+    bid is refused). ``announce`` is said of the bids by their total (its forms under, even and
+    over, with the number of tricks left as ``%(tricks)s``); the tricks add up to
     ``tricks.total``, and the row of ``tricks.rest`` (the dealer) starts at what the others leave.
+    ``plan`` names the game's plan (``plan_name``): the phone fetches the deals after this one
+    (``deal_steps``) when it holds none of that name, to go on from deal to deal offline.
 
     >>> from .rules.gamefile import parse
     >>> data = step_data(parse({"players": ["Ann", "Bob"], "rules": {"max_cards": 1}}), 3)
     >>> data["order"], data["bidding"]
     ([1, 0], [[[0, [[0, 1]], None]], [[0, [[0, 0]], 0], [1, [[1, 1]], 1]]])
     >>> data["reasons"][1], data["announce"], data["tricks"]
-    ("Ann deals and can't bid 0: the bids would add up to the 1 tricks (hook)", ['under by 1', 'even', 'over by 1'], {'total': 1, 'rest': 0})
+    ("Ann deals and can't bid 0: the bids would add up to the 1 tricks (hook)", ('under by %(tricks)s', 'even', 'over by %(tricks)s'), {'total': 1, 'rest': 0})
     """
     step = screen(gamefile)
     deal, result = step.deal, step.result
     if step.kind not in ("bid", "bids", "tricks") or deal is None or deal.cards is None:
         return None
-    names, cards, bidding = gamefile.players, deal.cards, gamefile.rules.bidding
-    order = deal.bidding_order(len(names))
+    names, cards = gamefile.players, deal.cards
+    table, reasons = bidding_table(gamefile, deal)
+    return {
+        "version": version, "deal": deal.number, "cards": cards, "names": list(names),
+        "dealer": deal.dealer, "order": deal.bidding_order(len(names)), "at_once": gamefile.rules.bidding.simultaneous,
+        "bids": list(result.bids) if result else [None] * len(names),
+        "bidding": table, "reasons": reasons,
+        "announce": announce_forms(),
+        "tricks": {"total": cards, "rest": deal.dealer},
+        "plan": plan_name(gamefile),
+    }
+
+
+def bidding_table(gamefile: GameFile, deal: Deal) -> tuple[list[list[list[Any]]], list[str]]:
+    """The bids the rules core allows each player of a deal, by position in the bidding order and
+    running total, as runs (see ``step_data``), and the reasons of the bids it refuses."""
+    names, cards, bidding = gamefile.players, deal.cards or 0, gamefile.rules.bidding
     reasons: list[str] = []
     table: list[list[list[Any]]] = []
     reachable = {0}  # the running totals the rules let the bids before reach
-    for seat in order:
+    for seat in deal.bidding_order(len(names)):
         runs: list[list[Any]] = []
         after: set[int] = set()
         # Bids shown at once don't follow each other: each is checked as the first.
@@ -256,15 +275,55 @@ def step_data(gamefile: GameFile, version: int) -> dict[str, Any] | None:
                 runs.append(run)
         table.append(runs)
         reachable = after if not bidding.simultaneous else {0}
-    most = len(order) * cards
-    return {
-        "version": version, "deal": deal.number, "cards": cards, "names": list(names),
-        "dealer": deal.dealer, "order": order, "at_once": bidding.simultaneous,
-        "bids": list(result.bids) if result else [None] * len(names),
-        "bidding": table, "reasons": reasons,
-        "announce": [announce([total], cards) for total in range(most + 1)],
-        "tricks": {"total": cards, "rest": deal.dealer},
-    }
+    return table, reasons
+
+
+def deals_after(gamefile: GameFile) -> list[Deal]:
+    """The deals after the one being played (or about to start) that are known whatever its points:
+    the plan's, as far as a hand size is known and no trump must be said. None when the points
+    decide what comes next (a cooperative game's re-deal, a tie-break); a game played to a target
+    lists them all (the points may end it first: the server then refuses, naming the deal, what was
+    entered for a deal never dealt).
+
+    >>> from .rules.gamefile import parse
+    >>> [(d.number, d.cards) for d in deals_after(parse({"players": ["Ann", "Bob"], "rules": {"max_cards": 2}}))]
+    [(2, 1), (3, 2)]
+    """
+    state, rules = gamefile.game, gamefile.rules
+    step = screen(gamefile)
+    if step.deal is None or plan_name(gamefile) is None:
+        return []
+    known: list[Deal] = []
+    for deal in state.schedule[step.deal.number:]:
+        if deal.cards is None or (rules.spades_double and deal.trump is None):
+            break
+        known.append(deal)
+    return known
+
+
+def plan_name(gamefile: GameFile) -> str | None:
+    """A short name of the game's plan as the rules core made it (every deal's hand, dealer and who is
+    dealt in, the players, the rules): the same while it stays the same, as bids and tricks leave it;
+    an arrival, a new plan or new rules change it. None when the points decide what comes next (a
+    cooperative game's re-deals, a tie-break)."""
+    state, rules = gamefile.game, gamefile.rules
+    if rules.cooperative or state.tiebreak or state.finished:
+        return None
+    made = repr((state.schedule, gamefile.players, rules))
+    return hashlib.blake2b(made.encode(), digest_size=9).hexdigest()
+
+
+def deal_steps(gamefile: GameFile) -> list[dict[str, Any]]:
+    """The data of each deal ``deals_after`` lists, as ``step_data`` gives the deal being played,
+    so that a phone without a connection goes on from deal to deal (it decides nothing either)."""
+    names = gamefile.players
+    steps = []
+    for deal in deals_after(gamefile):
+        table, reasons = bidding_table(gamefile, deal)
+        steps.append({"deal": deal.number, "cards": deal.cards, "dealer": deal.dealer, "eldest": deal.eldest,
+                      "order": deal.bidding_order(len(names)), "bidding": table, "reasons": reasons,
+                      "tricks": {"total": deal.cards, "rest": deal.dealer}})
+    return steps
 
 
 @dataclass

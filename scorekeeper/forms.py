@@ -25,7 +25,7 @@ from wtforms.widgets import HiddenInput
 from .rules import values
 from .rules.bidding import BIDDING_RULES, verify_tricks
 from .rules.errors import RulesError
-from .rules.gamefile import MAX_ADJUSTMENT, MAX_HAND, MAX_PLAYERS, check_players
+from .rules.gamefile import MAX_ADJUSTMENT, MAX_DEALS, MAX_HAND, MAX_PLAYERS, check_players
 from .rules.presets import DECK_SIZES, PRESETS, RULE_BOUNDS, RULE_LABELS, TIES, rules_from_text
 from .rules.schedule import MAX_SEQUENCE, PATTERNS, TRUMP_RULES, TRUMPS
 from .rules.scoring import SYSTEMS, WINS
@@ -131,6 +131,10 @@ class Tap(NamedTuple):
 BID_TAP = {"version": (N_("Version"), 1, MAX_VERSION, N_("this field is required")),
            "seat": (N_("Seat"), 0, MAX_PLAYERS - 1, N_("this field is required")),
            "bid": (N_("Bid"), 0, MAX_HAND, N_("tap a number to bid"))}
+#: The deal a tap was made for (every tap names it: the server applies it there, or refuses it).
+DEAL_TAP = {"deal": (N_("Deal"), 1, MAX_DEALS, N_("this entry doesn't say which deal it is for: reload the page"))}
+#: The bid an undo takes back, by its seat (bids in turn: never the wrong one).
+UNDO_TAP = {"seat": (N_("Seat"), 0, MAX_PLAYERS - 1, N_("this field is required"))}
 
 
 def read_tap(formdata: Mapping[str, str], fields: Mapping[str, tuple[str, int, int, str]]) -> Tap:

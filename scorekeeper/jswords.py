@@ -44,6 +44,7 @@ def words(*scripts: str) -> dict[str, str | list[str]]:
         "bidsfor": _("Bids %(total)s for %(cards)s tricks: <b>%(announce)s</b>", **keep("total", "cards", "announce")),
         "entered": _("Deal %(deal)s entered · points pending", **keep("deal")),
         "pending": _("Bid / took. The points and the next deal come from the server once it has this deal."),
+        "pendingnext": _("Bid / took. The points come from the server once it has this deal."),
         "rest": _("Tricks taken. Each row starts at the bid — %(dealer)s, the dealer, gets the rest: tap only what "
                   "differs.", **keep("dealer")),
         "save": _("Save deal %(deal)s", **keep("deal")),
@@ -89,6 +90,7 @@ def words(*scripts: str) -> dict[str, str | list[str]]:
         "unsaved": _("Not saved"),
         "again": _("The game below is as it is now. Enter again what still applies, or discard it."),
         "tapnot": _("%(tap)s — not saved: %(why)s", **keep("tap", "why")),
+        "ofdeal": _("Deal %(deal)s · %(tap)s", **keep("deal", "tap")),
         "enter": _("Enter again"),
         "discard": _("Discard"),
         "discarded": _("Discarded: %(tap)s", **keep("tap")),

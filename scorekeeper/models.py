@@ -43,6 +43,7 @@ from sqlalchemy import (
     select,
     update,
 )
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 from .cache import LRU
@@ -171,12 +172,20 @@ class Game(db.Model):  # type: ignore[name-defined]
     version: Mapped[int] = mapped_column(Integer, nullable=False)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now, onupdate=_now)
-    #: The client ids of the latest taps stored (space-separated, newest last): a tap a phone sends
-    #: again, not knowing whether it arrived, is recognised and not applied twice.
-    taps: Mapped[str] = mapped_column(Text, default="", server_default="")
-
     # An ORM update (a test, the shell) checks the version it read too, as the app's UPDATE does.
     __mapper_args__ = {"version_id_col": version}  # noqa: RUF012 - SQLAlchemy reads it once
+
+
+class GameTap(db.Model):  # type: ignore[name-defined]
+    """The client id of every tap stored in a game, kept for the life of the game: a tap a phone
+    sends again (its answer was lost, or both copies arrive at once) is recognised and not applied
+    twice, however many taps came since. ``version`` is the game's version the tap made."""
+
+    __tablename__ = "game_taps"
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    tap: Mapped[str] = mapped_column(String(40), primary_key=True)
+    version: Mapped[int] = mapped_column(Integer, nullable=False)
 
 
 @dataclass(slots=True)
@@ -192,7 +201,6 @@ class StoredGame:
     version: int
     created_at: datetime
     updated_at: datetime
-    taps: str = ""
 
     @property
     def document(self) -> dict[str, Any]:
@@ -223,30 +231,38 @@ class StoredGame:
         now = _now()
         edit, view = tokens or (new_token(), new_token())
         row = {"token": edit, "view_token": view, "title": title, "data": data,
-               "version": 1, "created_at": now, "updated_at": now, "taps": ""}
+               "version": 1, "created_at": now, "updated_at": now}
         return cls(id=_run(_CREATE, row).scalar_one(), **row)
 
     def save(self, game: GameFile, tap: str | None = None) -> bool:
         """Store a checked game file as this game's next version and commit, in one UPDATE that
         only matches the version this game was read at; ``tap``, the client id of the tap that made
-        the change, is kept with it. False, with nothing stored and the transaction rolled back,
-        when another write came first (another phone, a resent form)."""
+        the change, is kept with it for the life of the game, in the same transaction. False, with
+        nothing stored and the transaction rolled back, when another write came first (another
+        phone, a resent form, the same tap arriving twice at once)."""
         data, title = _columns(game)
         now, version = _now(), self.version + 1
-        taps = self.taps if tap is None else " ".join([*self.taps.split()[1 - KEPT_TAPS:], tap])
         stored = _run(_SAVE, {"game_id": self.id, "read_at": self.version, "data": data,
-                              "title": title, "version": version, "now": now, "taps": taps})
+                              "title": title, "version": version, "now": now})
         if stored.rowcount != 1:
             connection().rollback()
             return False
-        commit()
-        self.data, self.title, self.version, self.updated_at, self.taps = data, title, version, now, taps
+        try:
+            if tap is not None:
+                _run(_TAP, {"game_id": self.id, "tap": tap, "version": version})
+            commit()
+        except IntegrityError:  # this tap id is stored already: the change is not made twice
+            connection().rollback()
+            return False
+        self.data, self.title, self.version, self.updated_at = data, title, version, now
         _keep(self, game)
         return True
 
     def applied(self, tap: str) -> bool:
-        """Whether the tap with this client id is among the latest stored (sent again: don't apply it)."""
-        return tap in self.taps.split()
+        """Whether the tap with this client id was stored, however long ago (sent again: don't apply
+        it twice); read from the database as it is now, so a copy that lost the race to the UPDATE
+        sees the one that won."""
+        return _row(_APPLIED, {"game_id": self.id, "tap": tap}) is not None
 
     def delete(self) -> None:
         """Delete the game for good, and commit."""
@@ -275,10 +291,12 @@ _CREATE = (insert(_games).values({column.name: bindparam(column.name) for column
 _SAVE = (update(_games)
          .where(_games.c.id == bindparam("game_id"), _games.c.version == bindparam("read_at"))
          .values(data=bindparam("data"), title=bindparam("title"), version=bindparam("version"),
-                 updated_at=bindparam("now"), taps=bindparam("taps")))
-#: How many client ids of taps a game keeps: a phone sends its taps in order, each after the one
-#: before was answered, so only its last few can ever come again.
-KEPT_TAPS = 32
+                 updated_at=bindparam("now")))
+_taps = GameTap.__table__
+#: A tap's client id, kept with the change it made (in the same transaction).
+_TAP = insert(_taps).values(game_id=bindparam("game_id"), tap=bindparam("tap"), version=bindparam("version"))
+#: Whether a tap was stored.
+_APPLIED = select(_taps.c.version).where(_taps.c.game_id == bindparam("game_id"), _taps.c.tap == bindparam("tap"))
 #: A deleted game.
 _DELETE = delete(_games).where(_games.c.id == bindparam("game_id"))
 #: Built once: every page looks a game up by its token.

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 import segno
 from flask import (
@@ -30,6 +30,8 @@ from werkzeug.wrappers import Response
 from . import address, board, device, edits, language, pages
 from .forms import (
     BID_TAP,
+    DEAL_TAP,
+    UNDO_TAP,
     AdjustForm,
     CardsForm,
     SeatsForm,
@@ -54,6 +56,10 @@ bp = Blueprint("play", __name__)
 
 STALE = N_("This screen was out of date: the game had changed since it was shown (on another phone, "
            "or before going back). Nothing was changed — this is the game as it is now.")
+
+#: The same, for a tap: it names its deal.
+STALE_TAP = N_("Deal %(deal)s: this entry was made on a screen that was out of date (the game had changed on "
+               "another phone). Nothing was changed — this is the game as it is now.")
 
 #: Renders the page a refused write came from: (game, error message, HTTP status) → response.
 Failure = Callable[[StoredGame, str, int], Response]
@@ -95,21 +101,91 @@ def _page(game: StoredGame, error: str = "", status: int = 200, **kept: Any) -> 
     return _no_store(make_response(page, status))
 
 
+class Target(NamedTuple):
+    """What a tap is for: its step (bid, bids, tricks, undo, trump, cards), the deal it was made on
+    (None: it names none, and is refused), and the seat it names (a bid; an undo of bids in turn)."""
+
+    step: str
+    deal: int | None
+    seat: int | None = None
+
+
+def target(step: str, seat: int | None = None) -> tuple[Target, list[str]]:
+    """The posted tap's target, and a sentence for each refused field of it."""
+    read = read_tap(request.form, DEAL_TAP)
+    return Target(step, read.numbers["deal"], seat), read.errors
+
+
+def misplaced(gamefile: GameFile, aim: Target) -> str | None:
+    """Why a tap doesn't fit the game as it is now, naming its deal; None when it does. A tap is
+    applied only to the deal and step it was made for: never to another deal, whatever its version."""
+    step, number = board.screen(gamefile), aim.deal
+    names = gamefile.players
+    if step.kind == "over" or step.deal is None:
+        return _("The game is over: this entry for deal %(deal)s was not saved.", deal=number)
+    at = step.deal.number
+    if number != at:
+        if number is not None and number < at:
+            return _("Deal %(deal)s is finished: this entry for it was not saved. To change the deal, correct "
+                     "it from the board.", deal=number)
+        return _("This entry is for deal %(deal)s, but the game is at deal %(at)s: it was not saved.",
+                 deal=number, at=at)
+    order = step.deal.bidding_order(len(names))
+    bids = step.result.bids if step.result else (None,) * len(names)
+    entered = [seat for seat in order if bids[seat] is not None]
+    if aim.step in ("bid", "bids") and step.kind == "tricks":
+        return _("The bids of deal %(deal)s are all in: this was not saved.", deal=number)
+    if aim.step == "tricks" and step.kind != "tricks":
+        return _("Deal %(deal)s is still at the bids: these tricks were not saved.", deal=number)
+    if aim.step == "cards" and step.kind != "cards" or aim.step != "cards" and step.kind == "cards":
+        return _("Deal %(deal)s needs its number of cards first: this was not saved.", deal=number)
+    if aim.step == "bid" and aim.seat is not None:
+        nxt = next((seat for seat in order if bids[seat] is None), None)
+        if aim.seat not in order:
+            return _("That player is not dealt in at deal %(deal)s: this bid was not saved.", deal=number)
+        if bids[aim.seat] is not None:
+            return _("%(player)s has bid in deal %(deal)s already: this bid was not saved.",
+                     player=names[aim.seat], deal=number)
+        if nxt is not None and nxt != aim.seat:
+            return _("It is %(player)s's turn to bid in deal %(deal)s: %(other)s's bid was not saved.",
+                     player=names[nxt], deal=number, other=names[aim.seat])
+    if aim.step == "undo":
+        if not entered and step.result is None:  # (a manual deal's cards alone are taken back)
+            return _("Deal %(deal)s has no bid to take back: nothing was taken back.", deal=number)
+        if entered and not gamefile.rules.bidding.simultaneous and aim.seat is not None and aim.seat != entered[-1]:
+            return _("The last bid of deal %(deal)s is %(player)s's now: nothing was taken back.",
+                     deal=number, player=names[entered[-1]])
+    return None
+
+
+def _applied(game: StoredGame) -> Response:
+    """A tap stored already (sent again, its answer lost): answered as when it was stored."""
+    return redirect(url_for("play.game", token=game.token))
+
+
 def _save(game: StoredGame, form: VersionForm | Tap, change: Callable[[edits.Document], None],
           fail: Failure = _page, done: Callable[[], str] | None = None,
-          check: Callable[[GameFile], None] | None = None) -> Response:
+          check: Callable[[GameFile], None] | None = None,
+          aim: tuple[Target, list[str]] | None = None) -> Response:
     """Apply one change if the form is current and the rules accept the result; else say why.
 
     ``done`` words what was saved, for the page it redirects to (a change made away from the
     deal being played, which would otherwise show no sign of it). ``check`` may refuse a game the
     rules accept but the table can't play on (an EditError: a deal still to come too big for it).
+    ``aim`` is a tap's target: it is applied to that deal and step only, or refused naming the deal.
+    A tap whose client id was stored is answered as stored, however long ago and however it raced.
     """
     tap = tap_id(request.form)
     if tap is not None and game.applied(tap):  # sent again (its answer was lost): it is stored once
-        return redirect(url_for("play.game", token=game.token))
+        return _applied(game)
     version, refusals = form.posted()
+    if aim is not None:
+        refusals = [*aim[1], *refusals]
+        where = misplaced(game.load(), aim[0]) if aim[0].deal is not None else None
+        if where is not None:
+            return _page(game, where, 409)
     if version != game.version:
-        return _page(game, _(STALE), 409)
+        return _page(game, _(STALE_TAP, deal=aim[0].deal) if aim and aim[0].deal else _(STALE), 409)
     if refusals:
         return fail(game, " ".join(refusals), 422)
     document = game.document
@@ -121,6 +197,8 @@ def _save(game: StoredGame, form: VersionForm | Tap, change: Callable[[edits.Doc
     except (RulesError, edits.EditError) as exc:
         return fail(game, sentence(str(exc)), 422)
     if not game.save(checked, tap):
+        if tap is not None and game.applied(tap):  # the other copy of this very tap came first
+            return _applied(game)
         return _page(game_or_404(game.token, edit=True), _(STALE), 409)
     if done is not None:
         flash(done(), "done")
@@ -160,12 +238,33 @@ def state(token: str) -> Response:
     return _no_store(jsonify(version=found.version, html=html, news=board.news(found.load())))
 
 
+@bp.get("/g/<token>/deals.json")
+def deals(token: str) -> Response:
+    """The deals after the one being played, as the phone draws them without a connection: each
+    one's step data and header (``board.deal_steps``), under the name of the game's plan."""
+    found = game_or_404(token, edit=True)
+    gamefile = found.load()
+
+    def render() -> str:
+        steps = board.deal_steps(gamefile)
+        for step in steps:
+            deal = gamefile.game.schedule[step["deal"] - 1]
+            step["head"] = render_template("play/_deal_head.html", file=gamefile, deal=deal, names=gamefile.players,
+                                           state=gamefile.game, screen=board.Screen("bid", deal, None))
+        return json.dumps({"plan": board.plan_name(gamefile), "deals": steps}, ensure_ascii=False,
+                          separators=(",", ":"))
+
+    response = make_response(pages.cached(("deals", found.token, found.version), render))
+    response.mimetype = "application/json"
+    return _no_store(response)
+
+
 @bp.post("/g/<token>/bid")
 def bid(token: str) -> Response:
     """One bid, from the bid buttons."""
     found, tap = game_or_404(token, edit=True), read_tap(request.form, BID_TAP)
     seat, value = tap.numbers["seat"] or 0, tap.numbers["bid"] or 0
-    return _save(found, tap, lambda doc: edits.set_bid(doc, seat, value))
+    return _save(found, tap, lambda doc: edits.set_bid(doc, seat, value), aim=target("bid", tap.numbers["seat"]))
 
 
 def _seats(game: StoredGame, *, bids: bool) -> SeatsForm:
@@ -183,7 +282,8 @@ def _save_seats(token: str, *, bids: bool) -> Response:
     form = _seats(found, bids=bids)
     kind, change = ("bids", edits.set_bids) if bids else ("tricks", edits.set_tricks)
     return _save(found, form, lambda doc: change(doc, form.entries(kind)),
-                 lambda g, error, status: _page(g, error, status, **{kind: form.numbers[kind]}))
+                 lambda g, error, status: _page(g, error, status, **{kind: form.numbers[kind]}),
+                 aim=target(kind))
 
 
 @bp.post("/g/<token>/bids")
@@ -200,21 +300,26 @@ def undo(token: str) -> Response:
     step = board.screen(gamefile)
     order = step.deal.bidding_order(len(gamefile.players)) if step.deal else []
     at_once = gamefile.rules.bidding.simultaneous
-    return _save(found, VersionForm(), lambda doc: edits.undo_bid(doc, order, at_once=at_once))
+    bids = step.result.bids if step.result else ()
+    # Bids in turn: the undo names the bid it takes back (a manual deal's cards alone need none).
+    seat = read_tap(request.form, UNDO_TAP) if not at_once and any(b is not None for b in bids) else None
+    aim, refused = target("undo", seat.numbers["seat"] if seat else None)
+    return _save(found, VersionForm(), lambda doc: edits.undo_bid(doc, order, at_once=at_once),
+                 aim=(aim, [*refused, *(seat.errors if seat else [])]))
 
 
 @bp.post("/g/<token>/trump")
 def trump(token: str) -> Response:
     """Record the trump of the deal being played."""
     found, form = game_or_404(token, edit=True), TrumpForm()
-    return _save(found, form, lambda doc: edits.set_trump(doc, form.trump.data or ""))
+    return _save(found, form, lambda doc: edits.set_trump(doc, form.trump.data or ""), aim=target("trump"))
 
 
 @bp.post("/g/<token>/cards")
 def cards(token: str) -> Response:
     """How many cards the next deal has (the manual pattern)."""
     found, form = game_or_404(token, edit=True), CardsForm()
-    return _save(found, form, lambda doc: edits.set_cards(doc, form.cards.data or 0))
+    return _save(found, form, lambda doc: edits.set_cards(doc, form.cards.data or 0), aim=target("cards"))
 
 
 @bp.post("/g/<token>/tricks")

@@ -226,6 +226,17 @@ def announce(bids: Sequence[int], cards: int, *, translated: bool = True) -> str
 _OVER, _UNDER = N_("over by %(tricks)s"), N_("under by %(tricks)s")
 
 
+def announce_forms() -> tuple[str, str, str]:
+    """The announce's three forms in the current language, under, even and over, with the number of
+    tricks left as ``%(tricks)s``: what ``announce`` says of any total, for a phone to fill in.
+
+    >>> announce_forms()
+    ('under by %(tricks)s', 'even', 'over by %(tricks)s')
+    """
+    tricks = "%(tricks)s"
+    return _(_UNDER, tricks=tricks), pgettext("the bids against the cards", "even"), _(_OVER, tricks=tricks)
+
+
 def _english(message: str, /, **values: object) -> str:
     """A message as ``_`` says it with no translation installed: in English."""
     return message % values

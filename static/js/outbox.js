@@ -1,10 +1,16 @@
 // The outbox of one game: the taps not yet answered, in localStorage (a synchronous write: a tap is
-// kept even if the phone sleeps right after). It keeps this guarantee: no tap is lost, applied twice
-// or dropped silently. Taps are sent in order, each once the one before is answered. Each carries a
-// client id, so the server stores it once however often it comes (an answer lost on the way), and the
-// version it was made on: the page's for the first, one more for each tap made on top of it (as the
-// server adds one per change), so a tap made on a game another phone changed since is refused (409).
-// A refused tap, and every tap made on top of it, waits in `unsaved` to be entered again or discarded.
+// kept even if the phone sleeps right after). It keeps this guarantee: a tap lands on its own deal,
+// once, or the phone says why not. Each tap names the deal and step it was made for (the server
+// applies it there only, or refuses it naming the deal) and carries a client id (the server
+// recognises an id it stored for the life of the game, so a tap sent again, or twice at once, is
+// stored once and answered as stored) and the version it was made on (the page's for the first, one
+// more for each tap made on top of it, so a tap made on a game another phone changed since is
+// refused). Taps are sent in order, each once the one before is answered; the first refusal stops
+// them: it and every tap made on top of it wait in `unsaved`, each with its deal and the server's
+// reason, to be entered again on that deal as it is now (never an undo) or discarded. A tap not
+// saved is forgotten once the server has its deal finished, whoever finished it.
+// It also keeps the game's plan (the deals after the page's, for going on offline) and the counts
+// tapped in a form not yet saved (`drafts`), so that a reload keeps them.
 (function () {
   "use strict";
   const WAIT = [1, 2, 4, 8, 15];  // seconds before sending again, after 1, 2, … failures in a row
@@ -16,17 +22,34 @@
       const kept = JSON.parse(localStorage.getItem(this.key = "outbox:" + game)) || {};
       this.queue = kept.queue || [];
       this.unsaved = kept.unsaved || [];
+      this.plan = kept.plan || null;
+      this.drafts = kept.drafts || {};
       // A page opened from a cache may be older than the game this phone last heard of.
       this.base = kept.base && kept.base.version > base.version ? kept.base : base;
       this.answered = answered;
       this.failures = 0;
-      this.save();
+      this.prune();
       addEventListener("online", () => this.send());
     }
 
     save() {
-      if (!this.queue.length && !this.unsaved.length && !this.base.order) return localStorage.removeItem(this.key);
-      localStorage.setItem(this.key, JSON.stringify({ queue: this.queue, unsaved: this.unsaved, base: this.base }));
+      if (!this.queue.length && !this.unsaved.length && !this.base.order && !this.plan) return localStorage.removeItem(this.key);
+      localStorage.setItem(this.key, JSON.stringify({ queue: this.queue, unsaved: this.unsaved, base: this.base,
+                                                      plan: this.plan, drafts: this.drafts }));
+    }
+
+    // The server's data of the game as it is now: what it has finished needs nothing from here.
+    rebase(data) {
+      this.base = data;
+      this.prune();
+    }
+
+    // Forgets the taps not saved, and the drafts, of the deals the server has finished.
+    prune() {
+      const at = this.base.order ? this.base.deal : Infinity;
+      this.unsaved = this.unsaved.filter(tap => tap.deal >= at);
+      Object.keys(this.drafts).forEach(key => { if (parseInt(key, 10) < at) delete this.drafts[key]; });
+      this.save();
     }
 
     add(tap) {
@@ -43,10 +66,10 @@
       return this.queue.filter(tap => tap.version >= this.base.version);
     }
 
-    // An unsaved tap, entered again (a new tap, sent last) or discarded.
-    take(tap, again) {
+    // Takes a tap out of those not saved.
+    take(tap) {
       this.unsaved = this.unsaved.filter(other => other !== tap);
-      if (again) this.add(tap); else this.save();
+      this.save();
     }
 
     async send() {
@@ -58,6 +81,7 @@
           const tap = this.queue[0], body = new FormData();
           tap.fields.forEach(([name, value]) => body.append(name, value));
           body.set("version", tap.version);
+          body.set("deal", tap.deal);
           body.set("tap", tap.id);
           let response = null, text = "";
           try {
@@ -75,7 +99,7 @@
           if (response.ok) {  // stored, now or when first sent; the redirect brought the game's page
             this.queue.shift();
             this.answered("stored", [tap], text);
-          } else {  // refused (stale, or against the rules): the taps after it were made on top of it
+          } else {  // refused: it stops here; the taps after it were made on top of it
             this.unsaved.push(...this.queue);
             this.answered("refused", this.queue.splice(0), text, response.status);
           }

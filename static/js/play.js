@@ -1,17 +1,20 @@
 // Quicker entry on a game's page. Bids, tricks, the trump and undo go to the outbox (outbox.js), are
 // drawn at once (step.js) and sent in the background; once all are answered the server's page, with
-// the points, replaces <main>. Other "live" forms are sent with fetch and the answer replaces <main>.
-// Without JavaScript the forms post as usual.
+// the points, replaces <main>. Without a connection the game goes on from deal to deal (the plan's
+// data). Other "live" forms are sent with fetch and the answer replaces <main>; changes at the table
+// need the network. Without JavaScript the forms post as usual.
 (function () {
   "use strict";
   const main = document.getElementById("main"), found = document.getElementById("step-data");
   if (!main || !found || !window.fetch) return;
-  const esc = Step.esc, drafts = {}, bar = document.createElement("div");
+  const esc = Step.esc, drafts = {}, bar = document.createElement("div"), last = {};
   let data = JSON.parse(found.textContent), box = null, busy = false, said = "", waiting = false;
   bar.className = "outbox";
-  bar.innerHTML = '<p class="tap-status" id="tap-status" role="status"></p><p class="queue"></p>' +
-    '<section class="unsaved" aria-labelledby="unsaved-title" hidden></section>';
-  const [status, queue, unsaved] = bar.children;
+  bar.innerHTML = '<p class="tap-status" id="tap-status" role="status"></p><p class="queue"></p>';
+  const [status, queue] = bar.children, unsaved = document.createElement("section");
+  unsaved.className = "unsaved outbox";
+  unsaved.setAttribute("aria-labelledby", "unsaved-title");
+  unsaved.hidden = true;
 
   // What the last tap did and, while the network is away, that it is kept and what waits.
   function say(text) {
@@ -24,9 +27,25 @@
 
   function draw(moveFocus) {
     const el = document.getElementById("step"), csrf = document.querySelector("[name=csrf_token]");
-    const s = el && data.order && Step.draw(el, data, box ? box.pending() : [], drafts, found.dataset.game, csrf.value);
+    const s = el && data.order && Step.draw(el, data, box ? box.pending() : [], box ? box.drafts : drafts,
+                                            found.dataset.game, csrf.value, box && box.plan);
     if (s && moveFocus) Step.focus(el);
+    if (el) el.after(unsaved);  // the taps not saved under the step, which stays on screen
     return s;
+  }
+
+  // The deals after the page's, for going on offline: fetched once per plan of the game.
+  function fetchPlan() {
+    const name = data.plan;
+    if (!box || !name || (box.plan && box.plan.plan === name)) return;
+    fetch(found.dataset.game + "/deals.json", { credentials: "same-origin" })
+      .then(response => response.ok ? response.json() : null)
+      .then(plan => {
+        if (!plan || plan.plan !== name) return;
+        box.plan = plan;
+        box.save();
+      })
+      .catch(() => { /* no connection: asked again with the next page */ });
   }
 
   // The server's <main> in place of ours, around our step's element (drawn again from the new data,
@@ -45,17 +64,21 @@
     around(main, step.parentNode, fresh, theirs.parentNode);
   }
 
-  function show(html, url, redirected) {
+  // `refused`: the page answers a refusal, whose reason the list of taps not saved says (once).
+  function show(html, url, redirected, refused) {
     const doc = new DOMParser().parseFromString(html, "text/html"), fresh = doc.getElementById("main");
     if (!fresh) return redirected ? location.assign(url) : location.reload();
     const focused = document.activeElement && document.activeElement.closest("#panel");
+    if (refused) fresh.querySelectorAll("#error").forEach(error => error.remove());
     swap(fresh);
     document.title = doc.title;
     // A refused form answers at the URL it was posted to; only a redirect names a page to stay on.
     if (redirected && url !== location.href.split("#")[0]) history.replaceState(null, "", url);
     const error = document.getElementById("error"), mine = document.getElementById("step-data");
     if (mine) data = JSON.parse(mine.textContent);
-    if (box && mine) box.base = data;
+    if (box && mine) box.rebase(data);
+    fetchPlan();
+    listUnsaved();
     draw(false);
     // A refusal is read first. The focus was on something the page no longer has: it goes to the
     // next thing to do, or to the heading of what the page shows now (the game over).
@@ -72,7 +95,14 @@
     if (kind === "waiting") waiting = true;
     if (kind === "stored" && box.queue.length) {  // more to send: draw on the game as the server has it now
       const fresh = /id="step-data"[^>]*>([^<]*)</.exec(text);
-      if (fresh) box.base = data = JSON.parse(fresh[1]);
+      if (fresh) box.rebase(data = JSON.parse(fresh[1]));
+    } else if (kind === "refused") {
+      // The server's reason for the first; those after it were made on top of it.
+      const reason = /<p[^>]*id="error"[^>]*>([\s\S]*?)<\/p>/.exec(text), why = reason ?
+        new DOMParser().parseFromString(reason[1], "text/html").body.textContent.trim().replace(/\s+/g, " ") : "";
+      taps.forEach((tap, i) => { tap.why = i ? words("after") : why || (code === 409 ? words("changed") : words("refused")); });
+      box.save();
+      show(text, location.href, false, true);
     } else if (kind !== "waiting") {
       show(text, location.href, false);
     }
@@ -82,21 +112,24 @@
       waiting = false;
       return;
     }
-    const error = document.getElementById("error");
-    taps.forEach((tap, i) => {
-      tap.why = code === 409 ? words("changed") : i ? words("after") : error ? error.textContent.trim() : words("refused");
-    });
-    listUnsaved();
-    say(words("notsaved", { num: taps.length, why: taps[0].why }));
-    unsaved.querySelector("h2").focus();
+    const heading = unsaved.querySelector("h2"), first = taps[0];
+    if (!box.unsaved.includes(first)) {  // its deal is finished on the server already: said here only
+      return say(words("tapnot", { tap: words("ofdeal", { deal: first.deal, tap: first.label }), why: first.why }));
+    }
+    say("");  // the list below says it, once
+    if (heading) heading.focus();
   }
 
-  // The taps the server did not take, each to enter again on the game as it is now, or to discard.
+  // The taps the server did not take, by deal, each with its reason: entered again on its deal as
+  // the phone is at now (a count, or the bids at once, go back into their form to correct and save),
+  // or discarded. An undo is only discarded.
   function listUnsaved() {
-    unsaved.hidden = !box.unsaved.length;
+    unsaved.hidden = !box || !box.unsaved.length;
+    if (unsaved.hidden) return void (unsaved.innerHTML = "");
+    const s = data.order && Step.state(data, box.pending(), box.plan);
     unsaved.innerHTML = `<h2 id="unsaved-title" tabindex="-1">${words("unsaved")}</h2><p>${words("again")}</p><ul>` +
-      box.unsaved.map((tap, i) => `<li>${words("tapnot", { tap: esc(tap.label), why: esc(tap.why) })}` +
-      ` <span class="again"><button type="button" class="button small" value="${i}">${words("enter")}</button>` +
+      box.unsaved.map((tap, i) => `<li>${words("tapnot", { tap: esc(words("ofdeal", { deal: tap.deal, tap: tap.label })), why: esc(tap.why) })}` +
+      ` <span class="again">${s && Step.fits(s, tap) ? `<button type="button" class="button small" value="${i}">${words("enter")}</button>` : ""}` +
       `<button type="button" class="button small" value="${i}" name="discard">${words("discard")}</button></span></li>`).join("") +
       "</ul>";
   }
@@ -104,18 +137,31 @@
   unsaved.addEventListener("click", event => {
     const button = event.target.closest("button"), tap = button && box.unsaved[button.value];
     if (!tap) return;
-    box.take(tap, !button.name);
+    box.take(tap);
+    if (button.name) {
+      listUnsaved();
+      const next = unsaved.querySelector("button");
+      if (next) next.focus();
+      return say(words("discarded", { tap: tap.label }));
+    }
+    if (tap.kind === "bids" || tap.kind === "tricks") {  // back into its form, to correct and save
+      const s = Step.state(data, box.pending(), box.plan), f = Object.fromEntries(tap.fields);
+      box.drafts[s.d.deal + s.kind] = { bids: s.bids.join(), touched: true,
+        picks: s.bids.map((bid, p) => f[`${tap.kind}-${p}`] == null ? null : +f[`${tap.kind}-${p}`]) };
+      box.save();
+      listUnsaved();
+      draw(false);
+      const save = main.querySelector("#step .seats [type=submit]");
+      if (save) save.focus();
+      return say(tap.label);
+    }
+    const s0 = Step.state(data, box.pending(), box.plan);
+    const again = box.add({ kind: tap.kind, action: tap.action, fields: tap.fields, label: tap.label, deal: tap.deal });
     listUnsaved();
-    const next = unsaved.querySelector("button"), s = !button.name && draw(true);
-    if (button.name && next) next.focus();
-    say(button.name ? words("discarded", { tap: tap.label }) : s ? Step.said(data, s, tap) : tap.label);
+    const s = draw(true);
+    say(s ? Step.said(s, again) : Step.label(s0, tap.kind, tap.fields));
     box.send();
   });
-
-  main.addEventListener("click", event => {
-    // The second tap of a double tap lands on the next bidder's buttons: it is not a bid.
-    if (event.detail > 1 && event.target.closest("#step button")) event.preventDefault();
-  }, true);
 
   main.addEventListener("submit", event => {
     const form = event.target, kind = form.action.split("/").pop(), button = event.submitter;
@@ -124,10 +170,23 @@
     if (box && data.order && ["bid", "bids", "tricks", "trump", "undo"].includes(kind)) {
       // A bid the data strikes out is said to be refused, and not sent.
       if (button && button.matches("[aria-disabled]")) return say(form.querySelector(".reason").textContent);
+      // Counts that don't add up are not sent: the sum under them says what is missing.
+      const sum = form.matches(".tricks-form") && form.querySelector(".sum.off");
+      if (sum) {
+        sum.tabIndex = -1;
+        sum.focus();
+        return;
+      }
       const fields = Array.from(new FormData(form, button)).filter(([name]) => name !== "version");
-      const label = Step.label(data, Step.state(data, box.pending()), kind, fields);
-      const tap = box.add({ kind, action: form.action, fields, label, deal: data.deal }), s = draw(true);
-      say(s ? Step.said(data, s, tap) : label);
+      const f = Object.fromEntries(fields), s = Step.state(data, box.pending(), box.plan);
+      // The same button for the same player again within a moment is a double tap: once is enough.
+      const same = [kind, f.deal, f.seat, button && button.value].join();
+      if (same === last.same && event.timeStamp - last.at < 700) return;
+      last.same = same;
+      last.at = event.timeStamp;
+      const tap = box.add({ kind, action: form.action, fields, label: Step.label(s, kind, fields), deal: +f.deal });
+      const next = draw(true);
+      say(next ? Step.said(next, tap) : tap.label);
       return box.send();
     }
     if (busy) return;  // a second tap while the first is on its way is ignored, never sent twice
@@ -143,8 +202,10 @@
   });
 
   main.addEventListener("change", event => {
-    const row = event.target.closest("#step .seat-row");
-    if (row) Step.sums(row.closest("#step"), data, +row.dataset.seat);
+    const row = event.target.closest("#step .seat-row"), el = row && row.closest("#step");
+    if (!row) return;
+    Step.sums(el, el.step ? el.step.d : data, +row.dataset.seat);
+    if (box) box.save();  // the counts tapped so far survive a reload
   });
 
   // A digit taps that bid, with the focus on the bid buttons or on nothing in particular (the page,
@@ -165,8 +226,9 @@
   if (box) {
     data = box.base;  // a page opened from a cache draws on the newer game this phone heard of
     main.before(bar);
-    listUnsaved();
+    fetchPlan();
     box.send();
   }
+  listUnsaved();
   draw(false);
 })();

@@ -1,31 +1,56 @@
-// Draws the deal's step from the page's data (#step-data: board.step_data) and the taps not yet
-// answered, so a tap shows at once. The server stays the only judge: this only looks up what the
-// rules core put in the data (the bidding order; the bids allowed after a running total and why the
-// others are not; the announce of a total; the tricks' total), and the server checks every tap as it
-// checks a form. Its page, with the points, replaces this drawing.
+// Draws the deal's step from the page's data (#step-data: board.step_data), the deals after it
+// (board.deal_steps, fetched as the game's plan) and the taps not yet answered, so a tap shows at once
+// and the game goes on from deal to deal without a connection. The server stays the only judge: this
+// only looks up what the rules core put in the data (the bidding order; the bids allowed after a
+// running total and why the others are not; the announce of a total; the tricks' total), and the
+// server checks every tap as it checks a form. Its page, with the points, replaces this drawing.
 (function () {
   "use strict";
   const esc = text => String(text).replace(/[&<>"]/g, c => `&#${c.charCodeAt(0)};`);
   const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" }, w = window.words;
 
-  // The deal as the data and the taps made on it leave it.
-  function state(d, taps) {
-    const s = { bids: d.bids.slice(), tricks: null, queued: [] };
-    for (const { kind, fields } of taps) {
-      const f = Object.fromEntries(fields), seat = p => f[`${kind}-${p}`] == null ? null : +f[`${kind}-${p}`];
-      const entered = d.order.filter(p => s.bids[p] != null);
+  // The data of deal `number`: the page's own, or the plan's when it is the plan this page names.
+  function dealData(d, plan, number) {
+    if (number === d.deal) return d;
+    const found = plan && d.plan && plan.plan === d.plan && plan.deals.find(x => x.deal === number);
+    return found ? Object.assign({}, found, { names: d.names, at_once: d.at_once, version: d.version, announce: d.announce }) : null;
+  }
+
+  // The deal the taps leave the phone at, and its step: the page's deal with the bids stored, then
+  // each deal whose tricks are among the taps gives way to the next one the data knows (none: the
+  // next deal waits for the server).
+  function state(d, taps, plan) {
+    let s = fresh(d, d.bids.slice(), null);
+    for (const tap of taps) {
+      if (tap.deal != null && tap.deal !== s.d.deal) continue;  // answered already: the data has it
+      const { kind, fields } = tap, f = Object.fromEntries(fields);
+      const seat = p => f[`${kind}-${p}`] == null ? null : +f[`${kind}-${p}`];
+      const entered = s.d.order.filter(p => s.bids[p] != null);
       if (kind === "bid") s.queued.push(+f.seat);
       if (kind === "bid") s.bids[f.seat] = +f.bid;
-      for (const p of kind === "bids" ? d.order : []) s.bids[p] = seat(p);
-      if (kind === "bids") s.queued.push(...d.order);
-      if (kind === "undo") (d.at_once ? entered : entered.slice(-1)).forEach(p => { s.bids[p] = null; });
-      if (kind === "tricks") s.tricks = d.order.map(seat);
+      for (const p of kind === "bids" ? s.d.order : []) s.bids[p] = seat(p);
+      if (kind === "bids") s.queued.push(...s.d.order);
+      if (kind === "undo") (s.d.at_once ? entered : entered.slice(-1)).forEach(p => { s.bids[p] = null; });
+      if (kind === "tricks") {
+        const done = { d: s.d, bids: s.bids, tricks: s.d.order.map(seat) }, next = dealData(d, plan, s.d.deal + 1);
+        s = next ? fresh(next, s.bids.map(() => null), done) : Object.assign(fresh(s.d, s.bids, done), { tricks: done.tricks });
+      }
     }
-    s.entered = d.order.filter(p => s.bids[p] != null);
+    s.entered = s.d.order.filter(p => s.bids[p] != null);
     s.total = s.entered.reduce((sum, p) => sum + s.bids[p], 0);
-    s.next = d.order.find(p => s.bids[p] == null);
-    s.kind = s.tricks ? "sent" : s.next === undefined ? "tricks" : d.at_once ? "bids" : "bid";
+    s.next = s.d.order.find(p => s.bids[p] == null);
+    s.kind = s.tricks ? "sent" : s.next === undefined ? "tricks" : s.d.at_once ? "bids" : "bid";
     return s;
+  }
+
+  // What the bids are said to be against the cards ("over by 1"), in the data's own words.
+  function announce(d, total) {
+    const [under, even, over] = d.announce;
+    return total === d.cards ? even : (total < d.cards ? under : over).replace("%(tricks)s", Math.abs(total - d.cards));
+  }
+
+  function fresh(d, bids, before) {
+    return { d, bids, tricks: null, queued: [], before };
   }
 
   // What the data allows the bidder at `position` in the bidding order after bids adding up to `total`.
@@ -53,22 +78,28 @@
       `<button type="submit" class="button primary big">${save}</button></div>`;
   }
 
-  function step(d, s, picks, form) {
-    const announce = `<p class="announce">${w("bidsfor", { total: s.total, cards: d.cards, announce: esc(d.announce[s.total]) })}</p>`;
-    if (s.kind === "sent") {
-      return `<div class="last-deal pending"><h2 tabindex="-1">${w("entered", { deal: d.deal })}</h2><ul class="chips">` +
-        d.order.map((p, i) => `<li>${esc(d.names[p])} <b>${s.bids[p]} / ${s.tricks[i]}</b></li>`).join("") +
-        `</ul><p class="muted small">${w("pending")}</p></div>`;
-    }
+  // A deal entered on this phone whose points the server has not given yet.
+  function entered(before, note) {
+    const { d, bids, tricks } = before;
+    return `<div class="last-deal pending"><h2 tabindex="-1">${w("entered", { deal: d.deal })}</h2><ul class="chips">` +
+      d.order.map((p, i) => `<li>${esc(d.names[p])} <b>${bids[p]} / ${tricks[i]}</b></li>`).join("") +
+      `</ul><p class="muted small">${note}</p></div>`;
+  }
+
+  function step(s, picks, form) {
+    const d = s.d;
+    const announce = `<p class="announce">${w("bidsfor", { total: s.total, cards: d.cards, announce: esc(announce(d, s.total)) })}</p>`;
+    if (s.kind === "sent") return entered(s.before, w("pending"));
+    const before = s.before && !s.entered.length ? entered(s.before, w("pendingnext")) : "";
     if (s.kind === "tricks") {
       return announce + form("tricks", "seats tricks-form", `<p class="prompt">${w("rest", { dealer: esc(d.names[d.tricks.rest]) })}</p>` +
         rows(d, s, "tricks", picks, w("save", { deal: d.deal })));
     }
     if (s.kind === "bids") {
-      return form("bids", "seats bids-form", `<p class="prompt">${w("atonce")}</p>` + rows(d, s, "bids", picks, w("savebids")));
+      return before + form("bids", "seats bids-form", `<p class="prompt">${w("atonce")}</p>` + rows(d, s, "bids", picks, w("savebids")));
     }
     const [allows, reason] = allowed(d, d.order.indexOf(s.next), s.total);
-    return '<ol class="bidders">' + d.order.map(p => {
+    return before + '<ol class="bidders">' + d.order.map(p => {
       const bid = s.bids[p];
       return `<li class="${p === s.next ? "now" : ""}" data-seat="${p}"><span class="who">` +
         `${esc(d.names[p])}${p === d.dealer ? " <small>" + w("deals") + "</small>" : ""}</span>` +
@@ -84,25 +115,35 @@
 
   // Draws the step into `el` (#step); `drafts` keeps, by deal and step, what was tapped in a form not
   // yet saved. A step drawn as it already is stays as it is (the radios' ticks are the page's own),
-  // so a finger on a button as an answer comes in still taps it.
-  function draw(el, d, taps, drafts, game, csrf) {
-    const s = state(d, taps), key = d.deal + s.kind, bids = s.bids.join(), last = s.entered[s.entered.length - 1];
+  // so a finger on a button as an answer comes in still taps it. A deal after the page's gets its
+  // header from the plan, and the page's last deal and trump control, which are not its, are hidden.
+  function draw(el, d, taps, drafts, game, csrf, plan) {
+    const s = state(d, taps, plan), dd = s.d, key = dd.deal + s.kind, bids = s.bids.join();
+    const last = s.entered[s.entered.length - 1];
     if (!drafts[key] || drafts[key].bids !== bids) drafts[key] = { bids, picks: s.kind === "tricks" ? s.bids.slice() : [] };
     const form = (action, kind, inner) => `<form method="post" action="${game}/${action}" class="live ${kind}">` +
-      `<input type="hidden" name="csrf_token" value="${esc(csrf)}"><input type="hidden" name="version">${inner}</form>`;
-    const html = step(d, s, drafts[key].picks, form) + (s.entered.length && s.kind !== "sent" ? form("undo", "undo",
-      `<button type="submit" class="button small">${d.at_once ? w("undoall") : w("undo", { player: esc(d.names[last]) })}</button>`) : "");
+      `<input type="hidden" name="csrf_token" value="${esc(csrf)}"><input type="hidden" name="version">` +
+      `<input type="hidden" name="deal" value="${dd.deal}">${inner}</form>`;
+    const html = step(s, drafts[key].picks, form) + (s.entered.length && s.kind !== "sent" ? form("undo", "undo",
+      (dd.at_once ? "" : `<input type="hidden" name="seat" value="${last}">`) +
+      `<button type="submit" class="button small">${dd.at_once ? w("undoall") : w("undo", { player: esc(dd.names[last]) })}</button>`) : "");
     if (html.replace(/ checked/g, "") !== el.drawn) el.innerHTML = html;
     el.drawn = html.replace(/ checked/g, "");
     // The version a form is sent with when nothing keeps the taps (the outbox sets its own).
     el.querySelectorAll("input[name=version]").forEach(input => { input.value = d.version; });
     el.draft = drafts[key];
-    sums(el, d);
+    el.step = s;
+    sums(el, dd);
     // The bids not yet answered, dashed.
     el.querySelectorAll(".bidders li").forEach(li => li.classList.toggle("queued", s.queued.includes(+li.dataset.seat) &&
       !li.matches(".now")));
-    const before = el.closest("#panel").querySelector(".last-deal:not(.pending)");
-    if (before) before.hidden = s.entered.length > 0;
+    const panel = el.closest("#panel"), head = panel.querySelector(".deal-head"), later = dd !== d;
+    const before = panel.querySelector(".last-deal:not(.pending)");
+    if (before) before.hidden = s.entered.length > 0 || later;
+    panel.querySelectorAll(".trump-form, .trump-more").forEach(trump => { trump.hidden = later; });
+    if (head && !head.own) head.own = head.innerHTML;
+    const shown = later ? (dd.head || "").replace(/^\s*<header[^>]*>|<\/header>\s*$/g, "") : head && head.own;
+    if (head && head.innerHTML !== shown) head.innerHTML = shown;
     return s;
   }
 
@@ -140,19 +181,31 @@
 
   // A tap in words, for the status line and the list of taps not saved: "Ann bid 1"; and what it did
   // and what comes next: "Ann bid 1 · Bob bids next".
-  function label(d, s, kind, fields) {
-    const f = Object.fromEntries(fields), last = s.entered[s.entered.length - 1];
+  function label(s, kind, fields) {
+    const d = s.d, f = Object.fromEntries(fields), last = s.entered[s.entered.length - 1];
     if (kind === "bid") return w("bid", { player: d.names[f.seat], bid: f.bid });
     if (kind === "undo") return d.at_once ? w("backall", { deal: d.deal }) : w("back", { player: d.names[last] });
     if (kind === "trump") return w("trump", { suit: SUITS[f.trump] || w("nt"), deal: d.deal });
     return w(kind === "bids" ? "thebids" : "thetricks", { deal: d.deal });
   }
 
-  function said(d, s, tap) {
-    if (tap.kind === "tricks") return w("entered", { deal: d.deal });
+  function said(s, tap) {
+    const d = s.d;
+    if (tap.kind === "tricks") return w("entered", { deal: tap.deal });
     return s.kind === "bid" ? w("next", { tap: tap.label, player: d.names[s.next] }) : s.kind === "bids" ? w("everyone", { tap: tap.label })
-      : s.kind === "tricks" ? w("tricks", { tap: tap.label, announce: d.announce[s.total] }) : tap.label;
+      : s.kind === "tricks" ? w("tricks", { tap: tap.label, announce: announce(d, s.total) }) : tap.label;
   }
 
-  window.Step = { esc, state, draw, sums, focus, label, said };
+  // Whether a tap not saved can be entered again now: the phone is at its deal and step (a bid: that
+  // player bids next, and the data allows the bid). An undo is never entered again.
+  function fits(s, tap) {
+    if (tap.kind === "undo" || tap.deal !== s.d.deal) return false;
+    if (tap.kind === "trump") return s.kind !== "sent";
+    if (tap.kind !== s.kind) return false;
+    if (tap.kind !== "bid") return true;
+    const f = Object.fromEntries(tap.fields);
+    return +f.seat === s.next && allowed(s.d, s.d.order.indexOf(s.next), s.total)[0](+f.bid);
+  }
+
+  window.Step = { esc, state, draw, sums, focus, label, said, fits };
 })();

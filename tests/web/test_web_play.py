@@ -86,7 +86,7 @@ BAD_INPUT = [
                  id="no seat"),
     pytest.param("/bid", {"seat": 0, "bid": "−1"}, "Bid must be a whole number from 0 to 52, not '−1'.", 422,
                  id="a typographic minus"),
-    pytest.param("/bid", {"seat": 0, "bid": 2, "version": 1}, "This screen was out of date", 409, id="stale version"),
+    pytest.param("/bid", {"seat": 0, "bid": 2, "version": 1}, "Deal 1: this entry was made on a screen that was out of date", 409, id="stale version"),
     pytest.param("/bid", {"seat": 0, "bid": 2, "csrf_token": None},
                  "The form expired or was sent from elsewhere; nothing was changed", 400, id="missing CSRF token"),
     pytest.param("/bid", {"seat": 0, "bid": 2, "csrf_token": "forged"},
@@ -158,7 +158,7 @@ def test_a_stale_version_is_refused_and_never_applied_twice(start: Start) -> Non
     first = game.post("/bid", seat=1, bid=2, version=version)
     again = game.post("/bid", seat=1, bid=2, version=version)  # the back button, or a double tap
     assert first.status_code == 302 and again.status_code == 409
-    assert "Nothing was changed" in text(again.get_data(as_text=True))
+    assert "Bob has bid in deal 1 already: this bid was not saved." in text(again.get_data(as_text=True))
     assert game.export()["deals"][0]["bids"] == [None, 2, None, None]
 
 

@@ -32,6 +32,7 @@ FORMS: dict[str, dict[str, Any]] = {
     "play.bid": {"seat": 3, "bid": 0},
     "play.bids": {f"bids-{seat}": bid for seat, bid in enumerate([0, 0, 1, 0])},
     "play.trump": {"trump": "S"},
+    "play.undo": {"seat": 2},
     "play.cards": {"cards": 2},
     "play.tricks": {f"tricks-{seat}": took for seat, took in enumerate([1, 1, 0, 0])},
     "play.correct": {**{f"bids-{s}": b for s, b in enumerate([0, 1, 0, 0])},

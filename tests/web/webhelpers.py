@@ -17,6 +17,9 @@ from scorekeeper.models import Game, Group, GroupGame, db
 
 TOKEN = re.compile(r'name="csrf_token"[^>]*value="([^"]+)"')
 VERSION = re.compile(r'name="version"[^>]*value="(\d+)"')
+#: The deal a page's taps are for, and the bid its undo takes back.
+DEAL = re.compile(r'name="deal" value="(\d+)"')
+UNDO_SEAT = re.compile(r'/undo"[^>]*>(?:(?!</form>).)*?name="seat" value="(\d+)"', re.DOTALL)
 
 FOUR = ["Ann", "Bob", "Cy", "Dee"]
 
@@ -85,8 +88,13 @@ class Scorer:
         return int(match.group(1))
 
     def post(self, path: str, data: dict[str, Any] | None = None, **fields: Any) -> TestResponse:
-        """POST to one of the game's write routes with the page's CSRF token and version."""
-        form = {"csrf_token": csrf_from(self.page()), "version": self.version(), **(data or {}), **fields}
+        """POST to one of the game's write routes with the page's CSRF token and version, and, as
+        the page's taps do, the deal they are for and the bid an undo takes back."""
+        page = self.page()
+        found, seat = DEAL.search(page), UNDO_SEAT.search(page)
+        tap = {"deal": found.group(1) if found else None,
+               "seat": seat.group(1) if seat and path == "/undo" else None}
+        form = {"csrf_token": csrf_from(page), "version": self.version(), **tap, **(data or {}), **fields}
         return self.client.post(self.url + path, data={k: v for k, v in form.items() if v is not None})
 
     def bid(self, *bids: int) -> TestResponse:
