@@ -70,6 +70,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         # (redis://host:6379, memcached://host:11211).
         RATELIMIT_ENABLED=os.environ.get("RATELIMIT_ENABLED", "yes"),
         RATELIMIT_STORAGE_URI=os.environ.get("RATELIMIT_STORAGE_URI", "memory://"),
+        # Days after which `flask remove-unplayed` removes a game nobody entered a deal in and
+        # nobody changed (retention.py); 0: never.
+        REMOVE_UNPLAYED_AFTER_DAYS=os.environ.get("REMOVE_UNPLAYED_AFTER_DAYS", "0"),
         # The catalogs of every language but English (translations/<code>/LC_MESSAGES).
         BABEL_TRANSLATION_DIRECTORIES=str(ROOT / "translations"),
     )
@@ -95,6 +98,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         plan,
         play,
         ratelimits,
+        retention,
         sheets,
         table,
         web,
@@ -118,4 +122,5 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(groupfiles.bp)
     groups.init_app(app)
     ratelimits.init_app(app)
+    retention.init_app(app)
     return app
