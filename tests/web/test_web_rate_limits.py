@@ -12,32 +12,37 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from flask_babel import force_locale
-from webhelpers import FOUR, Scorer, csrf_from, message, snapshot, text
+from webhelpers import FOUR, Scorer, closed, csrf_from, message, snapshot, text
 from werkzeug.test import TestResponse
 
 from scorekeeper import create_app, ratelimits
-from scorekeeper.models import db
 from scorekeeper.rules.errors import ValueRefused
 from scorekeeper.rules.words import _
 
 GAME = {"players": ["Ann", "Bob", "Cy"], "rules": {"max_cards": 3}}
 
 
-def limited_app(database_url: str, limit: str = "2 per minute", **config: object) -> Flask:
-    """The app with every kind limited to ``limit`` per client address."""
-    return create_app({"TESTING": True, "SECRET_KEY": "test", "SQLALCHEMY_DATABASE_URI": database_url,
-                       "RATE_LIMITS": dict.fromkeys(ratelimits.LIMITS, limit), **config})
+AppMaker = Callable[..., Flask]
 
 
 @pytest.fixture
-def limited(database_url: str) -> Iterator[Flask]:
-    app = limited_app(database_url)
-    yield app
-    with app.app_context():
-        for table in ("group_games", "groups", "games"):  # the shared PostgreSQL database stays empty
-            db.session.execute(db.text(f"DELETE FROM {table}"))
-        db.session.commit()
-        db.engine.dispose()
+def limited_app(database_url: str) -> Iterator[AppMaker]:
+    """Make the app with every kind limited to ``limit`` per client address (closed after the test)."""
+    made: list[Flask] = []
+
+    def make(limit: str = "2 per minute", **config: object) -> Flask:
+        made.append(create_app({"TESTING": True, "SECRET_KEY": "test", "SQLALCHEMY_DATABASE_URI": database_url,
+                                "RATE_LIMITS": dict.fromkeys(ratelimits.LIMITS, limit), **config}))
+        return made[-1]
+
+    yield make
+    for app in made:
+        closed(app)
+
+
+@pytest.fixture
+def limited(limited_app: AppMaker) -> Flask:
+    return limited_app()
 
 
 def new_game_form(client: FlaskClient, action: str = "start") -> TestResponse:
@@ -104,21 +109,17 @@ def test_previewing_and_arranging_a_new_game_count_nothing(limited: Flask) -> No
     assert [new_game_form(client).status_code for _ in range(3)] == [302, 302, 429]
 
 
-def test_a_game_s_sheet_is_limited_as_sheets(database_url: str) -> None:
-    app = limited_app(database_url, RATE_LIMITS={"sheets": "1 per minute"})
+def test_a_game_s_sheet_is_limited_as_sheets(limited_app: AppMaker) -> None:
+    app = limited_app(RATE_LIMITS={"sheets": "1 per minute"})
     client = app.test_client()
     sheet = client.post("/api/games", json=GAME).get_json()["links"]["sheet"]
     assert client.get(sheet).status_code == 200
     assert client.get("/sheets/blank.pdf?players=4").status_code == 429
     assert client.get(sheet).status_code == 429
-    with app.app_context():
-        db.session.execute(db.text("DELETE FROM games"))
-        db.session.commit()
-        db.engine.dispose()
 
 
-def test_entering_scores_and_opening_a_game_are_never_limited(database_url: str) -> None:
-    app = limited_app(database_url, "1 per hour")
+def test_entering_scores_and_opening_a_game_are_never_limited(limited_app: AppMaker) -> None:
+    app = limited_app("1 per hour")
     client = app.test_client()
     links = client.post("/api/games", json={"players": FOUR, "rules": {"max_cards": 3}}).get_json()["links"]
     game = Scorer(client, links["edit"].rsplit("/", 1)[1], links["view"].rsplit("/", 1)[1])
@@ -129,10 +130,6 @@ def test_entering_scores_and_opening_a_game_are_never_limited(database_url: str)
         assert all(client.get(url).status_code == 200 for _ in range(5)), url
     assert len(game.export()["deals"]) == 2
     assert client.post("/api/games", json=GAME).status_code == 429  # while new games are refused
-    with app.app_context():
-        db.session.execute(db.text("DELETE FROM games"))
-        db.session.commit()
-        db.engine.dispose()
 
 
 @pytest.mark.parametrize("code", ["de", "fr", "nl"])
@@ -154,36 +151,36 @@ def test_the_refusal_is_in_the_phone_s_language(limited: Flask, code: str) -> No
 FORWARDED = {"X-Forwarded-Proto": "https", "X-Forwarded-Host": "cards.example.org"}
 
 
-def test_behind_a_proxy_each_client_address_has_its_own_count(database_url: str) -> None:
-    client = limited_app(database_url, PROXY_HOPS="1").test_client()
+def test_behind_a_proxy_each_client_address_has_its_own_count(limited_app: AppMaker) -> None:
+    client = limited_app(PROXY_HOPS="1").test_client()
     first, second = ({**FORWARDED, "X-Forwarded-For": address} for address in ("10.0.0.7", "10.0.0.8"))
     assert [client.post("/api/groups", json={"name": "A"}, headers=first).status_code for _ in range(3)] == \
         [201, 201, 429]
     assert client.post("/api/groups", json={"name": "B"}, headers=second).status_code == 201
 
 
-def test_without_a_proxy_a_forwarded_address_does_not_escape_the_limit(database_url: str) -> None:
-    client = limited_app(database_url).test_client()
+def test_without_a_proxy_a_forwarded_address_does_not_escape_the_limit(limited_app: AppMaker) -> None:
+    client = limited_app().test_client()
     codes = [client.post("/api/groups", json={"name": "A"}, headers={"X-Forwarded-For": f"10.0.0.{n}"}).status_code
              for n in range(3)]
     assert codes == [201, 201, 429]
 
 
-def test_the_limits_can_be_turned_off(database_url: str) -> None:
-    client = limited_app(database_url, RATELIMIT_ENABLED="no").test_client()
+def test_the_limits_can_be_turned_off(limited_app: AppMaker) -> None:
+    client = limited_app(RATELIMIT_ENABLED="no").test_client()
     assert all(client.post("/api/groups", json={"name": "A"}).status_code == 201 for _ in range(5))
 
 
 @pytest.mark.parametrize("setting", ["maybe", "2", ""])
-def test_a_limits_switch_that_is_no_yes_or_no_stops_the_app_with_its_name(database_url: str, setting: str) -> None:
+def test_a_limits_switch_that_is_no_yes_or_no_stops_the_app_with_its_name(limited_app: AppMaker, setting: str) -> None:
     with pytest.raises(ValueRefused, match="RATELIMIT_ENABLED"):
-        limited_app(database_url, RATELIMIT_ENABLED=setting)
+        limited_app(RATELIMIT_ENABLED=setting)
 
 
 @pytest.mark.parametrize(("uri", "storage"), [("memory://", "MemoryStorage"),
                                               ("redis://localhost:6379", "RedisStorage"),
                                               ("memcached://localhost:11211", "MemcachedStorage")])
-def test_the_counts_are_kept_where_the_storage_setting_says(database_url: str, uri: str, storage: str) -> None:
-    app = limited_app(database_url, RATELIMIT_STORAGE_URI=uri)
+def test_the_counts_are_kept_where_the_storage_setting_says(limited_app: AppMaker, uri: str, storage: str) -> None:
+    app = limited_app(RATELIMIT_STORAGE_URI=uri)
     [limiter] = app.extensions["limiter"]
     assert type(limiter.storage).__name__ == storage

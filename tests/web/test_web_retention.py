@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from webhelpers import FOUR, Scorer, groups_snapshot, snapshot
+from webhelpers import FOUR, Scorer, closed, groups_snapshot, snapshot
 
 from scorekeeper import create_app
 from scorekeeper.models import db
@@ -25,11 +25,7 @@ def app_with(database_url: str, **config: object) -> Flask:
 def keeping_30_days(database_url: str) -> Iterator[Flask]:
     app = app_with(database_url, REMOVE_UNPLAYED_AFTER_DAYS="30")
     yield app
-    with app.app_context():
-        for table in ("group_games", "groups", "games"):  # the shared PostgreSQL database stays empty
-            db.session.execute(db.text(f"DELETE FROM {table}"))
-        db.session.commit()
-        db.engine.dispose()
+    closed(app)
 
 
 def store(client: FlaskClient, days_ago: int, **document: object) -> str:
@@ -102,10 +98,7 @@ def test_retention_is_off_by_default(database_url: str) -> None:
     token = store(app.test_client(), 10_000)
     assert "REMOVE_UNPLAYED_AFTER_DAYS is 0 (off): no game is removed." in remove(app)
     assert tokens(app) == {token}
-    with app.app_context():
-        db.session.execute(db.text("DELETE FROM games"))
-        db.session.commit()
-        db.engine.dispose()
+    closed(app)
 
 
 @pytest.mark.parametrize("days", ["-1", "thirty", "1e3", "40000"])
