@@ -65,6 +65,14 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         # How many reverse proxies (Caddy, nginx) stand in front of the app: their X-Forwarded-Proto,
         # -Host and -For headers are then believed, so links say https. 0: none is believed.
         PROXY_HOPS=os.environ.get("PROXY_HOPS", "0"),
+        # Rate limits per client address on new games, imports, groups and sheets (ratelimits.py),
+        # counted in this worker's memory, or in Redis or memcached shared by every worker and server
+        # (redis://host:6379, memcached://host:11211).
+        RATELIMIT_ENABLED=os.environ.get("RATELIMIT_ENABLED", "yes"),
+        RATELIMIT_STORAGE_URI=os.environ.get("RATELIMIT_STORAGE_URI", "memory://"),
+        # Days after which `flask remove-unplayed` removes a game nobody entered a deal in and
+        # nobody changed (retention.py); 0: never.
+        REMOVE_UNPLAYED_AFTER_DAYS=os.environ.get("REMOVE_UNPLAYED_AFTER_DAYS", "0"),
         # The catalogs of every language but English (translations/<code>/LC_MESSAGES).
         BABEL_TRANSLATION_DIRECTORIES=str(ROOT / "translations"),
     )
@@ -89,6 +97,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         offline,
         plan,
         play,
+        ratelimits,
+        retention,
         sheets,
         table,
         web,
@@ -111,4 +121,6 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(groups.bp)
     app.register_blueprint(groupfiles.bp)
     groups.init_app(app)
+    ratelimits.init_app(app)
+    retention.init_app(app)
     return app

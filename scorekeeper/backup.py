@@ -3,7 +3,9 @@
 A backup is ``{"format": "oh-hell-scorekeeper/backup-1", "exported": ..., "games": [export, ...]}``.
 Restoring it imports each game on its own: a game whose link still works on this server is only
 remembered on this device, a game this device already holds (same input) is skipped, and a game
-the rules refuse is named with the reason while the others are imported all the same.
+the rules refuse is named with the reason while the others are imported all the same. Every game
+is checked before the first is stored: the restore holds the database's write lock only for its
+INSERTs, never while the rules are worked out.
 """
 
 from __future__ import annotations
@@ -92,33 +94,46 @@ def _on_server(doc: object) -> tuple[StoredGame | None, bool]:
     return None, False
 
 
-def _held() -> dict[str, tuple[StoredGame, bool]]:
-    """The games this device holds, by their canonical input."""
-    held = {}
+def _held() -> dict[str, list[tuple[StoredGame, bool]]]:
+    """The games this device holds, by their canonical input (equal games each in their place)."""
+    held: dict[str, list[tuple[StoredGame, bool]]] = {}
     for game, editable in device.games():
         try:
-            held[_canonical(game.load())] = (game, editable)
+            held.setdefault(_canonical(game.load()), []).append((game, editable))
         except RulesError:
             continue
     return held
 
 
-def _restore(number: int, doc: object, held: dict[str, tuple[StoredGame, bool]]) -> Restored:
-    """Restore one game of a backup (added to the session, not yet committed)."""
+def _check(number: int, doc: object) -> tuple[Restored, GameFile | None]:
+    """One game of a backup, read and checked (nothing stored): found on this server by its links,
+    refused with the reason, or to import (with its checked game file)."""
     name = _name(doc)
     found, editable = _on_server(doc)
     if found is not None:
-        return Restored(number, name, "here", game=found, editable=editable)
+        return Restored(number, name, "here", game=found, editable=editable), None
     try:
-        checked = parse(doc)
+        return Restored(number, name, "imported"), parse(doc)
     except RulesError as exc:
-        return Restored(number, name, "refused", sentence(str(exc)))
-    key = _canonical(checked)
-    if key in held:
-        return Restored(number, name, "here", game=held[key][0], editable=held[key][1])
-    game = StoredGame.create(checked)
-    held[key] = (game, True)
-    return Restored(number, name, "imported", game=game)
+        return Restored(number, name, "refused", sentence(str(exc))), None
+
+
+def _match_held(checked: list[tuple[Restored, GameFile | None]]) -> None:
+    """Mark "here" each game to import whose input is that of a game this device holds.
+
+    A game held stands for one game of the backup at most, so separate games stay separate even
+    when nothing tells them apart yet (the same players, nothing entered), while a backup
+    restored twice finds each of its games where the first restore stored it.
+    """
+    held = _held()
+    claimed = {result.game.id for result, _game in checked if result.game is not None}
+    for result, game in checked:
+        if game is None:
+            continue
+        same = [(found, editable) for found, editable in held.get(_canonical(game), []) if found.id not in claimed]
+        if same:
+            result.outcome, result.game, result.editable = "here", *same[0]
+            claimed.add(same[0][0].id)
 
 
 def restore(data: dict[str, Any]) -> list[Restored]:
@@ -135,8 +150,12 @@ def restore(data: dict[str, Any]) -> list[Restored]:
             "This backup holds %(num)s game; at most %(most)s can be restored at once, so nothing was imported.",
             "This backup holds %(num)s games; at most %(most)s can be restored at once, so nothing was imported.",
             len(games), most=MAX_GAMES))
-    held = _held()
-    results = [_restore(number, doc, held) for number, doc in enumerate(games, 1)]
+    checked = [_check(number, doc) for number, doc in enumerate(games, 1)]
+    _match_held(checked)
+    for result, game in checked:  # every check made: the writes, one short transaction the caller commits
+        if result.outcome == "imported" and game is not None:
+            result.game = StoredGame.create(game)
+    results = [result for result, _game in checked]
     for result in reversed(results):  # the backup's first game ends at the top of the list
         if result.game is not None:
             device.remember(result.game, result.editable)

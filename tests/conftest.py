@@ -28,7 +28,9 @@ collect_ignore = ["conftest.py"]
 
 
 def _config(url: str) -> dict[str, object]:
-    return {"TESTING": True, "SECRET_KEY": "test", "SQLALCHEMY_DATABASE_URI": url}
+    # No rate limits: a test makes games faster than any club; tests/web/test_web_rate_limits.py
+    # turns them on.
+    return {"TESTING": True, "SECRET_KEY": "test", "SQLALCHEMY_DATABASE_URI": url, "RATELIMIT_ENABLED": False}
 
 
 @pytest.fixture(scope="session")

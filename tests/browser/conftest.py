@@ -83,7 +83,8 @@ def _keeping_the_body(app: WSGIApplication) -> WSGIApplication:
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The app on a throw-away, migrated SQLite database, served from a background thread."""
     database = tmp_path_factory.mktemp("browser") / "browser.sqlite"
-    app = create_app({"SECRET_KEY": "browser", "SQLALCHEMY_DATABASE_URI": f"sqlite:///{database}"})
+    app = create_app({"SECRET_KEY": "browser", "SQLALCHEMY_DATABASE_URI": f"sqlite:///{database}",
+                      "RATELIMIT_ENABLED": False})
     with app.app_context():
         upgrade()
     REACHABLE.append(Reachable(app))

@@ -128,9 +128,34 @@ def test_restoring_twice_imports_nothing_the_second_time(app: Flask, client: Fla
 def test_a_game_with_the_same_input_as_one_on_this_phone_is_skipped(app: Flask, client: FlaskClient) -> None:
     stored = client.post("/api/games", json=GOOD).get_json()
     client.get(stored["links"]["edit"])
-    response = restore(client, backup(without_links(stored), GOOD, {**GOOD, "title": "Other"}))
-    assert "1 game imported, 2 already here." in text(response.get_data(as_text=True))
+    response = restore(client, backup(without_links(stored), {**GOOD, "title": "Other"}))
+    assert "1 game imported, 1 already here." in text(response.get_data(as_text=True))
     assert len(snapshot(app)) == 2
+
+
+def test_a_game_this_phone_holds_stands_for_one_game_of_the_backup(app: Flask, client: FlaskClient) -> None:
+    stored = client.post("/api/games", json=GOOD).get_json()
+    client.get(stored["links"]["edit"])
+    response = restore(client, backup(GOOD, without_links(stored), stored))
+    assert "2 games imported, 1 already here." in text(response.get_data(as_text=True))
+    assert len(snapshot(app)) == 3
+
+
+def test_separate_games_with_the_same_input_stay_separate_and_a_second_restore_adds_none(
+        app: Flask, start: Start) -> None:
+    games = [start(players=["Ann", "Bob", "Cy"]) for _ in range(6)]
+    document = games[0].client.get("/backup.json").get_json()
+    assert len(document["games"]) == 6
+    with app.app_context():  # a fresh server: none of the links works there
+        db.session.execute(db.text("DELETE FROM games"))
+        db.session.commit()
+    fresh = app.test_client()
+    assert "6 games imported, 0 already here." in text(restore(fresh, document).get_data(as_text=True))
+    rows = snapshot(app)
+    assert len(rows) == 6 and fresh.get("/").get_data(as_text=True).count('class="game-card"') == 6
+    assert "0 games imported, 6 already here." in text(restore(fresh, document).get_data(as_text=True))
+    assert snapshot(app) == rows
+    assert fresh.get("/").get_data(as_text=True).count('class="game-card"') == 6
 
 
 def test_a_refused_game_is_named_with_its_reason_and_the_others_are_imported(app: Flask,

@@ -132,6 +132,16 @@ def groups_snapshot(app: Flask) -> list[tuple[object, ...]]:
     return [tuple(row) for row in [*groups, *places]]
 
 
+def closed(app: Flask) -> None:
+    """Empty the tables (a shared PostgreSQL database stays empty for the next test) and close the
+    connections of an app a test made for itself."""
+    with app.app_context():
+        for table in ("group_games", "groups", "games"):
+            db.session.execute(db.text(f"DELETE FROM {table}"))
+        db.session.commit()
+        db.engine.dispose()
+
+
 def message(response: TestResponse) -> str:
     """The message a refusal shows: the page's alert, or the JSON error."""
     if response.is_json:
