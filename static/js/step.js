@@ -88,11 +88,11 @@
 
   function step(s, picks, form) {
     const d = s.d;
-    const announce = `<p class="announce">${w("bidsfor", { total: s.total, cards: d.cards, announce: esc(announce(d, s.total)) })}</p>`;
+    const told = `<p class="announce">${w("bidsfor", { total: s.total, cards: d.cards, announce: esc(announce(d, s.total)) })}</p>`;
     if (s.kind === "sent") return entered(s.before, w("pending"));
     const before = s.before && !s.entered.length ? entered(s.before, w("pendingnext")) : "";
     if (s.kind === "tricks") {
-      return announce + form("tricks", "seats tricks-form", `<p class="prompt">${w("rest", { dealer: esc(d.names[d.tricks.rest]) })}</p>` +
+      return told + form("tricks", "seats tricks-form", `<p class="prompt">${w("rest", { dealer: esc(d.names[d.tricks.rest]) })}</p>` +
         rows(d, s, "tricks", picks, w("save", { deal: d.deal })));
     }
     if (s.kind === "bids") {
@@ -104,7 +104,7 @@
       return `<li class="${p === s.next ? "now" : ""}" data-seat="${p}"><span class="who">` +
         `${esc(d.names[p])}${p === d.dealer ? " <small>" + w("deals") + "</small>" : ""}</span>` +
         `<span class="what">${bid != null ? bid : p === s.next ? "…" : "–"}</span></li>`;
-    }).join("") + "</ol>" + (s.entered.length ? announce : "") + form("bid", "bid-form",
+    }).join("") + "</ol>" + (s.entered.length ? told : "") + form("bid", "bid-form",
       `<input type="hidden" name="seat" value="${s.next}"><p class="prompt">` +
       `${w(s.next === d.dealer ? "bidslast" : "bids", { player: esc(d.names[s.next]) })}</p>` +
       // A refused bid stays reachable by Tab, so its reason is read.
