@@ -9,7 +9,7 @@ on from the figures before it instead of rating every game again.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -179,6 +179,24 @@ _figures: LRU[Figures] = LRU(16)
 _settled: LRU[Figures] = LRU(16)
 #: What a group shows of each game, by (game token, version): a version never changes.
 _entries: LRU[Entry] = LRU(4096)
+
+
+#: Each group's games and figures, by its edit token, with the mark of the state they are of.
+_marked: LRU[tuple[Hashable, list[Member], Figures]] = LRU(16)
+
+
+def marked(group: str, mark: Hashable, members: Callable[[], list[Member]],
+           data: Callable[[list[int]], dict[int, str]]) -> tuple[list[Member], Figures]:
+    """The games of the group with this token (``members`` reads them) and their figures, as
+    ``figures`` counts them; while the group's mark (``StoredGroup.mark``) is the one they were
+    read at, neither is read nor counted again: a page of an unchanged group reads no game."""
+    kept = _marked.find(group)
+    if kept is not None and kept[0] == mark:
+        return kept[1], kept[2]
+    games = members()
+    result = figures(group, games, data)
+    _marked.put(group, (mark, games, result))
+    return games, result
 
 
 def figures(group: str, members: Sequence[Member], data: Callable[[list[int]], dict[int, str]]) -> Figures:

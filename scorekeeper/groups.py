@@ -17,6 +17,7 @@ from flask import (
     redirect,
     render_template,
     request,
+    session,
     url_for,
 )
 from flask_wtf.csrf import generate_csrf
@@ -25,7 +26,7 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from . import address, board, device, language
 from .chart import lines_svg, thinned
-from .figures import Entry, Figures, Played, Player, figures
+from .figures import Entry, Figures, Played, Player, marked
 from .forms import GroupForm, LinkForm, problems
 from .models import (
     Member,
@@ -81,10 +82,10 @@ def group_or_404(token: str, *, edit: bool) -> tuple[StoredGroup, bool]:
 
 
 def load(token: str, *, edit: bool = False) -> Loaded:
-    """A group, its games (one SELECT) and its figures (kept per version of its list of games)."""
+    """A group, its games and its figures: kept per version of its list of games, and read again
+    only when its mark changed."""
     group, editable = group_or_404(token, edit=edit)
-    members = group.members()
-    return Loaded(group, editable, members, figures(group.token, members, game_data))
+    return Loaded(group, editable, *marked(group.token, group.mark(), group.members, game_data))
 
 
 def group_links(group: StoredGroup, editable: bool) -> dict[str, str]:
@@ -206,20 +207,29 @@ CSRF_MARK = "\x00csrf\x00"
 
 
 def _page(loaded: Loaded, error: str = "", status: int = 200, link: str = "") -> tuple[str, int]:
+    """The group's page. Its figures are rendered once per version of the group's games; the
+    whole page too while it carries nothing for one visitor (an error, what they typed, a
+    message): then the page of an unchanged group is a lookup, each phone's form token put in."""
     fig, token = loaded.figures, loaded.group.token if loaded.editable else loaded.group.view_token
-    key = (token, language.current())
-    body = fig.pages.get(key)
-    if body is None:  # once per version of the group's games: the page of an unchanged group is a lookup
-        body = Markup(render_template("groups/_figures.html", group=loaded.group, editable=loaded.editable,
-                                      board_rows=fig.leaderboard()[:PAGE], games=listed(loaded),
-                                      player_count=len(fig.players), more_players=len(fig.players) > PAGE,
-                                      more_games=len(fig.entries) > PAGE,
-                                      chart=ratings_chart(fig), csrf_mark=Markup(CSRF_MARK)))
-        fig.pages[key] = body
+    plain = not error and not link and not session.get("_flashes")
+    page = fig.pages.get(("page", token, language.current())) if plain else None
+    if page is None:
+        key = (token, language.current())
+        body = fig.pages.get(key)
+        if body is None:
+            body = Markup(render_template("groups/_figures.html", group=loaded.group, editable=loaded.editable,
+                                          board_rows=fig.leaderboard()[:PAGE], games=listed(loaded),
+                                          player_count=len(fig.players), more_players=len(fig.players) > PAGE,
+                                          more_games=len(fig.entries) > PAGE,
+                                          chart=ratings_chart(fig), csrf_mark=Markup(CSRF_MARK)))
+            fig.pages[key] = body
+        page = render_template("groups/group.html", group=loaded.group, editable=loaded.editable, fig=fig,
+                               body=body, error=error, link=link, csrf_mark=Markup(CSRF_MARK))
+        if plain:
+            fig.pages[("page", token, language.current())] = page
     if loaded.editable:
-        body = Markup(str(body).replace(CSRF_MARK, str(csrf_field())))  # a str's replace: Markup's would escape it
-    return render_template("groups/group.html", group=loaded.group, editable=loaded.editable, fig=fig, body=body,
-                           error=error, link=link), status
+        page = page.replace(CSRF_MARK, str(csrf_field()))
+    return page, status
 
 
 @bp.route("/groups/new", methods=("GET", "POST"))
@@ -489,7 +499,7 @@ def for_new_game(token: str) -> tuple[StoredGroup | None, list[str], str]:
     if not editable:
         return None, [], _("This is the read-only link of a group: a game can be started in it only with its edit "
                            "link.")
-    members = found.members()
-    if len(members) >= values.MAX_GROUP_GAMES:
+    loaded = Loaded(found, True, *marked(found.token, found.mark(), found.members, game_data))
+    if len(loaded.members) >= values.MAX_GROUP_GAMES:
         return None, [], refusal("full")
-    return found, roster(Loaded(found, True, members, figures(found.token, members, game_data))), ""
+    return found, roster(loaded), ""

@@ -161,3 +161,21 @@ def test_a_full_group_refuses_a_game_on_its_page_and_from_the_game_s_page(app: F
     refused = client.post(f"/g/{spare.token}/group", data={"csrf_token": csrf_from(attach), "link": edit})
     assert refused.status_code == 409 and "the most a group can hold" in message(refused)
     assert "3 games" in text(client.get(f"/gr/{edit}").get_data(as_text=True))
+
+
+def test_the_kept_group_page_changes_when_a_game_of_it_is_played_on(app: Flask, client: FlaskClient) -> None:
+    from webhelpers import Scorer
+
+    edit, view = new_group(client)
+    document = {"players": ["Ann", "Bob", "Cy"], "rules": {"deal": "fixed", "max_cards": 1, "deals": 1}}
+    links = client.post("/api/games", json=document).get_json()["links"]
+    game = Scorer(client, links["edit"].rsplit("/", 1)[1], links["view"].rsplit("/", 1)[1])
+    client.post(f"/api/groups/{edit}/games", json={"game": game.token})
+    for _ in range(2):  # the second time from what the worker keeps
+        assert "Not finished" in text(client.get(f"/gr/{view}").get_data(as_text=True))
+    game.page()
+    game.bid(1, 1, 0)
+    game.tricks(1, 0, 0)
+    assert game.export()["finished"]
+    page = text(client.get(f"/gr/{view}").get_data(as_text=True))
+    assert "Not finished" not in page and "Won by" in page
