@@ -116,8 +116,8 @@ def add_game(group: str) -> Response | tuple[Response, int]:
     except RulesError as exc:
         return _error(str(exc), 422)
     outcome = groups.add_game(found, token)
-    if outcome in ("view", "none", "other"):
-        return _error(_(groups.ADD_REFUSALS[outcome]), groups.STATUS[outcome])
+    if outcome in ("view", "none", "other", "full"):
+        return _error(groups.refusal(outcome), groups.STATUS[outcome])
     commit()
     return jsonify(groups.document(groups.load(found.token)))
 

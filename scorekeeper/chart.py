@@ -75,6 +75,20 @@ def shorten(name: str, limit: int) -> str:
     return name if len(name) <= limit else name[: limit - 1] + "…"
 
 
+def thinned(line: Sequence[tuple[int, float]], every: int) -> list[tuple[int, float]]:
+    """A line through every ``every``-th x only (its first and last points kept): a chart a few
+    hundred points wide shows no more of a line of thousands, and its page weighs less.
+
+    >>> thinned([(x, x * 10.0) for x in range(8)], 3)
+    [(0, 0.0), (3, 30.0), (6, 60.0), (7, 70.0)]
+    >>> thinned([(1, 5.0), (2, 6.0)], 1)
+    [(1, 5.0), (2, 6.0)]
+    """
+    if every <= 1 or len(line) <= 2:
+        return list(line)
+    return [point for n, point in enumerate(line) if n in (0, len(line) - 1) or point[0] % every == 0]
+
+
 def running_totals_svg(names: Sequence[str], series: Sequence[Sequence[Fraction]]) -> Markup:
     """An SVG chart of each player's total after every deal (``series[p][0]`` is the start, 0)."""
     return lines_svg(names, [list(enumerate(float(v) for v in line)) for line in series], _("Running totals"), _("deal"))

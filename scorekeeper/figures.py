@@ -9,7 +9,7 @@ on from the figures before it instead of rating every game again.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -45,12 +45,10 @@ class Rating(NamedTuple):
         return self.mu - 3 * self.sigma
 
 
-def rate(ratings: dict[str, Rating], places: Sequence[tuple[str, int]]) -> None:
-    """Update the ratings of one game's players, ranked by its standings (1 the best, ties share)."""
-    teams = [[MODEL.rating(*ratings.get(key, DEFAULT))] for key, _rank in places]
-    new = MODEL.rate(teams, ranks=[rank for _key, rank in places])
-    for (key, _rank), (player,) in zip(places, new):
-        ratings[key] = Rating(player.mu, player.sigma)
+def rate(ratings: Sequence[Rating], ranks: Sequence[int]) -> list[Rating]:
+    """The ratings of one game's players after it, ranked by its standings (1 the best, ties share)."""
+    new = MODEL.rate([[MODEL.rating(*rating)] for rating in ratings], ranks=list(ranks))
+    return [Rating(player.mu, player.sigma) for (player,) in new]
 
 
 class Entry(NamedTuple):
@@ -81,6 +79,18 @@ def entry(game: GameFile) -> Entry:
                  game.rules.preset, board.house_rules(game.rules), played, summarize(state))
 
 
+class Played(NamedTuple):
+    """One of a player's finished games: its index in the group, their line, their rating and hit
+    rate to date after it, and their game before (None for their first). Copies of the figures
+    share these chains: a player's story is never copied."""
+
+    game: int
+    line: Line
+    rating: Rating
+    hit: float | None
+    before: Played | None
+
+
 @dataclass(slots=True)
 class Player:
     """A player of a group: the spelling of their most recent game, sums, rating and its story."""
@@ -89,49 +99,74 @@ class Player:
     name: str
     tally: Tally = field(default_factory=Tally)
     rating: Rating = field(default_factory=lambda: Rating(*DEFAULT))
-    #: After each of their finished games: (the game's index in the group, its line, the rating
-    #: after it, the hit rate to date).
-    history: list[tuple[int, Line, Rating, float | None]] = field(default_factory=list)
+    #: Their latest finished game, the chain of their others behind it.
+    last: Played | None = None
+
+    @property
+    def history(self) -> list[Played]:
+        """Their finished games, in the group's order."""
+        games = []
+        step = self.last
+        while step is not None:
+            games.append(step)
+            step = step.before
+        games.reverse()
+        return games
 
     def copy(self) -> Player:
         """A player to go on counting from, leaving this one as it is."""
-        return Player(self.key, self.name, self.tally.copy(), self.rating, list(self.history))
+        return Player(self.key, self.name, self.tally.copy(), self.rating, self.last)
 
 
 @dataclass(slots=True)
 class Figures:
-    """A group's figures after its games, in the group's order."""
+    """A group's figures after its games, in the group's order. Once made, a ``Figures`` never
+    changes (its rendered pages aside): figures with more games are a new one, made by
+    ``extended``."""
 
     keys: tuple[tuple[str, int], ...] = ()
     entries: list[Entry] = field(default_factory=list)
     players: dict[str, Player] = field(default_factory=dict)
-    #: After each rated game: (the game's index, every rated player's ordinal then).
-    chart: list[tuple[int, dict[str, float]]] = field(default_factory=list)
+    #: The indexes of the rated games, in order (the ratings chart's steps).
+    rated: list[int] = field(default_factory=list)
     #: Whether every game counted is finished (none of them changes at each tap any more).
     settled: bool = True
-    #: What the group's page shows of these figures, rendered once, by the token it was asked with.
-    pages: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    #: What the group's pages show of these figures, rendered once, by what they were asked with.
+    pages: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
 
-    def extended(self, key: tuple[str, int], game: Entry) -> Figures:
-        """These figures with one more game at the end (this object is left as it is)."""
-        index = len(self.entries)
-        players = {k: p.copy() for k, p in self.players.items()}
-        ratings = {k: p.rating for k, p in players.items()}
-        summary = game.summary
-        places = ranked(summary)
-        if places is not None:
-            rate(ratings, places)
-        for line in summary.lines:
-            player = players.setdefault(line.key, Player(line.key, line.name))
-            player.name = line.name
-            player.tally.add(line)
-            player.rating = ratings.get(line.key, player.rating)
-            player.history.append((index, line, player.rating, player.tally.hit_rate))
-        chart = list(self.chart)
-        if places is not None:
-            chart.append((index, {k: r.ordinal for k, r in ratings.items()}))
-        return Figures((*self.keys, key), [*self.entries, game], players, chart,
-                       settled=self.settled and game.finished)
+    def extended(self, games: Iterable[tuple[tuple[str, int], Entry]]) -> Figures:
+        """These figures with more games at the end, this object left as it is. One pass: the
+        players' index is copied once, and a player once, when a new game first changes them; a
+        game touches only its own players."""
+        keys, entries, rated = list(self.keys), list(self.entries), list(self.rated)
+        players, mine, settled = self.players, set[str](), self.settled
+        for key, game in games:
+            index = len(entries)
+            keys.append(key)
+            entries.append(game)
+            settled = settled and game.finished
+            lines = game.summary.lines
+            if not lines:
+                continue
+            if players is self.players:
+                players = dict(players)
+            for line in lines:
+                if line.key not in mine:
+                    found = players.get(line.key)
+                    players[line.key] = Player(line.key, line.name) if found is None else found.copy()
+                    mine.add(line.key)
+            places = ranked(game.summary)
+            if places is not None:
+                after = rate([players[who].rating for who, _rank in places], [rank for _who, rank in places])
+                for (who, _rank), rating in zip(places, after):
+                    players[who].rating = rating
+                rated.append(index)
+            for line in lines:
+                player = players[line.key]
+                player.name = line.name
+                player.tally.add(line)
+                player.last = Played(index, line, player.rating, player.tally.hit_rate, player.last)
+        return Figures(tuple(keys), entries, players, rated, settled)
 
     def leaderboard(self) -> list[Player]:
         """The players, best rating (ordinal) first; then more games, then by name."""
@@ -146,6 +181,24 @@ _settled: LRU[Figures] = LRU(16)
 _entries: LRU[Entry] = LRU(4096)
 
 
+#: Each group's games and figures, by its edit token, with the mark of the state they are of.
+_marked: LRU[tuple[Hashable, list[Member], Figures]] = LRU(16)
+
+
+def marked(group: str, mark: Hashable, members: Callable[[], list[Member]],
+           data: Callable[[list[int]], dict[int, str]]) -> tuple[list[Member], Figures]:
+    """The games of the group with this token (``members`` reads them) and their figures, as
+    ``figures`` counts them; while the group's mark (``StoredGroup.mark``) is the one they were
+    read at, neither is read nor counted again: a page of an unchanged group reads no game."""
+    kept = _marked.find(group)
+    if kept is not None and kept[0] == mark:
+        return kept[1], kept[2]
+    games = members()
+    result = figures(group, games, data)
+    _marked.put(group, (mark, games, result))
+    return games, result
+
+
 def figures(group: str, members: Sequence[Member], data: Callable[[list[int]], dict[int, str]]) -> Figures:
     """The figures of the group with this token, whose games these are, in order; ``data`` reads
     the stored game files of games whose entries are not kept (one call, at most).
@@ -153,33 +206,44 @@ def figures(group: str, members: Sequence[Member], data: Callable[[list[int]], d
     The figures kept for the group are used as they are when nothing changed, and gone on from
     when games were only added at the end. A game being played changes at every tap: the figures
     before the first game not finished are kept too, and gone on from. Otherwise (a game removed,
-    put back in its place, a finished game changed) every game is counted again, in order.
+    put back in its place, a finished game changed) every game is counted again, in order, in
+    one pass, from the entries the kept figures hold: no game they hold is replayed again.
     """
     keys = tuple(member.key for member in members)
     kept = _figures.find(group)
     if kept is not None and kept.keys == keys:
         return kept
-    start = max((found for found in (kept, _settled.find(group))
-                 if found is not None and keys[:len(found.keys)] == found.keys),
-                key=lambda found: len(found.keys), default=Figures())
-    later = members[len(start.keys):]
-    missing = [member for member in later if _entries.find(member.key) is None]
+    found = [f for f in (kept, _settled.find(group)) if f is not None]
+    start = max((f for f in found if keys[:len(f.keys)] == f.keys), key=lambda f: len(f.keys), default=Figures())
+    later = _entries_of(members[len(start.keys):], [f for f in found if len(f.keys) > len(start.keys)], data)
+    cut = next((n for n, (_key, game) in enumerate(later) if not game.finished), len(later)) if start.settled else 0
+    settled = start.extended(later[:cut]) if cut else start
+    result = settled.extended(later[cut:]) if cut < len(later) else settled
+    _figures.put(group, result)
+    if settled.keys and settled.settled:
+        _settled.put(group, settled)
+    return result
+
+
+def _entries_of(members: Sequence[Member], kept: Sequence[Figures],
+                data: Callable[[list[int]], dict[int, str]]) -> list[tuple[tuple[str, int], Entry]]:
+    """The entries of these games, in order: kept in this worker (by version, or in figures kept
+    for the group), else replayed from the stored games (one call of ``data``). A game deleted
+    in the meantime is left out."""
+    held = {key: game for figures in kept for key, game in zip(figures.keys, figures.entries)}
+    entries: dict[tuple[str, int], Entry] = {}
+    for member in members:
+        game = held.get(member.key) or _entries.find(member.key)
+        if game is not None:
+            entries[member.key] = game
+    missing = [member for member in members if member.key not in entries]
     if missing:
         stored = data([member.id for member in missing])
         for member in missing:
             if member.id in stored:
-                _entries.put(member.key, _entry_of(stored[member.id], member.title))
-    result = settled = start
-    for member in later:
-        found = _entries.find(member.key)
-        if found is not None:  # a game deleted between the two SELECTs is left out
-            result = result.extended(member.key, found)
-            if result.settled:
-                settled = result
-    _figures.put(group, result)
-    if settled.keys:
-        _settled.put(group, settled)
-    return result
+                entries[member.key] = _entry_of(stored[member.id], member.title)
+                _entries.put(member.key, entries[member.key])
+    return [(member.key, entries[member.key]) for member in members if member.key in entries]
 
 
 def _entry_of(data: str, title: str) -> Entry:

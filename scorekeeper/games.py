@@ -81,8 +81,8 @@ def open_new(checked: GameFile, tokens: tuple[str, str] | None = None,
             if game is None:
                 raise
         else:
-            if group is not None:
-                group.add(game)
+            if group is not None and group.add(game) == "full":  # the game is played all the same
+                flash(groups.refusal("full"), "error")
     response = redirect(url_for("play.game", token=game.token))
     commit()
     device.remember(game)

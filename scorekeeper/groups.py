@@ -17,6 +17,7 @@ from flask import (
     redirect,
     render_template,
     request,
+    session,
     url_for,
 )
 from flask_wtf.csrf import generate_csrf
@@ -24,8 +25,8 @@ from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
 from . import address, board, device, language
-from .chart import lines_svg
-from .figures import Entry, Figures, Player, figures
+from .chart import lines_svg, thinned
+from .figures import Entry, Figures, Played, Player, marked
 from .forms import GroupForm, LinkForm, problems
 from .models import (
     Member,
@@ -40,7 +41,7 @@ from .models import (
 from .play import qr_code
 from .rules import values
 from .rules.errors import RulesError
-from .rules.words import N_, _
+from .rules.words import N_, _, number
 from .web import game_links, game_or_404
 
 bp = Blueprint("groups", __name__)
@@ -48,6 +49,11 @@ bp = Blueprint("groups", __name__)
 FORMAT = "oh-hell-scorekeeper/group-1"
 #: The most lines the ratings chart draws: the best players on the leaderboard.
 CHART_LINES = 10
+#: The most points of a line a chart draws (it is some 220 wide): a longer line is drawn through
+#: every second, third… game, its first and last kept.
+CHART_POINTS = 200
+#: The games, players or a player's games a page lists: the rest are on the pages after it.
+PAGE = 50
 
 
 class Loaded(NamedTuple):
@@ -76,10 +82,10 @@ def group_or_404(token: str, *, edit: bool) -> tuple[StoredGroup, bool]:
 
 
 def load(token: str, *, edit: bool = False) -> Loaded:
-    """A group, its games (one SELECT) and its figures (kept per version of its list of games)."""
+    """A group, its games and its figures: kept per version of its list of games, and read again
+    only when its mark changed."""
     group, editable = group_or_404(token, edit=edit)
-    members = group.members()
-    return Loaded(group, editable, members, figures(group.token, members, game_data))
+    return Loaded(group, editable, *marked(group.token, group.mark(), group.members, game_data))
 
 
 def group_links(group: StoredGroup, editable: bool) -> dict[str, str]:
@@ -128,16 +134,34 @@ def roster(loaded: Loaded) -> list[str]:
 
 
 def ratings_chart(fig: Figures, ink: str = "currentColor") -> Markup | None:
-    """The ratings (ordinals) of the best players after each rated game, one line each."""
-    if not fig.chart:
+    """The ratings (ordinals) of the best players after each rated game, one line each, from the
+    first rated game after their first game."""
+    if not fig.rated:
         return None
-    shown = [p for p in fig.leaderboard() if p.tally.games and any(p.key in after for _, after in fig.chart)]
-    shown = shown[:CHART_LINES]
-    series = []
-    for player in shown:
-        line = [(step + 1, after[player.key]) for step, (_, after) in enumerate(fig.chart) if player.key in after]
-        series.append([(line[0][0] - 1, 0.0), *line])  # from the start: ordinal 0 before any game
-    return lines_svg([p.name for p in shown], series, _("Ratings after each game"), _("rated game"), ink=ink)
+    names, series = [], []
+    every = -(-len(fig.rated) // CHART_POINTS)
+    for player in fig.leaderboard():
+        line = _rating_line(player.history, fig.rated)
+        if line:
+            names.append(player.name)
+            series.append(thinned([(line[0][0] - 1, 0.0), *line], every))  # ordinal 0 before any game
+        if len(series) == CHART_LINES:
+            break
+    return lines_svg(names, series, _("Ratings after each game"), _("rated game"), ink=ink)
+
+
+def _rating_line(history: list[Played], rated: list[int]) -> list[tuple[int, float]]:
+    """A player's ordinal after each rated game (numbered from 1), from the first one at or after
+    their first game: their rating after their latest game up to it."""
+    line: list[tuple[int, float]] = []
+    ahead, current = 0, None
+    for step, index in enumerate(rated, 1):
+        while ahead < len(history) and history[ahead].game <= index:
+            current = history[ahead].rating.ordinal
+            ahead += 1
+        if current is not None:
+            line.append((step, current))
+    return line
 
 
 def when(moment: datetime) -> str:
@@ -152,14 +176,30 @@ def shown_date(moment: datetime) -> str:
     return board.written(local.date(), "yMMMd")
 
 
-def listed(loaded: Loaded) -> list[dict[str, Any]]:
-    """The group's games for its page, the newest first."""
-    rows = []
-    for member, entry in zip(loaded.members, loaded.figures.entries):
-        rows.append({"member": member, "entry": entry, "date": shown_date(member.created_at),
-                     "link": url_for("play.game" if loaded.editable else "play.view",
-                                     token=member.token if loaded.editable else member.view_token)})
-    return sorted(rows, key=lambda row: row["member"].created_at, reverse=True)
+def listed(loaded: Loaded, page: int = 1) -> list[dict[str, Any]]:
+    """A page of the group's games, the newest first (``PAGE`` of them)."""
+    newest = sorted(zip(loaded.members, loaded.figures.entries), key=lambda pair: pair[0].created_at, reverse=True)
+    link = _game_link(loaded)
+    return [{"member": member, "entry": entry, "date": shown_date(member.created_at), "link": link(member)}
+            for member, entry in newest[(page - 1) * PAGE:page * PAGE]]
+
+
+class Paging(NamedTuple):
+    """The page of a list asked for, and how many it has (at least one)."""
+
+    page: int
+    pages: int
+
+
+def paging(rows: int) -> Paging:
+    """The page a list's link asks for (``?page=``, the first when none), of ``PAGE`` rows each;
+    a 404 naming the pages there are for one that isn't a page of it."""
+    pages = max(1, -(-rows // PAGE))
+    try:
+        page = values.whole(request.args.get("page", "1"), _("The page"), 1, pages)
+    except RulesError as exc:
+        abort(404, str(exc))
+    return Paging(page, pages)
 
 
 #: Stands for a phone's form token in a group page's figures, rendered once for every phone.
@@ -167,19 +207,29 @@ CSRF_MARK = "\x00csrf\x00"
 
 
 def _page(loaded: Loaded, error: str = "", status: int = 200, link: str = "") -> tuple[str, int]:
+    """The group's page. Its figures are rendered once per version of the group's games; the
+    whole page too while it carries nothing for one visitor (an error, what they typed, a
+    message): then the page of an unchanged group is a lookup, each phone's form token put in."""
     fig, token = loaded.figures, loaded.group.token if loaded.editable else loaded.group.view_token
-    key = (token, language.current())
-    body = fig.pages.get(key)
-    if body is None:  # once per version of the group's games: the page of an unchanged group is a lookup
-        body = Markup(render_template("groups/_figures.html", group=loaded.group, editable=loaded.editable,
-                                      board_rows=fig.leaderboard(), games=listed(loaded), chart=ratings_chart(fig),
-                                      csrf_mark=Markup(CSRF_MARK)))
-        fig.pages[key] = body
+    plain = not error and not link and not session.get("_flashes")
+    page = fig.pages.get(("page", token, language.current())) if plain else None
+    if page is None:
+        key = (token, language.current())
+        body = fig.pages.get(key)
+        if body is None:
+            body = Markup(render_template("groups/_figures.html", group=loaded.group, editable=loaded.editable,
+                                          board_rows=fig.leaderboard()[:PAGE], games=listed(loaded),
+                                          player_count=len(fig.players), more_players=len(fig.players) > PAGE,
+                                          more_games=len(fig.entries) > PAGE,
+                                          chart=ratings_chart(fig), csrf_mark=Markup(CSRF_MARK)))
+            fig.pages[key] = body
+        page = render_template("groups/group.html", group=loaded.group, editable=loaded.editable, fig=fig,
+                               body=body, error=error, link=link, csrf_mark=Markup(CSRF_MARK))
+        if plain:
+            fig.pages[("page", token, language.current())] = page
     if loaded.editable:
-        field = Markup('<input type="hidden" name="csrf_token" value="{}">').format(generate_csrf())
-        body = Markup(str(body).replace(CSRF_MARK, str(field)))  # a str's replace: Markup's would escape the field
-    return render_template("groups/group.html", group=loaded.group, editable=loaded.editable, fig=fig, body=body,
-                           error=error, link=link), status
+        page = page.replace(CSRF_MARK, str(csrf_field()))
+    return page, status
 
 
 @bp.route("/groups/new", methods=("GET", "POST"))
@@ -216,6 +266,30 @@ def group(group: str) -> tuple[str, int]:
     return _page(loaded)
 
 
+@bp.get("/gr/<group>/games")
+def games(group: str) -> str:
+    """A page of the group's games, the newest first; the first page is the group page's list."""
+    loaded = load(group)
+    paged = paging(len(loaded.figures.entries))
+    return render_template("groups/games.html", group=loaded.group, editable=loaded.editable, paging=paged,
+                           games=listed(loaded, paged.page), csrf_mark=csrf_field())
+
+
+@bp.get("/gr/<group>/players")
+def players(group: str) -> str:
+    """A page of the group's leaderboard, best rating first."""
+    loaded = load(group)
+    paged = paging(len(loaded.figures.players))
+    start = (paged.page - 1) * PAGE
+    return render_template("groups/players.html", group=loaded.group, editable=loaded.editable, paging=paged,
+                           board_rows=loaded.figures.leaderboard()[start:start + PAGE], first=start)
+
+
+def csrf_field() -> Markup:
+    """This phone's form token as a hidden field."""
+    return Markup('<input type="hidden" name="csrf_token" value="{}">').format(generate_csrf())
+
+
 @bp.post("/gr/<group>/games")
 def add(group: str) -> BaseResponse | tuple[str, int]:
     """Put a game in the group by its edit link; a refusal says why and keeps the link typed."""
@@ -227,7 +301,7 @@ def add(group: str) -> BaseResponse | tuple[str, int]:
         return _page(load(group), " ".join(problems(form)), 422, typed)
     outcome = add_game(stored, form.link.data)
     if outcome != "added":
-        return _page(load(group), _(ADD_REFUSALS[outcome]), STATUS[outcome], typed)
+        return _page(load(group), refusal(outcome), STATUS[outcome], typed)
     response = redirect(url_for("groups.group", group=stored.token))
     commit()
     flash(_("The game is in the group."), "done")
@@ -240,13 +314,19 @@ ADD_REFUSALS = {
     "none": N_("No game has this link: check that the whole link was pasted."),
     "other": N_("This game is in another group: it can be in one group only."),
     "here": N_("This game is already in the group."),
+    "full": N_("This group holds %(num)s games, the most a group can hold: start a new group for the next games."),
 }
-STATUS = {"view": 403, "none": 404, "other": 409, "here": 200}
+STATUS = {"view": 403, "none": 404, "other": 409, "here": 200, "full": 409}
+
+
+def refusal(outcome: str) -> str:
+    """Why a game was not put in a group, in the page's language."""
+    return _(ADD_REFUSALS[outcome], num=number(values.MAX_GROUP_GAMES))
 
 
 def add_game(group: StoredGroup, token: str) -> str:
     """Put the game of this token in the group: "added", or why not ("view", "none", "other",
-    "here"); the caller commits."""
+    "here", "full"); the caller commits."""
     game, editable = find_game(token)
     if game is None:
         return "none"
@@ -294,21 +374,31 @@ def player(group: str, name: str) -> tuple[str, int]:
     found = loaded.figures.players.get(key)
     if found is None:
         abort(404, _("Nobody of this name has played a finished game of this group."))
-    entries = loaded.figures.entries
-    history = [{"entry": entries[index], "member": loaded.members[index], "line": line, "rating": rating,
-                "hit": hit, "date": shown_date(loaded.members[index].created_at)}
-               for index, line, rating, hit in found.history]
-    best = sorted(history, key=lambda row: (row["line"].rank, -(row["line"].made / max(row["line"].deals, 1))))
+    history = found.history
+    paged = paging(len(history))
+    best = sorted(history, key=lambda played: (played.line.rank, -(played.line.made / max(played.line.deals, 1))))
     place = next(i for i, p in enumerate(loaded.figures.leaderboard(), 1) if p.key == key)
-    series = [[(0, 0.0), *((step, row["rating"].ordinal) for step, row in enumerate(history, 1))]]
-    chart = lines_svg([found.name], series, _("%(player)s's rating after each game", player=found.name), _("game"),
-                      ink="currentColor") if len(history) else None
+    line = [(0, 0.0), *((step, played.rating.ordinal) for step, played in enumerate(history, 1))]
+    chart = lines_svg([found.name], [thinned(line, -(-len(history) // CHART_POINTS))],
+                      _("%(player)s's rating after each game", player=found.name), _("game"),
+                      ink="currentColor") if history else None
+    newest = history[::-1][(paged.page - 1) * PAGE:paged.page * PAGE]
     return render_template("groups/player.html", group=loaded.group, editable=loaded.editable, player=found,
-                           place=place, history=history, best=best[:5], chart=chart,
-                           link=_game_link(loaded)), 200
+                           place=place, history=[_played(loaded, played) for played in newest], paging=paged,
+                           best=[_played(loaded, played) for played in best[:5]], chart=chart), 200
+
+
+def _played(loaded: Loaded, played: Played) -> dict[str, Any]:
+    """One of a player's games as their page lists it."""
+    member = loaded.members[played.game]
+    return {"entry": loaded.figures.entries[played.game], "member": member, "line": played.line,
+            "rating": played.rating, "hit": played.hit, "date": shown_date(member.created_at),
+            "link": _game_link(loaded)(member)}
 
 
 def _game_link(loaded: Loaded) -> Any:
+    """A game's link on the group's pages: its edit page with the group's edit link."""
+
     def link(member: Member) -> str:
         if loaded.editable:
             return url_for("play.game", token=member.token)
@@ -338,8 +428,8 @@ def attach(token: str) -> str | BaseResponse | tuple[str, int]:
         return _attach_page(game, current, form, _("This is the read-only link of a group: only its edit link can "
                             "add games to it."), typed), 403
     outcome = found.add(game)
-    if outcome == "other":
-        return _attach_page(game, current, form, _(ADD_REFUSALS["other"]), typed), 409
+    if outcome in ("other", "full"):
+        return _attach_page(game, current, form, refusal(outcome), typed), STATUS[outcome]
     response = redirect(url_for("groups.group", group=found.token))
     commit()
     flash(_("The game is in the group."), "done")
@@ -409,5 +499,7 @@ def for_new_game(token: str) -> tuple[StoredGroup | None, list[str], str]:
     if not editable:
         return None, [], _("This is the read-only link of a group: a game can be started in it only with its edit "
                            "link.")
-    members = found.members()
-    return found, roster(Loaded(found, True, members, figures(found.token, members, game_data))), ""
+    loaded = Loaded(found, True, *marked(found.token, found.mark(), found.members, game_data))
+    if len(loaded.members) >= values.MAX_GROUP_GAMES:
+        return None, [], refusal("full")
+    return found, roster(loaded), ""

@@ -38,6 +38,7 @@ from sqlalchemy import (
     bindparam,
     delete,
     event,
+    func,
     insert,
     or_,
     select,
@@ -48,6 +49,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 from .cache import LRU
 from .rules.gamefile import GameFile, normalized, parse, to_input
+from .rules.values import MAX_GROUP_GAMES
 
 #: Replayed games by (token, version); callers treat a GameFile as read-only.
 _replayed: LRU[GameFile] = LRU(128)
@@ -456,14 +458,24 @@ class StoredGroup:
         """The group's games, in the order they were added (one SELECT, whatever their number)."""
         return [Member(*row) for row in connection().execute(_MEMBERS, {"group": self.id})]
 
+    def mark(self) -> tuple[int, int, int]:
+        """What tells one state of the group's games from another, without reading them (one
+        SELECT of two sums): its version (a game added or taken out), how many games it holds (a
+        game deleted) and the sum of their versions (a game changed: a version only grows)."""
+        count, versions = connection().execute(_MARK, {"group": self.id}).one()
+        return self.version, count, versions
+
     def add(self, game: StoredGame) -> str:
-        """Put a game in the group: "added", "here" (it already was: nothing changes) or "other"
-        (it is in another group: nothing changes). The caller commits."""
+        """Put a game in the group: "added", "here" (it already was: nothing changes), "other"
+        (it is in another group: nothing changes) or "full" (the group holds ``MAX_GROUP_GAMES``
+        games already: nothing changes). The caller commits."""
         row = connection().execute(_PLACE, {"game": game.id}).first()
         if row is not None and row.active and row.group_id != self.id:
             return "other"
         if row is not None and row.active:
             return "here"
+        if connection().execute(_COUNT, {"group": self.id}).scalar_one() >= MAX_GROUP_GAMES:
+            return "full"
         version = self._changed()
         if row is None:
             connection().execute(insert(_members).values(game_id=game.id, group_id=self.id, position=version,
@@ -501,7 +513,12 @@ _MEMBERS = (select(_games.c.id, _games.c.token, _games.c.view_token, _games.c.ti
             .join(_members, _members.c.game_id == _games.c.id)
             .where(_members.c.group_id == bindparam("group"), _members.c.active.is_(True))
             .order_by(_members.c.position))
+_MARK = (select(func.count(), func.coalesce(func.sum(_games.c.version), 0))
+         .select_from(_members.join(_games, _members.c.game_id == _games.c.id))
+         .where(_members.c.group_id == bindparam("group"), _members.c.active.is_(True)))
 _PLACE = select(_members).where(_members.c.game_id == bindparam("game"))
+_COUNT = (select(func.count()).select_from(_members)
+          .where(_members.c.group_id == bindparam("group"), _members.c.active.is_(True)))
 _GROUP_BY_TOKEN = select(_groups).where(or_(_groups.c.token == bindparam("t"), _groups.c.view_token == bindparam("t")))
 _DATA = select(_games.c.id, _games.c.data).where(_games.c.id.in_(bindparam("ids", expanding=True)))
 

@@ -111,7 +111,7 @@ class Tally:
 
     def copy(self) -> Tally:
         """A tally to go on counting from, leaving this one as it is."""
-        return Tally(*(getattr(self, f.name) for f in fields(self)))
+        return Tally(*(getattr(self, name) for name in _TALLY))
 
     @property
     def hit_rate(self) -> float | None:
@@ -140,6 +140,9 @@ class Tally:
     def hook_rate(self) -> float | None:
         """Deals made as the dealer under the hook, per such deal."""
         return self.hook_made / self.hook_deals if self.hook_deals else None
+
+
+_TALLY = tuple(f.name for f in fields(Tally))
 
 
 def tally(summaries: Iterable[Summary]) -> dict[str, Tally]:

@@ -368,6 +368,8 @@ def name(value: object, what: What | None = None) -> str:
 
 
 MAX_GROUP_NAME = 60
+#: The most games a group holds: its figures are counted again, in one pass, when one is taken out.
+MAX_GROUP_GAMES = 5000
 #: The most characters of a link (or a token alone) pasted to name a game or a group.
 MAX_LINK = 300
 _TOKEN = re.compile(r"[A-Za-z0-9_-]{1,64}")

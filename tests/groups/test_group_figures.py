@@ -4,6 +4,7 @@ directly, on random groups of random games (ties, absences, cooperative games, e
 
 from __future__ import annotations
 
+import itertools
 import random
 from typing import Any
 
@@ -24,10 +25,7 @@ SPELLINGS = {"ann": ["Ann", "ann", " ANN "], "bob": ["Bob", "bob"], "cy": ["Cy",
 
 
 def group_of(games: list[GameFile]) -> Figures:
-    figures = Figures()
-    for number, game in enumerate(games):
-        figures = figures.extended((f"game{number}", 1), entry(game))
-    return figures
+    return Figures().extended(((f"game{number}", 1), entry(game)) for number, game in enumerate(games))
 
 
 def play(document: dict[str, Any], rng: random.Random, deals: int, end: bool) -> GameFile:
@@ -164,7 +162,7 @@ def test_figures_counted_in_one_go_or_game_by_game_are_the_same(made: list[GameF
     whole = group_of(made)
     start = group_of(made[:cut])
     for number, game in enumerate(made[cut:], start=cut):
-        start = start.extended((f"game{number}", 1), entry(game))
+        start = start.extended([((f"game{number}", 1), entry(game))])
     assert {k: (p.tally, p.rating) for k, p in start.players.items()} == \
         {k: (p.tally, p.rating) for k, p in whole.players.items()}
 
@@ -201,7 +199,7 @@ def test_a_small_group_counted_by_hand() -> None:
     assert (cy.tally.games, cy.tally.wins, cy.tally.deals, cy.tally.made, cy.tally.zero_bids) == (2, 0, 3, 2, 3)
     assert (dee.tally.games, dee.tally.wins, dee.tally.deals, dee.tally.made) == (1, 0, 1, 1)
     assert (dee.rating.mu, dee.rating.sigma) == (25.0, 25 / 3)  # played only a cooperative game
-    assert len(figures.chart) == 2  # two rated games
+    assert figures.rated == [0, 1]  # two rated games
     model = PlackettLuce()
     first = model.rate([[model.rating()], [model.rating()], [model.rating()]], ranks=[1, 2, 3])  # Ann, Bob, Cy
     second = model.rate([[first[1][0]], [first[0][0]]], ranks=[1, 2])  # Bob, Ann
@@ -274,3 +272,52 @@ def test_figures_kept_per_version_are_those_counted_afresh_whatever_changes() ->
 
 def summary(figures: Figures) -> dict[str, object]:
     return {key: (p.name, p.tally, p.rating, len(p.history)) for key, p in figures.players.items()}
+
+
+def whole(figures: Figures) -> tuple[object, ...]:
+    """Everything the figures say: the games, each player's sums, rating and story, the rated games."""
+    return (figures.keys, figures.entries, figures.rated, figures.settled,
+            {key: (p.name, p.tally, p.rating, [(s.game, s.line, s.rating, s.hit) for s in p.history])
+             for key, p in figures.players.items()})
+
+
+GROUPS = itertools.count()
+#: What a table does to a group: add a game at the end, take one out, put one back, tap in a game.
+CHANGES = st.lists(st.tuples(st.sampled_from(["add", "remove", "back", "tap"]), st.integers(0, 20)), max_size=12)
+
+
+@FAST
+@given(games(), CHANGES)
+def test_figures_after_any_additions_and_removals_are_a_full_recount(pool: list[GameFile],
+                                                                    changes: list[tuple[str, int]]) -> None:
+    from datetime import UTC, datetime
+
+    import orjson
+
+    from scorekeeper.figures import figures
+    from scorekeeper.models import Member
+    from scorekeeper.rules.gamefile import to_input
+
+    files = [orjson.dumps(to_input(game)).decode() for game in pool]
+    now = datetime.now(UTC)
+    rows: list[list[int]] = []  # each game of the group: [id, which game file, version, in the group]
+    group = f"group{next(GROUPS)}"  # a group of its own: the worker keeps entries by game token and version
+    earlier: list[tuple[Figures, tuple[object, ...]]] = []
+
+    def data(ids: list[int]) -> dict[int, str]:
+        return {i: files[rows[i][1]] for i in ids}
+
+    for change, n in [("add", 0), *changes]:
+        if change == "add":
+            rows.append([len(rows), n % len(files), 1, 1])
+        elif change in ("remove", "back"):
+            rows[n % len(rows)][3] = change == "back"
+        else:  # a tap: a new version of the game, which may now be another file (finished or not)
+            rows[n % len(rows)][1:3] = [(rows[n % len(rows)][1] + 1) % len(files), rows[n % len(rows)][2] + 1]
+        members = [Member(i, f"{group}-{i}", f"view{i}", "", version, now, now) for i, _f, version, on in rows if on]
+        counted = figures(group, members, data)
+        assert whole(counted) == whole(Figures().extended(
+            (m.key, entry(parse(orjson.loads(files[rows[m.id][1]])))) for m in members))
+        for kept, before in earlier:  # figures once made never change, whatever is counted after them
+            assert whole(kept) == before
+        earlier.append((counted, whole(counted)))
