@@ -158,7 +158,7 @@ def unsaved(page: Page) -> None:
     page.context.set_offline(True)
     page.locator(".bid-form button[value='1']").click()
     page.request.post(edit + "/bid", form={"csrf_token": page.locator("[name=csrf_token]").first.input_value(),
-                                           "version": "1", "seat": "1", "bid": "0"})
+                                           "version": "1", "deal": "1", "seat": "1", "bid": "0"})
     page.context.set_offline(False)
     expect(page.locator(".unsaved li")).to_have_count(1, timeout=10_000)
 
