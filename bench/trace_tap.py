@@ -35,6 +35,33 @@ KINDS = {"EventDispatch": "handlers", "ParseHTML": "parse", "UpdateLayoutTree": 
          "RunMicrotasks": "microtasks", "Paint": "paint", "HitTest": "hit test", "TimerFire": "timers"}
 
 
+#: Times the phone's own functions, tap by tap (each tap's click starts a new tally).
+WRAP = """() => {
+  window.spent = [];
+  let active = false;  // only what the tap's own task runs: not the drawing of the server's answer later
+  document.addEventListener("click", e => {
+    if (!e.target.closest(".bid-form button")) return;
+    spent.push({});
+    active = true;
+    setTimeout(() => { active = false; }, 0);
+  }, true);
+  const wrap = (owner, name, label) => {
+    const inner = owner[name];
+    owner[name] = function (...args) {
+      const start = performance.now();
+      try { return inner.apply(this, args); } finally {
+        const tally = active && spent[spent.length - 1];
+        if (tally) tally[label] = (tally[label] || 0) + performance.now() - start;
+      }
+    };
+  };
+  ["state", "draw", "sums", "focus", "label", "said"].forEach(name => wrap(Step, name, "Step." + name));
+  ["add", "save", "pending", "send"].forEach(name => wrap(Outbox.prototype, name, "outbox." + name));
+  wrap(Storage.prototype, "setItem", "localStorage.setItem");
+  wrap(JSON, "stringify", "JSON.stringify");
+}"""
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--cpu", type=int, default=4)
@@ -54,6 +81,7 @@ def main() -> int:
         page.evaluate(TIME_BIDS)
         page.evaluate("""() => { window.tapMarks = [];
             document.addEventListener("click", e => { if (e.target.closest(".bid-form button")) tapMarks.push(performance.timeOrigin + e.timeStamp); }, true); }""")
+        page.evaluate(WRAP)
         trace = Path(options.out or f"{folder}/trace.json")
         browser.start_tracing(page=page, path=str(trace), categories=["devtools.timeline", "v8", "blink"])
         for value in (3, 2, 2, 2):  # Bob, Cy, Dee, then Ann deals (10 cards): the last turns to the tricks
@@ -63,6 +91,7 @@ def main() -> int:
             page.wait_for_timeout(800)
         browser.stop_tracing()
         times, marks = page.evaluate("window.bidTimes"), page.evaluate("window.tapMarks")
+        spent = page.evaluate("window.spent")
         browser.close()
     events = json.loads(trace.read_text())
     events = events["traceEvents"] if isinstance(events, dict) else events
@@ -82,6 +111,9 @@ def main() -> int:
                 work[KINDS[e["name"]]] += e.get("dur", 0) / 1000
         print(f"bid {number + 1}: {took:.0f} ms to the next step; main thread: "
               + ", ".join(f"{kind} {ms:.0f} ms" for kind, ms in work.most_common()))
+        if number < len(spent):
+            print("    in the scripts: " + ", ".join(f"{name} {ms:.0f} ms" for name, ms in
+                                                 sorted(spent[number].items(), key=lambda item: -item[1])))
     print(f"trace: {trace}")
     return 0
 

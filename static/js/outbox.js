@@ -22,7 +22,7 @@
       const kept = JSON.parse(localStorage.getItem(this.key = "outbox:" + game)) || {};
       this.queue = kept.queue || [];
       this.unsaved = kept.unsaved || [];
-      this.plan = kept.plan || null;
+      this.plan = JSON.parse(localStorage.getItem("plan:" + game));
       this.drafts = kept.drafts || {};
       // A page opened from a cache may be older than the game this phone last heard of.
       this.base = kept.base && kept.base.version > base.version ? kept.base : base;
@@ -33,9 +33,15 @@
     }
 
     save() {
-      if (!this.queue.length && !this.unsaved.length && !this.base.order && !this.plan) return localStorage.removeItem(this.key);
+      if (!this.queue.length && !this.unsaved.length && !this.base.order) return localStorage.removeItem(this.key);
       localStorage.setItem(this.key, JSON.stringify({ queue: this.queue, unsaved: this.unsaved, base: this.base,
-                                                      plan: this.plan, drafts: this.drafts }));
+                                                      drafts: this.drafts }));
+    }
+
+    // The game's plan, kept on its own: written once when it comes, not with every tap.
+    keepPlan(plan) {
+      this.plan = plan;
+      localStorage.setItem("plan:" + this.key.slice(7), JSON.stringify(plan));
     }
 
     // The server's data of the game as it is now: what it has finished needs nothing from here.

@@ -29,7 +29,9 @@
     const el = document.getElementById("step"), csrf = document.querySelector("[name=csrf_token]");
     const s = el && data.order && Step.draw(el, data, box ? box.pending() : [], box ? box.drafts : drafts,
                                             found.dataset.game, csrf.value, box && box.plan);
-    if (s && moveFocus) Step.focus(el);
+    // The focus moves in the frame that shows the step (focusing at once would lay the page out twice:
+    // for the focus, then for the status line said after it), unless the scorer moved it meanwhile.
+    if (s && moveFocus) requestAnimationFrame(() => el.contains(document.activeElement) || Step.focus(el));
     if (el) el.after(unsaved);  // the taps not saved under the step, which stays on screen
     return s;
   }
@@ -41,9 +43,7 @@
     fetch(found.dataset.game + "/deals.json", { credentials: "same-origin" })
       .then(response => response.ok ? response.json() : null)
       .then(plan => {
-        if (!plan || plan.plan !== name) return;
-        box.plan = plan;
-        box.save();
+        if (plan && plan.plan === name) box.keepPlan(plan);
       })
       .catch(() => { /* no connection: asked again with the next page */ });
   }
@@ -187,7 +187,8 @@
       const tap = box.add({ kind, action: form.action, fields, label: Step.label(s, kind, fields), deal: +f.deal });
       const next = draw(true);
       say(next ? Step.said(next, tap) : tap.label);
-      return box.send();
+      // Kept on the phone already (a synchronous write): it is sent once the tap is shown.
+      return void setTimeout(() => box.send());
     }
     if (busy) return;  // a second tap while the first is on its way is ignored, never sent twice
     busy = true;

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Page, expect
-from test_browser_outbox import Phones, bid, opened, outbox, phones, status, stored
+from test_browser_outbox import ALL_SENT, PLAN_KEPT, Phones, bid, opened, outbox, phones, status, stored
 
 pytestmark = pytest.mark.browser
 __all__ = ["phones"]  # the fixture, shared with the outbox's tests
@@ -44,7 +44,7 @@ def test_counts_that_dont_add_up_are_not_sent_and_said_once_with_the_rows_on_scr
     for value in (2, 2, 2, 2):  # deal 2: 9 cards
         bid(page, value)
     expect(page.locator(".tricks-form")).to_be_visible()
-    page.wait_for_function("() => !JSON.parse(localStorage.getItem(Object.keys(localStorage)[0])).queue.length")
+    page.wait_for_function(ALL_SENT)
     deals = stored(server, token)["deals"]
     assert deals[0]["tricks"] == [0, 4, 2, 4] and deals[1] == {**deals[1], "bids": [2, 2, 2, 2]}
     assert "tricks" not in deals[1]
@@ -59,7 +59,7 @@ def test_counts_for_a_deal_another_phone_finished_are_never_stored_on_the_next(p
     for value in (1, 1, 0, 0):
         bid(a, value)
     expect(a.locator(".tricks-form")).to_be_visible()
-    a.wait_for_function("() => !JSON.parse(localStorage.getItem(Object.keys(localStorage)[0])).queue.length")
+    a.wait_for_function(ALL_SENT)
     a.context.set_offline(True)
     took(a, 2, 2)
     save_tricks(a)
@@ -67,7 +67,7 @@ def test_counts_for_a_deal_another_phone_finished_are_never_stored_on_the_next(p
     save_tricks(b)  # Ann, the dealer, took the one left
     expect(b.locator(".bid-form")).to_be_visible()
     bid(b, 1)  # deal 2's first bid
-    b.wait_for_function("() => !JSON.parse(localStorage.getItem(Object.keys(localStorage)[0])).queue.length")
+    b.wait_for_function(ALL_SENT)
     a.context.set_offline(False)
     status(a).to_have_text("Deal 1 · The tricks of deal 1 — not saved: Deal 1 is finished: this entry for it "
                            "was not saved. To change the deal, correct it from the board.", timeout=10_000)
@@ -84,7 +84,7 @@ def test_the_same_number_for_two_players_in_a_row_is_two_bids(phones: Phones, se
     page.wait_for_timeout(150)
     page.locator(".bid-form button[name=bid][value='1']").click()
     status(page).to_have_text("Cy bid 1 · Dee bids next")
-    page.wait_for_function("() => !JSON.parse(localStorage.getItem(Object.keys(localStorage)[0])).queue.length")
+    page.wait_for_function(ALL_SENT)
     assert stored(server, token)["deals"][0]["bids"] == [None, 1, 1, None]
 
 
@@ -92,7 +92,7 @@ def test_three_deals_entered_offline_are_stored_each_on_its_own_deal(phones: Pho
     """Finding 4: deal after deal without a connection, then everything stored in order."""
     page = phones()
     token = opened(page, rules={"max_cards": 3})  # deals of 3, 2, 1, 2, 3 cards
-    page.wait_for_function("() => { const k = Object.keys(localStorage)[0]; return k && JSON.parse(localStorage.getItem(k)).plan; }")
+    page.wait_for_function(PLAN_KEPT)
     page.context.set_offline(True)
     # In bidding order; the dealer's row takes what the others leave. Stored by seat: Ann, Bob, Cy, Dee.
     entered = [((1, 1, 0, 0), ([0, 1, 1, 0], [1, 1, 1, 0])), ((0, 1, 0, 0), ([0, 0, 0, 1], [0, 1, 0, 1])),
@@ -124,7 +124,7 @@ def test_counts_tapped_survive_a_reload(phones: Phones) -> None:
         bid(page, value)
     took(page, 2, 2)  # Cy took 2; Ann, the dealer, the rest: 0
     expect(page.locator("#trick-sum")).to_have_text("Together 3 of 3 tricks ✓")
-    page.wait_for_function("() => !JSON.parse(localStorage.getItem(Object.keys(localStorage)[0])).queue.length")
+    page.wait_for_function(ALL_SENT)
     page.reload()
     expect(page.locator(".seat-row[data-seat='2'] input[value='2']")).to_be_checked()
     expect(page.locator(".seat-row[data-seat='0'] input[value='0']")).to_be_checked()

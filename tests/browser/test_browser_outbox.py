@@ -64,6 +64,12 @@ def outbox(page: Page) -> dict[str, Any]:
     return kept
 
 
+#: Whether the phone has sent every tap it keeps; whether it keeps the game's plan (the later deals).
+ALL_SENT = """() => !(JSON.parse(localStorage.getItem(Object.keys(localStorage).find(key => key.startsWith("outbox:"))))
+    || { queue: [] }).queue.length"""
+PLAN_KEPT = "() => Object.keys(localStorage).some(key => key.startsWith('plan:'))"
+
+
 def version(page: Page) -> int:
     """The game's version the page shows (its step's data)."""
     return int(json.loads(page.locator("#step-data").text_content() or "{}")["version"])
@@ -101,7 +107,7 @@ def test_a_deal_entered_offline_with_the_page_open_is_stored_once_back_online(
     page.reload()  # now the service worker's: it keeps the page for opening without a connection
     page.wait_for_function(CONTROLLED)
     page.wait_for_function(KEPT, polling=100)
-    page.wait_for_function("() => (JSON.parse(localStorage.getItem(Object.keys(localStorage)[0])) || {}).plan")
+    page.wait_for_function(PLAN_KEPT)
     page.context.set_offline(True)
     if at_once:
         for seat, value in enumerate((0, 1, 1, 0)):
@@ -190,7 +196,7 @@ def test_taps_refused_as_stale_can_be_entered_again_on_the_game_as_it_is(phones:
     bid(a, 0)
     b.locator(".trump-form button[value='S']").click()  # another phone records the trump meanwhile
     expect(b.locator(".trump-form button[value='S']")).to_have_attribute("aria-pressed", "true")
-    b.wait_for_function("() => !JSON.parse(localStorage.getItem(Object.keys(localStorage)[0])).queue.length")
+    b.wait_for_function(ALL_SENT)
     a.context.set_offline(False)
     expect(a.locator(".unsaved li")).to_have_count(2, timeout=10_000)
     for _ in range(2):
