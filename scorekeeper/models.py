@@ -85,7 +85,10 @@ def sqlite_pragmas(synchronous: str) -> Callable[[Any, Any], None]:
 
 
 def init_db(app: Flask) -> None:
-    """Bind the database to the app; SQLite connections get their pragmas as they are opened."""
+    """Bind the database to the app; SQLite connections get their pragmas as they are opened.
+    An error's message leaves out its statement's parameters: a new game's are both its tokens."""
+    options = app.config.get("SQLALCHEMY_ENGINE_OPTIONS", {})
+    app.config["SQLALCHEMY_ENGINE_OPTIONS"] = {"hide_parameters": True, **options}
     db.init_app(app)
     synchronous = app.config["SQLITE_SYNCHRONOUS"]
     if synchronous not in ("FULL", "NORMAL", "EXTRA"):
