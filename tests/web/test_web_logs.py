@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from flask import Flask
 
 from scorekeeper.logs import SHOWN
 
@@ -82,7 +83,9 @@ def token_of(link: str) -> str:
 
 
 @pytest.mark.parametrize("server", SERVERS)
-def test_no_log_line_of_a_server_holds_a_whole_token(server: str, database_url: str, tmp_path: Path) -> None:
+def test_no_log_line_of_a_server_holds_a_whole_token(server: str, app: Flask, database_url: str,
+                                                      tmp_path: Path) -> None:
+    """``app`` is not asked anything: it empties a shared database (PostgreSQL) after the test."""
     logs = tmp_path / "server.log"
     with serving(server, database_url, logs) as port:
         status, game = ask(port, "POST", "/api/games", {"players": ["Ann", "Bob", "Cy"], "rules": {"max_cards": 3}})
