@@ -6,6 +6,9 @@ Workers, address and logs are given on the command line; this file holds what a 
 import gc
 from typing import Any
 
+#: Its access and error logs show a game's or group's token by its first characters only.
+logger_class = "scorekeeper.logs.GunicornLogger"
+
 
 def post_worker_init(worker: Any) -> None:
     """The app, its templates and the libraries a worker loads at start live as long as the worker:

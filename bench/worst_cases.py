@@ -1,6 +1,6 @@
 """The most expensive requests within the limits of RULES.md §8, each timed (run by hand, not in CI).
 
-    .venv/bin/python bench/worst_cases.py [N]
+    .venv/bin/python bench/worst_cases.py [N] [WORDS]   # WORDS: only the cases whose name holds them
 
 Each case is one request through the whole app (Flask's test client, on a migrated SQLite file,
 in this one process: one core). "cold" is its first time in a worker that holds nothing of the
@@ -35,7 +35,7 @@ from flask_migrate import upgrade
 from sheet_cases import LARGEST_BLANK, largest_game_file
 from werkzeug.test import TestResponse
 
-from scorekeeper import create_app, models, pages
+from scorekeeper import create_app, models, pages, sheets
 from scorekeeper.backup import FORMAT, MAX_GAMES
 from scorekeeper.device import KEEP
 from scorekeeper.rules import presets, scoring
@@ -48,6 +48,17 @@ MADE = ("10 + bid * 2 + max(bid, tricks) ** 2 - min(cards, players) + abs(bid - 
         " + cards // 2 + players % 3 - (tricks != bid) * 7 + max(1, 2, 3, bid) * min(4, cards) + 1")
 MISSED = ("-abs(bid - tricks) * 3 - (bid - tricks) ** 2 + max(bid, tricks) - min(cards, players) * 2"
           " + (bid > 3) * 5 - cards // 2 + players % 3 + max(1, 2, 3, bid) - min(4, cards) - 1 - 1 - 1")
+#: The most bids and trick counts a house system is checked for: two players with two decks,
+#: hands of up to 52 cards (49,608 missed scores, 1,430 made ones).
+HUGE_HANDS = {"deck_size": 104, "max_cards": 52, "scoring": "custom"}
+#: House formulas of about 190 characters full of fractions and powers: too costly to check for
+#: hands that large (refused), as the rules allow them for small hands.
+COSTLY = {"made": "(bid / 3) ** 3 + (tricks / 7) ** 3 + (cards / 9) ** 2 + (bid + 1) ** 3 / (tricks + 2) ** 2"
+                  " + ((bid - tricks) / 5) ** 4 + (cards / 11) ** 3 + (players / 13) ** 2 + (bid / 17) ** 2",
+          "missed": "-((bid - tricks) / 3) ** 3 - (tricks / 7) ** 3 - (cards / 9) ** 2 - (bid + 1) ** 3"
+                    " / (tricks + 2) ** 2 - ((bid - tricks) / 5) ** 4 - (cards / 11) ** 3 - (players / 13) ** 2"}
+#: The blank sheet of the security review: 200 deals and their tie-break rows for 10 players.
+REVIEWED_BLANK = {"players": "10", "deal": "fixed", "max_cards": "5", "deals": "200", "tie": "one-card-hand"}
 #: A name of the most characters a name may have (RULES.md §8), told apart by its first ones.
 NAME = "Bartholomew Evangeline Hildegard-Maximus"
 
@@ -102,13 +113,15 @@ def backup_games(limit: int = 1_000_000) -> list[dict[str, Any]]:
 
 
 def empty_caches() -> None:
-    """Forget what this worker holds: replays, rendered pages, made rules and formulas."""
+    """Forget what this worker holds: replays, rendered pages and sheets, made rules and formulas,
+    checked house systems."""
     for name in ("_replayed", "_newest"):
         getattr(models, name)._items.clear()
     pages._pages._items.clear()
+    sheets._printed._items.clear()
     presets._remembered.cache_clear()
     scoring._custom.cache_clear()
-    scoring._check_cards.cache_clear()
+    scoring._check.cache_clear()
     gc.collect()
 
 
@@ -180,6 +193,14 @@ def cases(app: Any) -> dict[str, tuple[Callable[[], TestResponse], int, Callable
         return "&".join(f"rules-{k}={v}" for k, v in {"deck_size": "104", "max_cards": "52", "scoring": "custom",
                                                        "made": "1%2B" * 99 + "1", "missed": "1-" * 99 + "1"}.items())
 
+    def new_game(formulas: dict[str, str]) -> Callable[[], TestResponse]:
+        return lambda: app.test_client().post("/api/games", json={"players": ["Ann", "Bob"],
+                                                                 "rules": {**HUGE_HANDS, **formulas}})
+
+    def example(formulas: dict[str, str]) -> Callable[[], TestResponse]:
+        query = {f"rules-{name}": value for name, value in {**HUGE_HANDS, **formulas}.items()}
+        return lambda: phone.client.get("/new/example", query_string=query)
+
     def restore() -> TestResponse:
         return Phone(app.test_client()).upload(full)
 
@@ -206,11 +227,19 @@ def cases(app: Any) -> dict[str, tuple[Callable[[], TestResponse], int, Callable
         f"the backup of those {KEEP} games": (lambda: held.client.get("/backup.json"), 200, nothing),
         "the scoring example of the costliest formulas": (
             lambda: phone.client.get(f"/new/example?{big_example()}"), 200, nothing),
+        "a new game (API), 200-character formulas, hands up to 52": (
+            new_game({"made": MADE, "missed": MISSED}), 201, nothing),
+        "a new game (API), formulas of fractions, hands up to 52": (new_game(COSTLY), 422, nothing),
+        "their scoring example (200-character formulas)": (example({"made": MADE, "missed": MISSED}), 200, nothing),
+        "their scoring example (formulas of fractions)": (example(COSTLY), 200, nothing),
+        "the reviewed blank sheet (10 players, 200 deals, tie rows)": (
+            lambda: phone.client.get("/sheets/blank.pdf", query_string=REVIEWED_BLANK), 200, nothing),
     }
 
 
-def main(runs: int = 3) -> int:
-    """Print each case's cold and warm seconds; 1 when a case takes more than the bound."""
+def main(runs: int = 3, only: str = "") -> int:
+    """Print each case's cold and warm seconds (of the cases whose name holds ``only``); 1 when a
+    case takes more than the bound."""
     folder = Path(tempfile.mkdtemp(prefix="worst-"))
     app = create_app({"SECRET_KEY": "bench", "SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder / 'worst.sqlite'}"})
     with app.app_context():
@@ -219,6 +248,8 @@ def main(runs: int = 3) -> int:
     missed = False
     print(f"{'case':62} {'cold':>7} {'warm':>7} {'max':>7}")
     for name, (request, status, reset) in cases(app).items():
+        if only and only not in name:
+            continue
         reset()
         empty_caches()
         cold = timed(request, status)
@@ -234,4 +265,4 @@ def main(runs: int = 3) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(int(sys.argv[1]) if len(sys.argv) > 1 else 3))
+    sys.exit(main(int(sys.argv[1]) if len(sys.argv) > 1 else 3, " ".join(sys.argv[2:])))

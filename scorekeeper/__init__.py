@@ -94,6 +94,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         groups,
         jswords,
         language,
+        logs,
         offline,
         plan,
         play,
@@ -105,6 +106,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     )
     from .models import db, init_db, migrate
 
+    logs.install(app.logger.name, "werkzeug")  # Flask's error log, and the development server's (flask run)
     init_db(app)
     migrate.init_app(app, db, directory=str(ROOT / "migrations"))
     web.init_app(app)

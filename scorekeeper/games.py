@@ -10,6 +10,7 @@ from typing import Any
 from flask import (
     Blueprint,
     Response,
+    current_app,
     flash,
     jsonify,
     redirect,
@@ -21,7 +22,7 @@ from sqlalchemy.exc import IntegrityError
 from werkzeug.wrappers import Response as BaseResponse
 from wtforms.validators import ValidationError
 
-from . import backup, board, device, groups
+from . import backup, board, device, groups, pages
 from .forms import HouseRulesForm, ImportForm, NewGameForm, indexed, problems, sentence
 from .models import StoredGame, StoredGroup, commit, find_game, rollback
 from .rules import values
@@ -198,7 +199,14 @@ def _seat(form: NewGameForm, roster: list[str], action: str) -> None:
 
 @bp.get("/new/example")
 def example() -> Response:
-    """The scoring example of the rules being chosen on the new-game page, as JSON."""
+    """The scoring example of the rules being chosen on the new-game page, as JSON: worked out once
+    per worker for the same query and language (a house system is checked over its whole schedule),
+    as a page is kept."""
+    body = pages.cached(("example", tuple(request.args.items(multi=True))), _example)
+    return current_app.response_class(body, mimetype="application/json")
+
+
+def _example() -> str:
     form = HouseRulesForm(request.args, prefix="rules")
     preset = request.args.get("preset", "oh-hell")
     named = indexed(request.args, "players", MAX_PLAYERS, "name")[0]
@@ -208,14 +216,15 @@ def example() -> Response:
             raise RulesError(" ".join(problems(form)))
         rules = make_rules({"preset": preset, **form.overrides()}, players)
     except RulesError as exc:
-        return jsonify(error=sentence(str(exc)), rows=[])
+        return current_app.json.dumps({"error": sentence(str(exc)), "rows": []})
     scoring = rules.scoring
     if scoring is None:
         words = _("cooperative: deals score nothing")
     else:  # a house system's words hold its formulas, as typed: never looked up as a message
         words = scoring.described()
-    return jsonify(error=None, words=words, rows=examples(rules),
-                   doubled=rules.spades_double, description=_(PRESETS[rules.preset].description))
+    return current_app.json.dumps({"error": None, "words": words, "rows": examples(rules),
+                                   "doubled": rules.spades_double,
+                                   "description": _(PRESETS[rules.preset].description)})
 
 
 @bp.get("/backup.json")

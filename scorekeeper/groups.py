@@ -37,6 +37,7 @@ from .models import (
     find_group,
     game_data,
     group_of,
+    rollback,
 )
 from .play import qr_code
 from .rules import values
@@ -242,14 +243,19 @@ def new() -> str | BaseResponse | tuple[str, int]:
     if not form.validate():
         return render_template("groups/new.html", form=form, error=" ".join(problems(form))), 422
     game = None
+
+    def taken() -> tuple[str, int]:
+        return render_template("groups/new.html", form=form, error=_("This game is already in a group: "
+                               "take it out of that group first.")), 409
+
     if form.game.data:
         game = game_or_404(form.game.data, edit=True)
         if group_of(game) is not None:
-            return render_template("groups/new.html", form=form, error=_("This game is already in a group: "
-                                   "take it out of that group first.")), 409
+            return taken()
     group = StoredGroup.create(form.name.data)
-    if game is not None:
-        group.add(game)
+    if game is not None and group.add(game) != "added":  # put in a group by another request meanwhile
+        rollback()
+        return taken()
     response = redirect(url_for("groups.group", group=group.token))
     commit()
     device.remember_group(group, True)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
 from babel import numbers
-from flask import Flask, Response, abort, has_request_context, redirect, request, url_for
+from flask import Flask, Response, abort, g, has_request_context, redirect, request, url_for
 from flask_babel import Babel, get_locale, get_translations
 
 from .rules import values, words
@@ -41,6 +41,7 @@ def select() -> str:
     (a sheet rendered by a script or a test)."""
     if not has_request_context():
         return "en"
+    g.language_asked = True  # the answer may hold words of this language: see _vary
     return _chosen() or request.accept_languages.best_match(values.LANGUAGES) or "en"
 
 
@@ -85,8 +86,11 @@ def _switch(code: str) -> Response:
 
 
 def _vary(response: Response) -> Response:
-    """A page follows the phone's language: caches along the way keep one copy per language."""
-    if response.mimetype in ("text/html", "application/pdf"):
+    """An answer made in the phone's language (a page, a sheet, the manifest, an error of the API,
+    a CSV's headings…: whatever asked which language this request speaks) follows it, so caches
+    along the way keep one copy per language. Only what never asked (a static file, a game file)
+    is the same in every language."""
+    if g.get("language_asked"):
         response.vary.update(("Cookie", "Accept-Language"))
     return response
 

@@ -88,7 +88,10 @@ def sqlite_pragmas(synchronous: str) -> Callable[[Any, Any], None]:
 
 
 def init_db(app: Flask) -> None:
-    """Bind the database to the app; SQLite connections get their pragmas as they are opened."""
+    """Bind the database to the app; SQLite connections get their pragmas as they are opened.
+    An error's message leaves out its statement's parameters: a new game's are both its tokens."""
+    options = app.config.get("SQLALCHEMY_ENGINE_OPTIONS", {})
+    app.config["SQLALCHEMY_ENGINE_OPTIONS"] = {"hide_parameters": True, **options}
     db.init_app(app)
     synchronous = app.config["SQLITE_SYNCHRONOUS"]
     if synchronous not in ("FULL", "NORMAL", "EXTRA"):
@@ -468,23 +471,37 @@ class StoredGroup:
     def add(self, game: StoredGame) -> str:
         """Put a game in the group: "added", "here" (it already was: nothing changes), "other"
         (it is in another group: nothing changes) or "full" (the group holds ``MAX_GROUP_GAMES``
-        games already: nothing changes). The caller commits."""
+        games already: nothing changes). The caller commits.
+
+        Two requests may find a game in no group at the same moment and put it in two. The
+        database lets the first place stand (a game has one row at most, and an inactive row is
+        only taken while inactive); the second request takes back all it wrote, as ``save`` does,
+        and is answered as if it had come after the first: "other", or "here"."""
         row = connection().execute(_PLACE, {"game": game.id}).first()
-        if row is not None and row.active and row.group_id != self.id:
-            return "other"
         if row is not None and row.active:
-            return "here"
+            return "here" if row.group_id == self.id else "other"
         if connection().execute(_COUNT, {"group": self.id}).scalar_one() >= MAX_GROUP_GAMES:
             return "full"
-        version = self._changed()
-        if row is None:
-            connection().execute(insert(_members).values(game_id=game.id, group_id=self.id, position=version,
-                                                         active=True))
-        else:  # back in its old place here; at the end in another group
-            position = row.position if row.group_id == self.id else version
-            connection().execute(update(_members).where(_members.c.game_id == game.id)
-                                 .values(group_id=self.id, position=position, active=True))
-        return "added"
+        version, updated = self.version, self.updated_at
+        position = self._changed()
+        try:
+            if row is None:  # refused (UNIQUE) when another request put it in a group since
+                connection().execute(insert(_members).values(game_id=game.id, group_id=self.id, position=position,
+                                                             active=True))
+                placed = 1
+            else:  # back in its old place here; at the end in another group
+                placed = connection().execute(
+                    update(_members).where(_members.c.game_id == game.id, _members.c.active.is_(False))
+                    .values(group_id=self.id, position=row.position if row.group_id == self.id else position,
+                            active=True)).rowcount
+        except IntegrityError:
+            placed = 0
+        if placed == 1:
+            return "added"
+        connection().rollback()
+        self.version, self.updated_at = version, updated
+        row = connection().execute(_PLACE, {"game": game.id}).first()
+        return "here" if row is not None and row.active and row.group_id == self.id else "other"
 
     def remove(self, game_id: int) -> bool:
         """Take a game out of the group (it keeps its place, should it come back); False when it

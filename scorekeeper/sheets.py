@@ -8,7 +8,8 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, render_template, request
 
-from . import pdf
+from . import language, pdf
+from .cache import LRU
 from .forms import choice_word, sentence
 from .rules import values
 from .rules.bidding import BIDDING_RULES
@@ -29,6 +30,11 @@ WHOLE_TEXT = re.compile(r"\s*[-−]?[0-9]+\s*")
 SHEET_FIELDS = ("players", "paper", "orientation", "title", "first_dealer")
 #: The house rules the form offers; any other rule field can still be given in the URL.
 FORM_RULES = {"bidding": BIDDING_RULES, "scoring": tuple(SYSTEMS)}
+
+#: The sheets this worker printed most recently, in their language: a blank one by its query (or
+#: why it was refused), a game's by its version, which changes with every write. A large sheet
+#: takes a second or more to print; its PDF weighs some tens of KB.
+_printed: LRU[bytes | str] = LRU(32)
 
 
 def rule_overrides(args: Mapping[str, str]) -> dict[str, Any]:
@@ -122,11 +128,17 @@ def blank_pdf_sheet(args: Mapping[str, str]) -> Sheet:
 @bp.get("/sheets/blank.pdf")
 def blank() -> Response | tuple[str, int]:
     """A blank sheet: the schedule printed, the scores to write in."""
-    try:
-        sheet = blank_pdf_sheet(request.args)
-    except (SheetError, RulesError) as exc:
-        return _form(sentence(str(exc)), 400)
-    return _pdf(pdf.render_pdf(sheet), "oh-hell-blank-sheet.pdf")
+    def printed() -> bytes | str:
+        try:
+            sheet = blank_pdf_sheet(request.args)
+        except (SheetError, RulesError) as exc:
+            return sentence(str(exc))
+        return pdf.render_pdf(sheet)
+
+    found = _printed.get(("blank", tuple(request.args.items(multi=True)), language.current()), printed)
+    if isinstance(found, str):
+        return _form(found, 400)
+    return _pdf(found, "oh-hell-blank-sheet.pdf")
 
 
 @bp.get("/g/<token>/sheet.pdf")
@@ -138,5 +150,10 @@ def filled(token: str) -> Response:
         paper = _paper(request.args)
     except (SheetError, RulesError) as exc:
         abort(400, sentence(str(exc)))
-    sheet = filled_sheet(game.load(), played_on=game.created_at.date(), **paper)
-    return _pdf(pdf.render_pdf(sheet), "oh-hell-sheet.pdf")
+    def printed() -> bytes:
+        return pdf.render_pdf(filled_sheet(game.load(), played_on=game.created_at.date(), **paper))
+
+    key = ("filled", game.token, game.version, tuple(paper.values()), language.current())
+    found = _printed.get(key, printed)
+    assert isinstance(found, bytes)
+    return _pdf(found, "oh-hell-sheet.pdf")

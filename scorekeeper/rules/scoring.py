@@ -8,8 +8,8 @@ from fractions import Fraction
 from functools import lru_cache
 
 from . import values, words
-from .errors import UnknownVariantError, ValueRefused
-from .values import formula, refuse, shown
+from .errors import FormulaError, UnknownVariantError, ValueRefused
+from .values import HouseFormula, formula, refuse, shown
 from .words import N_, _
 
 #: Points are whole numbers, or exact fractions (trick scoring's ½, house formulas).
@@ -174,31 +174,80 @@ def _custom(made: object, missed: object, wins: str) -> System:
                   f"made: {made_text}; missed: {missed_text}; {wins} total wins", (made_text, missed_text))
 
 
+#: The most work checking a house system over a game's hand sizes may take, in nanoseconds as
+#: ``values.STEP_COSTS`` counts them (rounded up): 1.5 s, well under a second measured on one core
+#: (docs/benchmarks.md). Hands of up to 52 cards are checked for 51,038 bids and trick counts: two
+#: formulas of 200 characters of whole-number arithmetic pass, a missed formula of more than five
+#: steps with fractions (three divisions and their sums, say) does not.
+MAX_CHECK_COST = 1_500_000_000
+
+
+def check_cost(system: System, sizes: Iterable[int]) -> int:
+    """What checking a house system for these hand sizes costs: one made score per bid, one
+    missed score per bid and other trick count, each as costly as its formula.
+
+    >>> check_cost(custom_system("10 + bid", "0"), [1, 2])  # made: 2 + 3 scores at 450, missed: 2 + 6 at 150
+    3450
+    """
+    made, missed = system.made, system.missed
+    assert isinstance(made, HouseFormula) and isinstance(missed, HouseFormula)
+    cards = set(sizes)
+    return made.cost * sum(size + 1 for size in cards) + missed.cost * sum((size + 1) * size for size in cards)
+
+
 def check_system(system: System, sizes: Iterable[int], players: int) -> None:
     """Work out a house system for every hand size of a game, every bid and every trick count,
     so that a formula that can't score some deal (dividing by zero at 5 cards, say) is refused
-    when the rules are set, not found at that deal with the game stuck (RULES.md §8).
+    when the rules are set, not found at that deal with the game stuck (RULES.md §8). A system
+    whose check would cost more than ``MAX_CHECK_COST`` is refused before any of it is worked out;
+    the outcome is remembered by formulas, hand sizes and players, a refusal too.
 
     >>> check_system(custom_system("10 / (cards - 5)", "0"), [7, 6, 5], 4)
     Traceback (most recent call last):
     ...
     scorekeeper.rules.errors.FormulaError: The made formula '10 / (cards - 5)' divides by zero for bid 0, tricks 0, cards 5
+    >>> check_system(custom_system("0", "bid / 3 + tricks / 7 + cards / 11 + players / 13"), range(1, 53), 2)
+    Traceback (most recent call last):
+    ...
+    scorekeeper.rules.errors.FormulaError: The house formulas are too much work to check for every bid ...
     """
     if system.id != "custom":
         return
-    for cards in sorted(set(sizes)):
-        _check_cards(system, cards, players)
+    cards = tuple(sorted(set(sizes)))
+    refused = _check(*system.formulas, cards, players)
+    if isinstance(refused, str):
+        raise FormulaError(_("The house formulas are too much work to check for every bid and trick count of "
+                             "hands of up to %(cards)s cards: use fewer divisions (/) and powers (**), or "
+                             "smaller hands.", cards=max(cards)))
+    if refused is not None:  # worked out again, to say what is wrong in this request's language
+        which, bid, tricks, size = refused
+        (system.made if which == "made" else system.missed)(bid, tricks, size, players)
 
 
-@lru_cache(maxsize=1024)
-def _check_cards(system: System, cards: int, players: int) -> None:
-    """Every made and missed score of one hand size (remembered: a game's rules are checked once)."""
-    made, missed = system.made, system.missed
-    for bid in range(cards + 1):
-        made(bid, bid, cards, players)
-        for tricks in range(cards + 1):
-            if tricks != bid:
-                missed(bid, tricks, cards, players)
+@lru_cache(maxsize=256)
+def _check(made: str, missed: str, sizes: tuple[int, ...], players: int) -> str | tuple[str, int, int, int] | None:
+    """What checking the house system of these formulas for these hand sizes finds: None when every
+    score can be worked out, "cost" when that would take too long, else the first score that
+    can't be (made or missed, bid, tricks, cards)."""
+    system = custom_system(made, missed)
+    if check_cost(system, sizes) > MAX_CHECK_COST:
+        return "cost"
+    made_score, missed_score = system.made, system.missed
+    assert isinstance(made_score, HouseFormula) and isinstance(missed_score, HouseFormula)
+    score_made, score_missed = made_score.worked_out, missed_score.worked_out
+    for cards in sizes:
+        for bid in range(cards + 1):
+            try:
+                score_made(bid, bid, cards, players)
+            except FormulaError:
+                return "made", bid, bid, cards
+            for tricks in range(cards + 1):
+                if tricks != bid:
+                    try:
+                        score_missed(bid, tricks, cards, players)
+                    except FormulaError:
+                        return "missed", bid, tricks, cards
+    return None
 
 
 ZeroBid = int | str

@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from decimal import Decimal
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any, NoReturn
+from typing import Any, NamedTuple, NoReturn
 
 from . import words
 from .errors import FormulaError, UnknownVariantError, ValueRefused
@@ -481,6 +481,10 @@ def _power(a: Any, b: Any) -> Any:
     digits (a tiny fraction's power too), would take seconds and gigabytes."""
     if abs(b) > _MAX_EXPONENT or abs(a) > MAX_FORMULA_POINTS * 1000:
         raise ArithmeticError(_("that power is far too large to be a score"))
+    if type(a) is int and type(b) is int and b >= 0:  # the usual bid ** 2, without making fractions
+        if abs(a).bit_length() * b > _MAX_POWER_BITS:
+            raise ArithmeticError(_("that power is far too large to be a score"))
+        return a**b
     if isinstance(a, int | Fraction) and isinstance(b, int | Fraction) and Fraction(b).denominator == 1:
         base, exponent = Fraction(a), abs(Fraction(b).numerator)
         if max(abs(base.numerator), base.denominator).bit_length() * exponent > _MAX_POWER_BITS:
@@ -502,9 +506,28 @@ _COMPARE: dict[type[ast.cmpop], Callable[[Any, Any], bool]] = {
 }
 _FUNCTIONS: dict[str, tuple[Callable[..., Any], int, int]] = {"abs": (abs, 1, 1), "min": (min, 2, 20),
                                                              "max": (max, 2, 20)}
+#: What one step of a formula costs to work out, in nanoseconds on one core of the machine of
+#: docs/benchmarks.md (measured with bench/worst_cases.py, rounded up): whole-number arithmetic,
+#: a number or a name; a call (abs, min, max, a comparison, a whole number's power such as
+#: bid ** 2); a step that may give a fraction (exact, with its greatest common divisors); any
+#: other power.
+STEP_COSTS = {"whole": 150, "call": 3000, "fraction": 6000, "power": 12_000}
 
 
-def _compile_node(node: ast.AST, source: str) -> _Node:
+class _Compiled(NamedTuple):
+    """A formula's node as a function of the four values, what one evaluation of it costs
+    (``STEP_COSTS``), and whether its value may be a fraction."""
+
+    function: _Node
+    cost: int
+    fraction: bool
+
+
+def _step(kind: str, *parts: _Compiled) -> int:
+    return STEP_COSTS[kind] + sum(part.cost for part in parts)
+
+
+def _compile_node(node: ast.AST, source: str) -> _Compiled:
     """A formula's node as a function of the four values; FormulaError for anything but arithmetic."""
     if isinstance(node, ast.Constant):
         literal = ast.get_source_segment(source, node) or ""
@@ -513,25 +536,35 @@ def _compile_node(node: ast.AST, source: str) -> _Node:
             raise FormulaError(_("%(value)s is not a number such as 10 or 2.5", value=shown(literal or node.value)))
         number = Fraction(literal)
         value = number.numerator if number.denominator == 1 else number
-        return lambda v: value
+        return _Compiled(lambda v: value, STEP_COSTS["whole"], number.denominator != 1)
     if isinstance(node, ast.Name) and node.id in FORMULA_NAMES:
         index = FORMULA_NAMES.index(node.id)
-        return lambda v: v[index]
+        return _Compiled(lambda v: v[index], STEP_COSTS["whole"], False)
     if isinstance(node, ast.BinOp) and type(node.op) in _BINARY:
         op, left, right = _BINARY[type(node.op)], _compile_node(node.left, source), _compile_node(node.right, source)
-        return lambda v: op(left(v), right(v))
+        left_value, right_value = left.function, right.function
+        # A whole number to the power of a number written as a whole one (bid ** 2) is whole.
+        whole_power = isinstance(node.op, ast.Pow) and isinstance(node.right, ast.Constant) \
+            and not left.fraction and not right.fraction
+        fraction = left.fraction or right.fraction or (isinstance(node.op, ast.Div | ast.Pow) and not whole_power)
+        kind = "call" if whole_power else "power" if isinstance(node.op, ast.Pow) else \
+            "fraction" if fraction else "whole"
+        return _Compiled(lambda v: op(left_value(v), right_value(v)), _step(kind, left, right), fraction)
     if isinstance(node, ast.UnaryOp) and type(node.op) in _UNARY:
         unary, inner = _UNARY[type(node.op)], _compile_node(node.operand, source)
-        return lambda v: unary(inner(v))
+        inner_value = inner.function
+        return _Compiled(lambda v: unary(inner_value(v)), _step("fraction" if inner.fraction else "whole", inner),
+                         inner.fraction)
     if isinstance(node, ast.Compare) and all(type(op) in _COMPARE for op in node.ops):
         terms = [_compile_node(term, source) for term in (node.left, *node.comparators)]
+        values = [term.function for term in terms]
         tests = [_COMPARE[type(op)] for op in node.ops]
 
         def compare(v: Sequence[int]) -> int:
-            values = [term(v) for term in terms]
-            return int(all(test(a, b) for test, a, b in zip(tests, values, values[1:])))
+            found = [value(v) for value in values]
+            return int(all(test(a, b) for test, a, b in zip(tests, found, found[1:])))
 
-        return compare
+        return _Compiled(compare, _step("fraction" if any(t.fraction for t in terms) else "call", *terms), False)
     if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _FUNCTIONS
             and not node.keywords and not any(isinstance(arg, ast.Starred) for arg in node.args)):
         function, fewest, most = _FUNCTIONS[node.func.id]
@@ -540,14 +573,31 @@ def _compile_node(node: ast.AST, source: str) -> _Node:
                                  fewest=fewest, most=most) if fewest != most
                                else _("%(function)s() takes one number", function=node.func.id))
         args = [_compile_node(arg, source) for arg in node.args]
-        return lambda v: function(*(arg(v) for arg in args))
+        arg_values = [arg.function for arg in args]
+        fraction = any(arg.fraction for arg in args)
+        return _Compiled(lambda v: function(*(arg(v) for arg in arg_values)),
+                         _step("fraction" if fraction else "call", *args), fraction)
     if isinstance(node, ast.Name):
         raise FormulaError(_("%(name)s is not known: use bid, tricks, cards and players", name=repr(node.id)))
     raise FormulaError(_("only numbers, bid, tricks, cards, players, + - * / ** ( ), comparisons, "
                          "abs, min and max can be used"))
 
 
-def formula(value: object, what: str) -> Formula:
+class HouseFormula:
+    """A house formula compiled into a function of (bid, tricks, cards, players), with what one
+    evaluation of it costs (``STEP_COSTS``): checking it over a schedule is bounded by that.
+    ``worked_out`` is the same function without the memory of the values a game asked for."""
+
+    def __init__(self, score: Callable[[int, int, int, int], Points],
+                 worked_out: Callable[[int, int, int, int], Points], cost: int) -> None:
+        self.score, self.worked_out, self.cost = score, worked_out, cost
+
+    def __call__(self, bid: int, tricks: int, cards: int, players: int) -> Points:
+        """The points of one player in one deal."""
+        return self.score(bid, tricks, cards, players)
+
+
+def formula(value: object, what: str) -> HouseFormula:
     """A house formula over bid, tricks, cards and players, compiled into a function of them.
 
     ``×``, ``÷``, ``−`` and ``²`` may be typed as such. Division is exact; the result is a whole
@@ -572,7 +622,8 @@ def formula(value: object, what: str) -> Formula:
         source = source.replace(sign, written)
     try:
         tree = ast.parse(source, mode="eval")
-        node = _compile_node(tree.body, source)
+        body = _compile_node(tree.body, source)
+        node = body.function
     except FormulaError as exc:
         raise FormulaError(_("%(what)s %(formula)s can't be used: %(why)s", what=_(what),
                              formula=repr(value.strip()), why=exc)) from None
@@ -585,12 +636,9 @@ def formula(value: object, what: str) -> Formula:
     def label() -> str:
         return _("%(what)s %(formula)s", what=_(what), formula=written)
 
-    # A game asks the same few (bid, tricks, cards, players) again and again: each is worked out once.
-    @lru_cache(maxsize=4096)
-    def compiled(bid: int, tricks: int, cards: int, players: int) -> Points:
+    def worked_out(bid: int, tricks: int, cards: int, players: int) -> Points:
         try:
-            result = node((bid, tricks, cards, players))
-            return _score(result, label)
+            return _score(node((bid, tricks, cards, players)), label)
         except ZeroDivisionError:
             raise FormulaError(_("%(formula)s divides by zero for bid %(bid)s, tricks %(tricks)s, cards %(cards)s",
                                  formula=label(), bid=bid, tricks=tricks, cards=cards)) from None
@@ -599,7 +647,8 @@ def formula(value: object, what: str) -> Formula:
                                  "cards %(cards)s: %(why)s",
                                  formula=label(), bid=bid, tricks=tricks, cards=cards, why=exc)) from None
 
-    return compiled
+    # A game asks the same few (bid, tricks, cards, players) again and again: each is worked out once.
+    return HouseFormula(lru_cache(maxsize=4096)(worked_out), worked_out, body.cost)
 
 
 def _score(result: Any, label: Callable[[], str]) -> Points:

@@ -7,7 +7,17 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Page, expect
-from test_browser_outbox import ALL_SENT, PLAN_KEPT, Phones, bid, opened, outbox, phones, status, stored
+from test_browser_outbox import (
+    ALL_SENT,
+    PLAN_KEPT,
+    Phones,
+    bid,
+    opened,
+    outbox,
+    phones,
+    status,
+    stored,
+)
 
 pytestmark = pytest.mark.browser
 __all__ = ["phones"]  # the fixture, shared with the outbox's tests
