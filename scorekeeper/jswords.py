@@ -95,6 +95,8 @@ def words(*scripts: str) -> dict[str, str | list[str]]:
         "discard": _("Discard"),
         "discarded": _("Discarded: %(tap)s", **keep("tap")),
         "offline": _("No connection: nothing was saved. Try again."),
+        "tableoffline": _("No connection: the deals go on, but someone arriving or leaving, the plan and the rules "
+                          "can be changed only once the network is back."),
     }
     every["wake"] = {"nowake": _("The phone doesn't allow it just now.")}
     every["share"] = {

@@ -14,7 +14,7 @@ without a connection from the service worker's saved copies, a page it never sav
 screen on" box, and the share page opened at a network name on plain http (scores.lan, which this
 browser resolves to 127.0.0.1), with its note on what needs https. docs/screenshot-deal.png and
 docs/screenshot-scoreboard.png are copies of deal-light.png and scoreboard-light.png. Then taps
-kept on the phone: a deal entered without a connection, synced, and taps another phone made stale;
+kept on the phone: deals entered without a connection, synced, and taps another phone made stale;
 docs/screenshot-offline.png is a copy of outbox-pending-light.png. First of all, a group of eight
 evenings: its page, a player's page, and its new-game form.
 """
@@ -42,7 +42,8 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--n
 #: Whether the service worker keeps a copy of this page as it shows it now.
 KEPT = """() => caches.open("scorekeeper-pages").then(c => c.match(location.href)).then(r => r ? r.text() : "")
     .then(t => t.includes('name="version" value="' + document.querySelector("input[name=version]").value + '"'))"""
-MARK = "() => document.querySelectorAll('#main > :not(#panel), #panel > :not(#step)').forEach(e => { e.dataset.old = '1'; })"
+MARK = ("() => document.querySelectorAll('#main > :not(#panel), #panel > :not(#step):not(.unsaved)')"
+        ".forEach(e => { e.dataset.old = '1'; })")
 REPLACED = "() => !document.querySelector('[data-old]') && document.readyState !== 'loading'"
 
 
@@ -268,13 +269,15 @@ def offline(browser: Browser, base: str, out: Path) -> None:
 
 def outbox(browser: Browser, base: str, out: Path) -> None:
     """Taps kept on the phone: a deal entered with the page open and no connection (the taps waiting,
-    the status line, the points pending), the same deal once the connection is back, and the taps
-    another phone made stale, listed to enter again or discard."""
+    the status line), the next deals entered still without one (the deals before pending), all of
+    them once the connection is back, and the taps another phone made stale, listed under the step
+    with their deal and reason, to discard."""
     four = ["Ann", "Bob", "Cy", "Dee"]
     context = browser.new_context(viewport={"width": 390, "height": 844}, base_url=base)
     page = context.new_page()
     opened(page, base, title="Sunday", players=four, rules={"max_cards": 5},
            deals=[{"bids": [1, 0, 2, 1], "tricks": [1, 1, 2, 1]}])
+    page.wait_for_function("() => Object.keys(localStorage).some(key => key.startsWith('plan:'))")
     context.set_offline(True)
     for value in (1, 2, 0):                      # deal 2, 4 cards: Cy, Dee, Ann; Bob deals
         page.locator(f".bid-form button[name=bid][value='{value}']").click()
@@ -284,13 +287,18 @@ def outbox(browser: Browser, base: str, out: Path) -> None:
     took(page, 2, 2)
     page.locator(".tricks-form button[type=submit]").click()
     shoot(page, out, "outbox-pending", full_page=False)
+    for value in (1, 0, 1, 0):                   # deal 3, 3 cards, still offline: Dee, Ann, Bob; Cy deals
+        page.locator(f".bid-form button[name=bid][value='{value}']").click()
+    page.locator(".tricks-form button[type=submit]").click()
+    page.locator(".deal-title").filter(has_text="Deal 4").wait_for()
+    shoot(page, out, "outbox-deals", full_page=False)
     context.set_offline(False)
-    page.locator("#tap-status").filter(has_text="Deal 2 saved").wait_for(timeout=20_000)
+    page.locator("#tap-status").filter(has_text="Deal 3 saved").wait_for(timeout=20_000)
     shoot(page, out, "outbox-synced", full_page=False)
     other = browser.new_context(viewport={"width": 390, "height": 844}, base_url=base).new_page()
     other.goto(page.url)
     context.set_offline(True)
-    for value in (1, 1, 0):                      # deal 3, 3 cards: Dee, Ann, Bob; Cy deals
+    for value in (1, 1, 0):                      # deal 4, 2 cards: Ann, Bob, Cy; Dee deals
         page.locator(f".bid-form button[name=bid][value='{value}']").click()
     for value in (0, 0, 1):                      # meanwhile another phone enters them otherwise
         other.locator(f".bid-form button[name=bid][value='{value}']").click()

@@ -36,6 +36,21 @@
     return s;
   }
 
+  // Changes at the table (arrivals, the plan, the rules) need the network: said where they are.
+  function connection() {
+    const tools = main.querySelector("#tools");
+    let note = tools && tools.querySelector(".offline-note");
+    if (tools && !note) {
+      note = document.createElement("p");
+      note.className = "note offline-note";
+      note.textContent = words("tableoffline");
+      tools.prepend(note);
+    }
+    if (note) note.hidden = navigator.onLine;
+  }
+  addEventListener("online", connection);
+  addEventListener("offline", connection);
+
   // The deals after the page's, for going on offline: fetched once per plan of the game.
   function fetchPlan() {
     const name = data.plan;
@@ -78,6 +93,7 @@
     if (mine) data = JSON.parse(mine.textContent);
     if (box && mine) box.rebase(data);
     fetchPlan();
+    connection();
     listUnsaved();
     draw(false);
     // A refusal is read first. The focus was on something the page no longer has: it goes to the
@@ -230,6 +246,7 @@
     fetchPlan();
     box.send();
   }
+  connection();
   listUnsaved();
   draw(false);
 })();

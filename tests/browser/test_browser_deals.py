@@ -116,10 +116,12 @@ def test_three_deals_entered_offline_are_stored_each_on_its_own_deal(phones: Pho
         save_tricks(page)  # the dealer takes what the others leave
     expect(page.locator(".deal-title")).to_have_text("Deal 4 of 5 · 2 cards")
     expect(page.locator(".pending h2")).to_have_text("Deal 3 entered · points pending")
+    expect(page.locator("#tools .offline-note")).to_contain_text("someone arriving or leaving, the plan and the rules")
     status(page).to_contain_text("saved, waiting for the network")
     assert stored(server, token)["deals"] == []
     page.context.set_offline(False)
     status(page).to_have_text("Deal 3 saved", timeout=15_000)
+    expect(page.locator("#tools .offline-note")).to_be_hidden()
     deals = stored(server, token)["deals"]
     assert len(deals) == 3
     assert [(deal["bids"], deal["tricks"]) for deal in deals] == [by_seat for _taps, by_seat in entered]

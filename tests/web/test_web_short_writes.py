@@ -73,7 +73,7 @@ def test_a_tap_on_another_game_answers_within_a_second_while_a_costly_request_ru
     table = other_worker.test_client()
     links = table.post("/api/games", json={"players": FOUR}).get_json()["links"]
     scorer = Scorer(table, links["edit"].rsplit("/", 1)[1], links["view"].rsplit("/", 1)[1])
-    form = {"csrf_token": csrf_from(scorer.page()), "version": scorer.version(), "seat": 1, "bid": 0}
+    form = {"csrf_token": csrf_from(scorer.page()), "version": scorer.version(), "deal": 1, "seat": 1, "bid": 0}
 
     checking, tapped, checked = threading.Event(), threading.Event(), []
     real_parse = module.parse

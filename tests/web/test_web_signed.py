@@ -23,10 +23,10 @@ def test_a_token_another_phone_used_is_still_refused_here(app: Flask, start: Sta
     theirs = csrf_from(other.get(f"/g/{game.token}").get_data(as_text=True))
     version = game.version()
     assert other.post(f"/g/{game.token}/bid", data={"csrf_token": theirs, "version": version,
-                                                    "seat": 1, "bid": 0}).status_code == 302
+                                                    "deal": 1, "seat": 1, "bid": 0}).status_code == 302
     before = snapshot(app)
     response = game.client.post(f"/g/{game.token}/bid", data={"csrf_token": theirs, "version": version + 1,
-                                                               "seat": 2, "bid": 0})
+                                                               "deal": 1, "seat": 2, "bid": 0})
     assert response.status_code == 400 and message(response) == EXPIRED
     assert snapshot(app) == before
 
@@ -35,14 +35,14 @@ def test_a_token_signed_with_a_retired_key_is_refused_even_after_it_was_verified
     game = start()
     token = csrf_from(game.page())
     assert game.client.post(f"{game.url}/bid", data={"csrf_token": token, "version": game.version(),
-                                                     "seat": 1, "bid": 0}).status_code == 302
+                                                     "deal": 1, "seat": 1, "bid": 0}).status_code == 302
     app.config.update(SECRET_KEY="rotated", SECRET_KEY_FALLBACKS=["test"])  # the session cookie still reads
     response = game.client.post(f"{game.url}/bid", data={"csrf_token": token, "version": game.version(),
-                                                          "seat": 2, "bid": 0})
+                                                          "deal": 1, "seat": 2, "bid": 0})
     assert response.status_code == 400 and message(response) == EXPIRED
     fresh = csrf_from(game.page())  # the page signs the phone's token with the new key
     assert game.client.post(f"{game.url}/bid", data={"csrf_token": fresh, "version": game.version(),
-                                                     "seat": 2, "bid": 0}).status_code == 302
+                                                     "deal": 1, "seat": 2, "bid": 0}).status_code == 302
 
 
 def test_a_cookie_verified_before_still_expires(app: Flask, start: Start, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -86,6 +86,6 @@ def test_a_refused_token_is_logged_as_flask_wtf_logs_it(start: Start, caplog: py
     game = start()
     with caplog.at_level(logging.INFO, logger="flask_wtf.csrf"):
         response = game.client.post(f"{game.url}/bid", data={"csrf_token": "made up", "version": 1,
-                                                              "seat": 1, "bid": 0})
+                                                              "deal": 1, "seat": 1, "bid": 0})
     assert response.status_code == 400
     assert ("flask_wtf.csrf", logging.INFO, "The CSRF token is invalid.") in caplog.record_tuples
