@@ -88,7 +88,7 @@ def words(*scripts: str) -> dict[str, str | list[str]]:
         "notsaved": [ngettext("%(num)s not saved: %(why)s", "%(num)s not saved: %(why)s", n, **num, **keep("why"))
                      for n in (1, 2)],
         "unsaved": _("Not saved"),
-        "again": _("The game below is as it is now. Enter again what still applies, or discard it."),
+        "again": _("The game is shown as it is now. Enter again what still applies, or discard it."),
         "tapnot": _("%(tap)s — not saved: %(why)s", **keep("tap", "why")),
         "ofdeal": _("Deal %(deal)s · %(tap)s", **keep("deal", "tap")),
         "enter": _("Enter again"),

@@ -173,10 +173,14 @@
   }
 
   // The next thing to do: the first bid allowed, the first row's choice, or the deal just entered.
+  // A deal just entered on this phone is said first, with the next deal's header in view above it
+  // (a digit still bids, the focus being on no control).
   function focus(el) {
-    const row = el.querySelector(".seat-row"), next = el.querySelector(".bid-form .num:not([aria-disabled])") ||
-      (row && (row.querySelector(":checked") || row.querySelector(":enabled"))) || el.querySelector(".pending h2");
-    if (next) next.focus();
+    const row = el.querySelector(".seat-row"), entered = el.querySelector(".pending h2");
+    if (entered) el.closest("#panel").scrollIntoView();
+    const next = entered || el.querySelector(".bid-form .num:not([aria-disabled])") ||
+      (row && (row.querySelector(":checked") || row.querySelector(":enabled")));
+    if (next) next.focus({ preventScroll: Boolean(entered) });
   }
 
   // A tap in words, for the status line and the list of taps not saved: "Ann bid 1"; and what it did
