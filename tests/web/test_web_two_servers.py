@@ -6,14 +6,18 @@ from __future__ import annotations
 
 import re
 import secrets
+from collections.abc import Callable
 
 import pytest
 from flask import Flask
-from webhelpers import FOUR, VERSION, csrf_from, message
+from flask.testing import FlaskClient
+from webhelpers import FOUR, VERSION, Scorer, csrf_from, message, text
 
 import scorekeeper
 from scorekeeper import create_app
 from scorekeeper.models import db
+
+Start = Callable[..., Scorer]
 
 
 def server(database_url: str) -> Flask:
@@ -62,3 +66,27 @@ def test_a_key_in_the_instance_settings_still_comes_before_the_environment(
     finally:
         with app.app_context():
             db.engine.dispose()
+
+
+def test_a_game_played_again_after_the_new_game_was_deleted_shows_its_own_bids(client: FlaskClient,
+                                                                                 start: Start) -> None:
+    game = start(rules={"deal": "fixed", "max_cards": 1, "deals": 1})
+    game.bid(0, 0, 0, 0)
+    game.tricks(1, 0, 0, 0)
+    first = game.post("/again")
+    assert first.status_code == 302
+    token = first.headers["Location"].rsplit("/", 1)[1]
+    deleted = Scorer(client, token, "")
+    deleted.view_token = deleted.export()["links"]["view"].rsplit("/", 1)[1]
+    deleted.bid(0)
+    shown = text(client.get(f"/v/{deleted.view_token}").get_data(as_text=True))  # every worker keeps it
+    assert deleted.post("/delete").status_code == 302
+    second = game.post("/again")  # the same table plays again: a new game, whose links are made the same
+    assert second.headers["Location"] == first.headers["Location"]
+    again = Scorer(client, token, deleted.view_token)
+    assert again.export()["deals"] == []
+    again.bid(1)
+    bids = again.export()["deals"][0]["bids"]
+    assert sorted(bids, key=str) == [1, None, None, None]
+    page = text(client.get(f"/v/{again.view_token}").get_data(as_text=True))
+    assert page != shown  # its bid is not the deleted game's: no worker shows that game's page for it
