@@ -73,6 +73,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         # Days after which `flask remove-unplayed` removes a game nobody entered a deal in and
         # nobody changed (retention.py); 0: never.
         REMOVE_UNPLAYED_AFTER_DAYS=os.environ.get("REMOVE_UNPLAYED_AFTER_DAYS", "0"),
+        # Signs the phones' cookies and form tokens; empty: the one kept in instance/secret_key.
+        # Several app servers sharing the load are given the same one.
+        SECRET_KEY=os.environ.get("SECRET_KEY", ""),
         # The catalogs of every language but English (translations/<code>/LC_MESSAGES).
         BABEL_TRANSLATION_DIRECTORIES=str(ROOT / "translations"),
     )

@@ -18,7 +18,7 @@ from openskill.models import PlackettLuce
 
 from . import board
 from .cache import LRU
-from .models import Member
+from .models import GameKey, Member
 from .rules.errors import RulesError
 from .rules.gamefile import GameFile, parse
 from .rules.stats import Line, Summary, Tally, ranked, summarize
@@ -124,7 +124,7 @@ class Figures:
     changes (its rendered pages aside): figures with more games are a new one, made by
     ``extended``."""
 
-    keys: tuple[tuple[str, int], ...] = ()
+    keys: tuple[GameKey, ...] = ()
     entries: list[Entry] = field(default_factory=list)
     players: dict[str, Player] = field(default_factory=dict)
     #: The indexes of the rated games, in order (the ratings chart's steps).
@@ -134,7 +134,7 @@ class Figures:
     #: What the group's pages show of these figures, rendered once, by what they were asked with.
     pages: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
 
-    def extended(self, games: Iterable[tuple[tuple[str, int], Entry]]) -> Figures:
+    def extended(self, games: Iterable[tuple[GameKey, Entry]]) -> Figures:
         """These figures with more games at the end, this object left as it is. One pass: the
         players' index is copied once, and a player once, when a new game first changes them; a
         game touches only its own players."""
@@ -177,7 +177,7 @@ class Figures:
 _figures: LRU[Figures] = LRU(16)
 #: The figures of each group up to its first game not finished (see ``figures``).
 _settled: LRU[Figures] = LRU(16)
-#: What a group shows of each game, by (game token, version): a version never changes.
+#: What a group shows of each game, by ``Member.key``: a version never changes.
 _entries: LRU[Entry] = LRU(4096)
 
 
@@ -226,12 +226,12 @@ def figures(group: str, members: Sequence[Member], data: Callable[[list[int]], d
 
 
 def _entries_of(members: Sequence[Member], kept: Sequence[Figures],
-                data: Callable[[list[int]], dict[int, str]]) -> list[tuple[tuple[str, int], Entry]]:
+                data: Callable[[list[int]], dict[int, str]]) -> list[tuple[GameKey, Entry]]:
     """The entries of these games, in order: kept in this worker (by version, or in figures kept
     for the group), else replayed from the stored games (one call of ``data``). A game deleted
     in the meantime is left out."""
     held = {key: game for figures in kept for key, game in zip(figures.keys, figures.entries)}
-    entries: dict[tuple[str, int], Entry] = {}
+    entries: dict[GameKey, Entry] = {}
     for member in members:
         game = held.get(member.key) or _entries.find(member.key)
         if game is not None:

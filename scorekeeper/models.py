@@ -51,7 +51,7 @@ from .cache import LRU
 from .rules.gamefile import GameFile, normalized, parse, to_input
 from .rules.values import MAX_GROUP_GAMES
 
-#: Replayed games by (token, version); callers treat a GameFile as read-only.
+#: Replayed games by ``game_key``; callers treat a GameFile as read-only.
 _replayed: LRU[GameFile] = LRU(128)
 #: The newest replay of each game in this worker, by token: the next version goes on from it
 #: (``parse(..., previous=)``) instead of replaying every deal again.
@@ -161,6 +161,20 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
+#: What one version of one game is kept by in a worker's caches (its replay, its pages, its sheet,
+#: its entry in a group's figures): its token, when its row was made, and its version.
+GameKey = tuple[str, str, int]
+
+
+def game_key(token: str, created_at: datetime, version: int) -> GameKey:
+    """A version of a game never changes, but a token may come back: a game deleted and then made
+    again (a second "Play again" of the same game, after the first new game was deleted) starts its
+    versions anew, and is told from the deleted one by when its row was made (kept as SQLite gives
+    it back: in UTC, without a time zone)."""
+    made = created_at.astimezone(UTC).replace(tzinfo=None) if created_at.tzinfo else created_at
+    return token, made.isoformat(), version
+
+
 class Game(db.Model):  # type: ignore[name-defined]
     """The games table: a game's edit and read-only tokens, and the game file input it replays from.
 
@@ -208,6 +222,11 @@ class StoredGame:
     updated_at: datetime
 
     @property
+    def key(self) -> GameKey:
+        """What this version of the game is kept by (``game_key``)."""
+        return game_key(self.token, self.created_at, self.version)
+
+    @property
     def document(self) -> dict[str, Any]:
         """The stored input part of the game file."""
         value: dict[str, Any] = orjson.loads(self.data)
@@ -222,7 +241,7 @@ class StoredGame:
 
     def load(self) -> GameFile:
         """Replay the stored game file (once per version in each worker: a version never changes)."""
-        return _replayed.get((self.token, self.version), lambda: self.replay(self.document))
+        return _replayed.get(self.key, lambda: self.replay(self.document))
 
     @classmethod
     def create(cls, game: GameFile, tokens: tuple[str, str] | None = None) -> StoredGame:
@@ -278,7 +297,7 @@ class StoredGame:
 def _keep(stored: StoredGame, game: GameFile) -> None:
     """Keep the replay of what a change just stored, as replaying the stored data would give it."""
     game = normalized(game)
-    _replayed.put((stored.token, stored.version), game)
+    _replayed.put(stored.key, game)
     _newest.put(stored.token, game)
 
 
@@ -431,9 +450,9 @@ class Member:
     updated_at: datetime
 
     @property
-    def key(self) -> tuple[str, int]:
-        """What its figures are kept by: a version of a game never changes."""
-        return self.token, self.version
+    def key(self) -> GameKey:
+        """What its figures are kept by (``game_key``)."""
+        return game_key(self.token, self.created_at, self.version)
 
 
 @dataclass(slots=True)

@@ -1,6 +1,7 @@
 """Rendered parts of a game's pages, kept per game version: rendered once, served until it changes.
 
-A game's version changes with every write, so a (token, version) key can never serve an old page;
+A game's version changes with every write, so a key of its version (``StoredGame.key``) can never serve
+an old page;
 the language is part of the key too.
 Each worker keeps its own small cache; nothing visitor-specific (forms, messages) is kept.
 """
@@ -38,4 +39,4 @@ def board_html(game: StoredGame, gamefile: GameFile, *, editable: bool) -> Marku
             leaders=board.leaders(gamefile),
         )
 
-    return Markup(cached(("board", game.token, game.version, editable), render))
+    return Markup(cached(("board", game.key, editable), render))

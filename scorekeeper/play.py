@@ -222,7 +222,7 @@ def view(token: str) -> Response:
     """The read-only page: it follows the game as it is entered (view.js polls ``state``)."""
     found = game_or_404(token, edit=False)
     device.remember(found, editable=False)
-    page = pages.cached(("view", found.token, found.version), lambda: render_template(
+    page = pages.cached(("view", found.key), lambda: render_template(
         "play/view.html", **context(found, found.load(), editable=False)))
     return _no_store(make_response(page))
 
@@ -233,7 +233,7 @@ def state(token: str) -> Response:
     found = game_or_404(token, edit=False)
     if request.args.get("v") == str(found.version):  # a version is compared as text: never read as a number
         return _no_store(jsonify(version=found.version))
-    html = pages.cached(("live", found.token, found.version), lambda: render_template(
+    html = pages.cached(("live", found.key), lambda: render_template(
         "play/_live.html", **context(found, found.load(), editable=False)))
     return _no_store(jsonify(version=found.version, html=html, news=board.news(found.load())))
 
@@ -254,7 +254,7 @@ def deals(token: str) -> Response:
         return json.dumps({"plan": board.plan_name(gamefile), "deals": steps}, ensure_ascii=False,
                           separators=(",", ":"))
 
-    response = make_response(pages.cached(("deals", found.token, found.version), render))
+    response = make_response(pages.cached(("deals", found.key), render))
     response.mimetype = "application/json"
     return _no_store(response)
 

@@ -153,7 +153,7 @@ def filled(token: str) -> Response:
     def printed() -> bytes:
         return pdf.render_pdf(filled_sheet(game.load(), played_on=game.created_at.date(), **paper))
 
-    key = ("filled", game.token, game.version, tuple(paper.values()), language.current())
+    key = ("filled", game.key, tuple(paper.values()), language.current())
     found = _printed.get(key, printed)
     assert isinstance(found, bytes)
     return _pdf(found, "oh-hell-sheet.pdf")

@@ -16,14 +16,14 @@ from sqlalchemy import event
 from webhelpers import Scorer, csrf_from, snapshot
 
 from scorekeeper import models
-from scorekeeper.models import Game, db, find_game
+from scorekeeper.models import Game, GameKey, StoredGame, db, find_game
 from scorekeeper.rules.gamefile import export, parse, to_input
 from scorekeeper.web import read_json
 
 Start = Callable[..., Scorer]
 
 
-def _stored(app: Flask, token: str) -> tuple[Game, dict[str, object]]:
+def _stored(app: Flask, token: str) -> tuple[StoredGame, dict[str, object]]:
     """The game as stored, and its export from a replay of the stored data (no cache)."""
     with app.app_context():
         game, _ = find_game(token)
@@ -31,9 +31,9 @@ def _stored(app: Flask, token: str) -> tuple[Game, dict[str, object]]:
     return game, export(parse(json.loads(game.data)))
 
 
-def _kept(token: str, version: int) -> dict[str, object] | None:
+def _kept(key: GameKey) -> dict[str, object] | None:
     """The export of the replay this worker keeps for a version of a game, if it keeps one."""
-    kept = models._replayed.find((token, version))
+    kept = models._replayed.find(key)
     return None if kept is None else export(kept)
 
 
@@ -53,13 +53,13 @@ def test_what_a_write_keeps_in_the_worker_is_the_replay_of_what_it_stored(
         app: Flask, start: Callable[..., Scorer]) -> None:
     game = start(rules={"preset": "oh-hell", "max_cards": 3})
     stored, replayed = _stored(app, game.token)
-    assert stored.version == 1 and _kept(game.token, 1) == replayed  # kept by its first page
+    assert stored.version == 1 and _kept(stored.key) == replayed  # kept by its first page
     game.bid(1, 0, 1, 0)
     game.tricks(1, 0, 1, 1)
     game.bid(0)
     stored, replayed = _stored(app, game.token)
     assert stored.version == 7  # six writes after the import
-    assert _kept(game.token, 7) == replayed
+    assert _kept(stored.key) == replayed
     assert json.loads(stored.data) == to_input(parse(json.loads(stored.data)))  # stored as to_input
 
 
@@ -80,7 +80,7 @@ def test_a_replay_from_an_older_version_of_the_game_gives_the_full_replay(
     with app.app_context():
         now, _ = find_game(game.token)
         assert now is not None
-        models._replayed._items.pop((now.token, now.version), None)
+        models._replayed._items.pop(now.key, None)
         assert export(now.load()) == export(parse(json.loads(now.data)))
 
 
@@ -102,10 +102,10 @@ def test_a_save_over_a_version_another_write_replaced_stores_nothing(
 def test_a_new_game_is_kept_once_its_first_page_replayed_it(app: Flask, client: FlaskClient) -> None:
     links = client.post("/api/games", json={"players": ["Ann", "Bob"], "rules": {"max_cards": 2},
                                             "deals": [{"bids": [1, 0], "tricks": [1, 1]}]}).get_json()["links"]
-    token = links["edit"].rsplit("/", 1)[1]
-    assert _kept(token, 1) is None  # an import pushes no game being played out of the cache
+    stored, replayed = _stored(app, links["edit"].rsplit("/", 1)[1])
+    assert _kept(stored.key) is None  # an import pushes no game being played out of the cache
     client.get(links["edit"])
-    assert _kept(token, 1) == _stored(app, token)[1]
+    assert _kept(stored.key) == replayed
 
 
 def test_a_new_game_is_one_insert(app: Flask, client: FlaskClient) -> None:
