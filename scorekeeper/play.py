@@ -199,7 +199,8 @@ def _save(game: StoredGame, form: VersionForm | Tap, change: Callable[[edits.Doc
     if not game.save(checked, tap):
         if tap is not None and game.applied(tap):  # the other copy of this very tap came first
             return _applied(game)
-        return _page(game_or_404(game.token, edit=True), _(STALE), 409)
+        return _page(game_or_404(game.token, edit=True),  # another write came first: this one is stale
+                     _(STALE_TAP, deal=aim[0].deal) if aim and aim[0].deal else _(STALE), 409)
     if done is not None:
         flash(done(), "done")
     return redirect(url_for("play.game", token=game.token))
