@@ -7,7 +7,7 @@ import gc
 from typing import Any
 
 #: Its access and error logs show a game's or group's token by its first characters only.
-logger_class = "scorekeeper.logs.GunicornLogger"
+logger_class = "scorekeeper.web.logs.GunicornLogger"
 
 
 def post_worker_init(worker: Any) -> None:

@@ -21,9 +21,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from scorekeeper import create_app
-from scorekeeper.pdf import render_pdf
 from scorekeeper.rules.gamefile import GameFile, parse
-from scorekeeper.scoresheet import filled_sheet
+from scorekeeper.sheets.model import filled_sheet
+from scorekeeper.sheets.pdf import render_pdf
 
 PLAYERS = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]
 DEALS, CARDS = 25, 6

@@ -64,7 +64,7 @@ from load_tables import (
 from run import seed_group
 from worst_cases import MADE, MISSED, REVIEWED_BLANK, largest_game
 
-from scorekeeper.backup import FORMAT
+from scorekeeper.games.backup import FORMAT
 
 #: What a group page says of how many games and players it counts ("2,000 games · 1,060 players").
 GAMES = re.compile(r"([\d][\d,.\s\u202f\xa0]*?)\s+games?\b")

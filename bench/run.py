@@ -194,7 +194,7 @@ def count_queries() -> None:
     from sqlalchemy import event
 
     from scorekeeper import create_app
-    from scorekeeper.models import db
+    from scorekeeper.store.db import db
 
     folder = tempfile.mkdtemp()
     app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder}/q.sqlite", "SECRET_KEY": "bench"})
@@ -347,7 +347,7 @@ def group_queries() -> None:
     from sqlalchemy import event
 
     from scorekeeper import create_app
-    from scorekeeper.models import db
+    from scorekeeper.store.db import db
 
     folder = tempfile.mkdtemp()
     app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder}/g.sqlite", "SECRET_KEY": "bench",
@@ -397,8 +397,10 @@ def seed_group(database: str, games: int) -> tuple[str, str, str, str]:
     models, in process: the API would answer each addition with the whole group); its edit and
     read-only tokens, and its first game's edit and read-only tokens."""
     from scorekeeper import create_app
-    from scorekeeper.models import StoredGame, StoredGroup, commit
     from scorekeeper.rules.gamefile import parse
+    from scorekeeper.store.db import commit
+    from scorekeeper.store.games import StoredGame
+    from scorekeeper.store.groups import StoredGroup
 
     app = create_app({"SQLALCHEMY_DATABASE_URI": database, "SECRET_KEY": "bench"})
     with app.test_request_context():

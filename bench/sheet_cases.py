@@ -97,9 +97,9 @@ def main(runs: int = 5) -> int:
     from worst_cases import largest_game as heaviest_game  # it imports this module: not at the top
 
     from scorekeeper import create_app
-    from scorekeeper.pdf import render_pdf
-    from scorekeeper.scoresheet import filled_sheet
-    from scorekeeper.sheets import blank_pdf_sheet
+    from scorekeeper.sheets.model import filled_sheet
+    from scorekeeper.sheets.pdf import render_pdf
+    from scorekeeper.sheets.views import blank_pdf_sheet
 
     app = create_app({"TESTING": True, "SECRET_KEY": "bench", "SQLALCHEMY_DATABASE_URI": "sqlite://"})
     game, heaviest = largest_game(), parse(heaviest_game())

@@ -35,10 +35,13 @@ from flask_migrate import upgrade
 from sheet_cases import LARGEST_BLANK, largest_game_file
 from werkzeug.test import TestResponse
 
-from scorekeeper import create_app, models, pages, sheets
-from scorekeeper.backup import FORMAT, MAX_GAMES
-from scorekeeper.device import KEEP
+from scorekeeper import create_app
+from scorekeeper.games.backup import FORMAT, MAX_GAMES
+from scorekeeper.phone.device import KEEP
+from scorekeeper.play import pages
 from scorekeeper.rules import presets, scoring
+from scorekeeper.sheets import views as sheets
+from scorekeeper.store import games as stored_games
 
 BOUND = 2.0
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
@@ -116,7 +119,7 @@ def empty_caches() -> None:
     """Forget what this worker holds: replays, rendered pages and sheets, made rules and formulas,
     checked house systems."""
     for name in ("_replayed", "_newest"):
-        getattr(models, name)._items.clear()
+        getattr(stored_games, name)._items.clear()
     pages._pages._items.clear()
     sheets._printed._items.clear()
     presets._remembered.cache_clear()

@@ -89,43 +89,32 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if hops:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)  # type: ignore[method-assign]
 
-    from . import (
-        address,
-        api,
-        games,
-        groupfiles,
-        groups,
-        jswords,
-        language,
-        logs,
-        offline,
-        plan,
-        play,
-        ratelimits,
-        retention,
-        sheets,
-        table,
-        web,
-    )
-    from .models import db, init_db, migrate
+    # The layers, from the bottom (docs/architecture.md): each package imports only those below it.
+    from .api import views as api
+    from .games import retention
+    from .games import views as games
+    from .groups import files as group_files
+    from .groups import views as groups
+    from .phone import jswords, offline
+    from .play import views as play
+    from .sheets import views as sheets
+    from .store.db import db, init_db, migrate
+    from .table import plan
+    from .table import views as table
+    from .web import address, language, logs, ratelimits, site
 
     logs.install(app.logger.name, "werkzeug")  # Flask's error log, and the development server's (flask run)
     init_db(app)
     migrate.init_app(app, db, directory=str(ROOT / "migrations"))
-    web.init_app(app)
+    site.init_app(app)
     language.init_app(app)
     jswords.init_app(app)
     address.init_app(app)
-    app.register_blueprint(api.bp)
-    app.register_blueprint(games.bp)
-    app.register_blueprint(play.bp)
-    app.register_blueprint(plan.bp)
-    app.register_blueprint(sheets.bp)
-    app.register_blueprint(table.bp)
-    app.register_blueprint(offline.bp)
-    app.register_blueprint(groups.bp)
-    app.register_blueprint(groupfiles.bp)
+    play.init_app(app)
+    sheets.init_app(app)
     groups.init_app(app)
+    for blueprint in (api.bp, games.bp, play.bp, plan.bp, sheets.bp, table.bp, offline.bp, groups.bp, group_files.bp):
+        app.register_blueprint(blueprint)
     ratelimits.init_app(app)
     retention.init_app(app)
     return app

@@ -18,7 +18,7 @@ from flask.testing import FlaskClient
 from flask_migrate import upgrade
 
 from scorekeeper import create_app
-from scorekeeper.models import db
+from scorekeeper.store.db import db
 
 POSTGRES_URL = os.environ.get("TEST_DATABASE_URL", "")
 

@@ -7,14 +7,18 @@ from typing import Any
 from flask import Blueprint, Response, jsonify, request
 from werkzeug.exceptions import HTTPException
 
-from . import groups
-from .figures import Figures
-from .models import StoredGame, StoredGroup, commit, find_game, find_group
-from .rules import values
-from .rules.errors import RulesError
-from .rules.gamefile import export, parse
-from .rules.words import _
-from .web import csrf, error_message, game_links, read_json
+from ..groups import loaded
+from ..groups import views as groups
+from ..groups.figures import Figures
+from ..rules import values
+from ..rules.errors import RulesError
+from ..rules.gamefile import export, parse
+from ..rules.words import _
+from ..store.db import commit
+from ..store.games import StoredGame, find_game
+from ..store.groups import StoredGroup, find_group
+from ..web.signed import csrf
+from ..web.site import error_message, game_links, read_json
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 csrf.exempt(bp)  # JSON only: a cross-site form can't send application/json without CORS
@@ -91,8 +95,8 @@ def create_group() -> tuple[Response, int]:
     except RulesError as exc:
         return _error(str(exc), 422)
     group = StoredGroup.create(name)
-    links = groups.group_links(group, True)
-    response = jsonify(groups.document(groups.Loaded(group, True, [], Figures())))
+    links = loaded.group_links(group, True)
+    response = jsonify(loaded.document(loaded.Loaded(group, True, [], Figures())))
     response.headers["Location"] = links["api"]
     commit()
     return response, 201
@@ -119,7 +123,7 @@ def add_game(group: str) -> Response | tuple[Response, int]:
     if outcome in ("view", "none", "other", "full"):
         return _error(groups.refusal(outcome), groups.STATUS[outcome])
     commit()
-    return jsonify(groups.document(groups.load(found.token)))
+    return jsonify(loaded.document(loaded.load(found.token)))
 
 
 @bp.get("/groups/<group>")
@@ -128,4 +132,4 @@ def get_group(group: str) -> Response | tuple[Response, int]:
     found, _editable = find_group(group)
     if found is None:
         return _error(_("no group has this link"), 404)
-    return jsonify(groups.document(groups.load(group)))
+    return jsonify(loaded.document(loaded.load(group)))

@@ -15,13 +15,13 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, TypeGuard
 
-from . import device
-from .forms import sentence
-from .models import StoredGame, find_game
-from .rules.errors import RulesError
-from .rules.gamefile import GameFile, export, parse, to_input
-from .rules.words import _, ngettext
-from .web import game_links
+from ..phone import device
+from ..rules.errors import RulesError
+from ..rules.gamefile import GameFile, export, parse, to_input
+from ..rules.words import _, ngettext
+from ..store.games import StoredGame, find_game
+from ..web.fields import sentence
+from ..web.site import game_links
 
 FORMAT = "oh-hell-scorekeeper/backup-1"
 #: The most games one backup restores: half of what a device remembers, so that every game a

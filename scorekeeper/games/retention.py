@@ -14,8 +14,9 @@ from flask import Flask, current_app
 from flask.cli import with_appcontext
 from sqlalchemy import bindparam, delete, select
 
-from .models import Game, commit, connection
-from .rules.values import whole
+from ..rules.values import whole
+from ..store.db import commit, connection
+from ..store.games import Game
 
 SETTING = "REMOVE_UNPLAYED_AFTER_DAYS"
 #: How many games one DELETE names (a statement's parameters are bounded on every database).

@@ -22,17 +22,24 @@ from sqlalchemy.exc import IntegrityError
 from werkzeug.wrappers import Response as BaseResponse
 from wtforms.validators import ValidationError
 
-from . import backup, board, device, groups, pages
-from .forms import HouseRulesForm, ImportForm, NewGameForm, indexed, problems, sentence
-from .models import StoredGame, StoredGroup, commit, find_game, rollback
-from .rules import values
-from .rules.errors import RulesError
-from .rules.gamefile import MAX_PLAYERS, GameFile, parse
-from .rules.presets import PRESETS, Rules, make_rules
-from .rules.scoring import SYSTEMS, deal_points
-from .rules.words import _
-from .scoresheet import rules_summary
-from .web import endpoint_url, game_or_404
+from ..groups import views as groups
+from ..phone import device
+from ..play import board, pages
+from ..play.summary import rules_summary
+from ..play.wording import played, points
+from ..rules import values
+from ..rules.errors import RulesError
+from ..rules.gamefile import MAX_PLAYERS, GameFile, parse
+from ..rules.presets import PRESETS, Rules, make_rules
+from ..rules.scoring import SYSTEMS, deal_points
+from ..rules.words import _
+from ..store.db import commit, rollback
+from ..store.games import StoredGame, find_game
+from ..store.groups import StoredGroup
+from ..web.fields import indexed, problems, sentence
+from ..web.site import endpoint_url, game_or_404
+from . import backup
+from .forms import HouseRulesForm, ImportForm, NewGameForm
 
 bp = Blueprint("games", __name__)
 
@@ -54,7 +61,7 @@ def index() -> str:
         entries.append({"game": game, "file": checked, "editable": editable,
                         "progress": board.progress(checked), "leaders": board.leaders(checked),
                         "variant": board.variant(checked.rules),
-                        "played": board.played(_local(game.created_at), _local(game.updated_at), now)})
+                        "played": played(_local(game.created_at), _local(game.updated_at), now)})
     return render_template("games/index.html", entries=entries, groups=device.groups(),
                            blank_sheet=endpoint_url("sheets.blank_form"))
 
@@ -128,7 +135,7 @@ def examples(rules: Rules) -> list[dict[str, Any]]:
     for bid, took in EXAMPLES:
         score = deal_points(rules.scoring, [bid] * rules.players, [took] * rules.players, 3,
                             zero_bid=rules.zero_bid)[0]
-        rows.append({"bid": bid, "took": took, "points": board.points(score)})
+        rows.append({"bid": bid, "took": took, "points": points(score)})
     return rows
 
 

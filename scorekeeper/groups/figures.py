@@ -16,13 +16,14 @@ from typing import Any, NamedTuple
 import orjson
 from openskill.models import PlackettLuce
 
-from . import board
-from .cache import LRU
-from .models import GameKey, Member
-from .rules.errors import RulesError
-from .rules.gamefile import GameFile, parse
-from .rules.stats import Line, Summary, Tally, ranked, summarize
-from .rules.words import _
+from ..play import board
+from ..rules.errors import RulesError
+from ..rules.gamefile import GameFile, parse
+from ..rules.stats import Line, Summary, Tally, ranked, summarize
+from ..rules.words import _
+from ..store.cache import LRU
+from ..store.games import GameKey
+from ..store.groups import Member
 
 MODEL = PlackettLuce()
 #: A player's rating before any game: the model's default (μ = 25, σ = 25/3).

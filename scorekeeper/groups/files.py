@@ -11,11 +11,11 @@ from datetime import UTC, datetime
 import orjson
 from flask import Blueprint, Response, current_app, render_template
 
-from . import pdf
-from .groups import Loaded, load, ratings_chart, shown_date, when
-from .models import game_data
-from .rules.errors import RulesError
-from .rules.gamefile import export, parse
+from ..rules.errors import RulesError
+from ..rules.gamefile import export, parse
+from ..sheets import pdf
+from ..store.groups import game_data
+from .loaded import Loaded, load, ratings_chart, shown_date, when
 
 bp = Blueprint("group_files", __name__)
 

@@ -15,7 +15,8 @@ from typing import NamedTuple, TypeVar
 
 from flask import session
 
-from .models import StoredGame, StoredGroup, games_by_id, games_of, groups_by_id
+from ..store.games import StoredGame, games_by_id, games_of
+from ..store.groups import StoredGroup, groups_by_id
 
 #: The most games a device remembers (the oldest opened are forgotten first); a restored backup
 #: holds at most half of them (backup.MAX_GAMES), so a restore is never forgotten at once.

@@ -18,7 +18,7 @@ import json
 from flask import Flask
 from markupsafe import Markup
 
-from .rules.words import _, ngettext
+from ..rules.words import _, ngettext
 
 
 def keep(*names: str) -> dict[str, str]:

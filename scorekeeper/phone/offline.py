@@ -21,9 +21,9 @@ import rjsmin
 from flask import Blueprint, Flask, current_app, make_response, render_template, request, url_for
 from werkzeug.wrappers import Response
 
-from . import language
-from .cache import LRU
-from .rules.words import N_, _
+from ..rules.words import N_, _
+from ..store.cache import LRU
+from ..web import language
 
 bp = Blueprint("offline", __name__)
 

@@ -5,121 +5,23 @@ Nothing here decides a rule: bids allowed, trumps, totals and the end all come f
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass, field
-from datetime import date, datetime, timedelta
-from decimal import Decimal
 from fractions import Fraction
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
-import babel.dates
-from babel import numbers
+from ..rules.errors import RulesError
+from ..rules.game import Absence, DealResult, next_bidder
+from ..rules.gamefile import GameFile
+from ..rules.presets import PRESETS, Rules, rules_for
+from ..rules.schedule import Deal
+from ..rules.scoring import Points
+from ..rules.words import N_, _, ngettext
+from ..store.edits import JOINED_LATE
+from .step import screen
+from .wording import listed, points, suit_sign
 
-from . import language
-from .edits import JOINED_LATE
-from .rules.bidding import announce, announce_forms, bid_check
-from .rules.errors import RulesError
-from .rules.game import Absence, DealResult, bid_options, next_bidder
-from .rules.gamefile import GameFile
-from .rules.presets import PRESETS, Rules, rules_for
-from .rules.schedule import Deal
-from .rules.scoring import Points
-from .rules.words import N_, _, ngettext
-
-SUIT_SIGNS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣", "NT": N_("NT")}
 TRUMP_BY_CARD = {"turn-up": N_("turned up"), "dealer-last-card": N_("dealer's last card"),
                  "rotation": N_("by rotation")}
-
-
-def suit_sign(trump: str) -> str:
-    """A trump as the board writes it: a suit's sign, or "NT" (no trump) in the page's language.
-
-    >>> suit_sign("H"), suit_sign("NT"), suit_sign("")
-    ('♥', 'NT', '')
-    """
-    sign = SUIT_SIGNS.get(trump, "")
-    return _(sign) if trump == "NT" else sign
-
-
-def reason(text: str) -> str:
-    """An adjustment's reason as shown: the one the app writes itself ("joined late") in the page's
-    language, any other as the player typed it.
-
-    >>> reason("joined late"), reason("revoke")
-    ('joined late', 'revoke')
-    """
-    return _(JOINED_LATE) if text == JOINED_LATE else text
-
-
-def points(value: Fraction | int) -> str:
-    """A score as a person writes it in this page's language: whole numbers, halves as ½, other
-    fractions with the language's decimal sign, and a real minus sign.
-
-    >>> points(Fraction(-7)), points(Fraction(5, 2)), points(Fraction(1, 2)), points(0), points(Fraction(9, 4))
-    ('−7', '2½', '½', '0', '2.25')
-    """
-    value = Fraction(value)
-    sign = "−" if value < 0 else ""
-    value = abs(value)
-    whole = value.numerator // value.denominator
-    rest = value - whole
-    if not rest:
-        return f"{sign}{whole}"
-    if rest == Fraction(1, 2):
-        return f"{sign}{whole or ''}½"
-    return sign + numbers.format_decimal(value.numerator / value.denominator, "0.###", locale=language.current())
-
-
-#: A currency's sign as players write it, and the ISO 4217 code Babel formats it by.
-CURRENCY_SIGNS = {"€": "EUR", "$": "USD", "£": "GBP", "¥": "JPY", "₹": "INR", "₩": "KRW",
-                  "₺": "TRY", "₽": "RUB", "R$": "BRL", "zł": "PLN", "Fr.": "CHF", "CHF": "CHF"}
-
-
-def money(amount: Decimal, currency: str) -> str:
-    """An amount with its currency, written as this page's language writes money: a code (EUR) or a
-    sign Babel knows (€, $, £) where the language puts it, any other sign (kr, pts) after the
-    amount; a real minus sign.
-
-    >>> money(Decimal("1.20"), "€"), money(Decimal("0.90"), "EUR"), money(Decimal("-2.00"), "")
-    ('€1.20', '€0.90', '−2.00')
-    >>> money(Decimal("-3.5"), "kr"), money(Decimal("1234.5"), "$")
-    ('−3.50 kr', '$1,234.50')
-    """
-    locale = language.current()
-    code = CURRENCY_SIGNS.get(currency, currency if currency.isascii() and currency.isupper() else "")
-    if code in _CODES:
-        text = numbers.format_currency(abs(amount), code, locale=locale)
-    else:
-        text = numbers.format_decimal(abs(amount), "#,##0.00", locale=locale)
-        text = f"{text} {currency}" if currency else text
-    return ("−" if amount < 0 else "") + text
-
-
-_CODES = frozenset(numbers.list_currencies())
-
-
-@dataclass(frozen=True)
-class Screen:
-    """The step the scorer is at: ``cards`` (manual size), ``bid``, ``bids`` (all at once), ``tricks``, ``over``."""
-
-    kind: str
-    deal: Deal | None = None
-    result: DealResult | None = None
-
-
-def screen(gamefile: GameFile) -> Screen:
-    """The screen a game is at, derived from its state alone (so a reload lands on the same one)."""
-    state = gamefile.game
-    current = state.current
-    deal = current.deal if current else state.next_deal
-    if state.finished or deal is None:
-        return Screen("over")
-    if deal.cards is None:
-        return Screen("cards", deal, current)
-    if current is not None and all(current.bids[seat] is not None for seat in deal.seats(len(current.bids))):
-        return Screen("tricks", deal, current)  # every player dealt in has bid
-    return Screen("bids" if gamefile.rules.bidding.simultaneous else "bid", deal, current)
-
 
 def deals_planned(gamefile: GameFile) -> int | None:
     """How many deals the game has, when that is known in advance."""
@@ -145,186 +47,6 @@ def is_redeal(gamefile: GameFile, deal: Deal) -> bool:
     """Whether ``deal`` plays the previous deal's hand again (cooperative: someone missed)."""
     deals = gamefile.game.deals
     return deal.number >= 2 and len(deals) >= deal.number - 1 and deals[deal.number - 2].redeal
-
-
-@dataclass(frozen=True)
-class BidPanel:
-    """The bid buttons for the player bidding now, with the struck-out ones and why."""
-
-    bidder: int
-    order: list[int]
-    bids: tuple[int | None, ...]
-    buttons: list[tuple[int, bool]]
-    reason: str
-    bid_total: int
-    announce: str
-
-
-def bid_panel(gamefile: GameFile, deal: Deal, result: DealResult | None) -> BidPanel | None:
-    """The bidding step of the deal being played, as the rules core sees it."""
-    state = gamefile.game
-    check = bid_options(state)
-    bidder = next_bidder(state) if result else deal.eldest
-    if check is None or bidder is None or deal.cards is None:
-        return None
-    bids = result.bids if result else (None,) * len(state.players)
-    made = [b for b in bids if b is not None]
-    return BidPanel(
-        bidder, deal.bidding_order(len(state.players)), bids,
-        [(b, b in check.allowed) for b in range(deal.cards + 1)],
-        check.reason if len(check.allowed) <= deal.cards else "",
-        sum(made), announce(made, deal.cards) if made else "",
-    )
-
-
-def tricks_guess(deal: Deal, bids: tuple[int | None, ...]) -> list[int]:
-    """The trick counts to start from: everyone made their bid, the dealer has what is left.
-
-    It is only a starting point for the scorer's taps; the rules core checks what is saved.
-
-    >>> tricks_guess(Deal(1, 4, 3, 0, None), (1, 1, 1, 0))
-    [1, 1, 1, 1]
-    >>> tricks_guess(Deal(1, 2, 2, 0, None), (2, 2, 0))
-    [2, 2, 0]
-    """
-    guess = [b or 0 for b in bids]
-    cards = deal.cards or 0
-    rest = cards - sum(g for seat, g in enumerate(guess) if seat != deal.dealer)
-    if 0 <= rest <= cards:
-        guess[deal.dealer] = rest
-    return guess
-
-
-def ranges(numbers: tuple[int, ...]) -> list[list[int]]:
-    """Whole numbers in ascending order as runs of consecutive ones.
-
-    >>> ranges((0, 1, 3)), ranges((2,)), ranges(())
-    ([[0, 1], [3, 3]], [[2, 2]], [])
-    """
-    runs: list[list[int]] = []
-    for number in numbers:
-        if runs and runs[-1][1] == number - 1:
-            runs[-1][1] = number
-        else:
-            runs.append([number, number])
-    return runs
-
-
-def step_data(gamefile: GameFile, version: int) -> dict[str, Any] | None:
-    """What a phone needs to show every step of the deal being played without asking the server
-    (static/js/step.js looks everything up in it and decides nothing); None away from the bids and
-    tricks (a manual deal's cards still to be said, the game over).
-
-    ``order`` lists the players dealt in, in bidding order; ``bids`` the bids already stored, by
-    seat. ``bidding`` has a list of runs per position in ``order``: ``[upto, allowed, reason]``
-    holds for running totals (the sum of the bids before) up to ``upto``, the last run for every
-    larger one; ``allowed`` are ranges of bids, ``reason`` an index into ``reasons`` (None when no
-    bid is refused). ``announce`` is said of the bids by their total (its forms under, even and
-    over, with the number of tricks left as ``%(tricks)s``); the tricks add up to
-    ``tricks.total``, and the row of ``tricks.rest`` (the dealer) starts at what the others leave.
-    ``plan`` names the game's plan (``plan_name``): the phone fetches the deals after this one
-    (``deal_steps``) when it holds none of that name, to go on from deal to deal offline.
-
-    >>> from .rules.gamefile import parse
-    >>> data = step_data(parse({"players": ["Ann", "Bob"], "rules": {"max_cards": 1}}), 3)
-    >>> data["order"], data["bidding"]
-    ([1, 0], [[[0, [[0, 1]], None]], [[0, [[0, 0]], 0], [1, [[1, 1]], 1]]])
-    >>> data["reasons"][1], data["announce"], data["tricks"]
-    ("Ann deals and can't bid 0: the bids would add up to the 1 tricks (hook)", ('under by %(tricks)s', 'even', 'over by %(tricks)s'), {'total': 1, 'rest': 0})
-    """
-    step = screen(gamefile)
-    deal, result = step.deal, step.result
-    if step.kind not in ("bid", "bids", "tricks") or deal is None or deal.cards is None:
-        return None
-    names, cards = gamefile.players, deal.cards
-    table, reasons = bidding_table(gamefile, deal)
-    return {
-        "version": version, "deal": deal.number, "cards": cards, "names": list(names),
-        "dealer": deal.dealer, "order": deal.bidding_order(len(names)), "at_once": gamefile.rules.bidding.simultaneous,
-        "bids": list(result.bids) if result else [None] * len(names),
-        "bidding": table, "reasons": reasons,
-        "announce": announce_forms(),
-        "tricks": {"total": cards, "rest": deal.dealer},
-        "plan": plan_name(gamefile),
-    }
-
-
-def bidding_table(gamefile: GameFile, deal: Deal) -> tuple[list[list[list[Any]]], list[str]]:
-    """The bids the rules core allows each player of a deal, by position in the bidding order and
-    running total, as runs (see ``step_data``), and the reasons of the bids it refuses."""
-    names, cards, bidding = gamefile.players, deal.cards or 0, gamefile.rules.bidding
-    reasons: list[str] = []
-    table: list[list[list[Any]]] = []
-    reachable = {0}  # the running totals the rules let the bids before reach
-    for seat in deal.bidding_order(len(names)):
-        runs: list[list[Any]] = []
-        after: set[int] = set()
-        # Bids shown at once don't follow each other: each is checked as the first.
-        for total in sorted(reachable) if not bidding.simultaneous else [0]:
-            check = bid_check(bidding, cards, [total], dealer=seat == deal.dealer, name=names[seat])
-            after.update(total + bid for bid in check.allowed)
-            reason = None
-            if len(check.allowed) <= cards:  # some bid is refused: say why
-                if check.reason not in reasons:
-                    reasons.append(check.reason)
-                reason = reasons.index(check.reason)
-            run = [total, ranges(check.allowed), reason]
-            if runs and runs[-1][1:] == run[1:]:
-                runs[-1][0] = total
-            else:
-                runs.append(run)
-        table.append(runs)
-        reachable = after if not bidding.simultaneous else {0}
-    return table, reasons
-
-
-def deals_after(gamefile: GameFile) -> list[Deal]:
-    """The deals after the one being played (or about to start) that are known whatever its points:
-    the plan's, as far as a hand size is known and no trump must be said. None when the points
-    decide what comes next (a cooperative game's re-deal, a tie-break); a game played to a target
-    lists them all (the points may end it first: the server then refuses, naming the deal, what was
-    entered for a deal never dealt).
-
-    >>> from .rules.gamefile import parse
-    >>> [(d.number, d.cards) for d in deals_after(parse({"players": ["Ann", "Bob"], "rules": {"max_cards": 2}}))]
-    [(2, 1), (3, 2)]
-    """
-    state, rules = gamefile.game, gamefile.rules
-    step = screen(gamefile)
-    if step.deal is None or plan_name(gamefile) is None:
-        return []
-    known: list[Deal] = []
-    for deal in state.schedule[step.deal.number:]:
-        if deal.cards is None or (rules.spades_double and deal.trump is None):
-            break
-        known.append(deal)
-    return known
-
-
-def plan_name(gamefile: GameFile) -> str | None:
-    """A short name of the game's plan as the rules core made it (every deal's hand, dealer and who is
-    dealt in, the players, the rules): the same while it stays the same, as bids and tricks leave it;
-    an arrival, a new plan or new rules change it. None when the points decide what comes next (a
-    cooperative game's re-deals, a tie-break)."""
-    state, rules = gamefile.game, gamefile.rules
-    if rules.cooperative or state.tiebreak or state.finished:
-        return None
-    made = repr((state.schedule, gamefile.players, rules))
-    return hashlib.blake2b(made.encode(), digest_size=9).hexdigest()
-
-
-def deal_steps(gamefile: GameFile) -> list[dict[str, Any]]:
-    """The data of each deal ``deals_after`` lists, as ``step_data`` gives the deal being played,
-    so that a phone without a connection goes on from deal to deal (it decides nothing either)."""
-    names = gamefile.players
-    steps = []
-    for deal in deals_after(gamefile):
-        table, reasons = bidding_table(gamefile, deal)
-        steps.append({"deal": deal.number, "cards": deal.cards, "dealer": deal.dealer, "eldest": deal.eldest,
-                      "order": deal.bidding_order(len(names)), "bidding": table, "reasons": reasons,
-                      "tricks": {"total": deal.cards, "rest": deal.dealer}})
-    return steps
-
 
 @dataclass
 class Cell:
@@ -472,7 +194,7 @@ class RulesChange:
 def rules_change(old: GameFile, new: GameFile) -> RulesChange:
     """Compare a game with the same game replayed by new rules (the same deals, as entered).
 
-    >>> from .rules.gamefile import parse
+    >>> from ..rules.gamefile import parse
     >>> game = {"players": ["Ann", "Bob"], "rules": {"max_cards": 2}, "deals": [{"bids": [1, 0], "tricks": [2, 0]}]}
     >>> change = rules_change(parse(game), parse({**game, "rules": {"max_cards": 2, "scoring": "exact"}}))
     >>> change.points, change.totals, change.deals
@@ -551,7 +273,7 @@ def progress(gamefile: GameFile) -> str:
 def house_rules(rules: Rules) -> bool:
     """Whether the table changed any rule of its preset.
 
-    >>> from .rules.presets import make_rules
+    >>> from ..rules.presets import make_rules
     >>> house_rules(make_rules({"preset": "kachuful"}, 4)), house_rules(make_rules({"max_cards": 3}, 4))
     (False, True)
     """
@@ -564,7 +286,7 @@ def house_rules(rules: Rules) -> bool:
 def variant(rules: Rules) -> str:
     """The rules' name as a person reads it: the preset's, and "house rules" when the table changed any.
 
-    >>> from .rules.presets import make_rules
+    >>> from ..rules.presets import make_rules
     >>> variant(make_rules({"preset": "up-and-down-the-river"}, 4)), variant(make_rules({"max_cards": 3}, 4))
     ('Up and Down the River', 'Oh Hell, house rules')
     """
@@ -580,68 +302,3 @@ def variant_name(preset: str, house: bool) -> str:
     title = _(PRESETS[preset].title)
     return _("%(rules)s, house rules", rules=title) if house else title
 
-
-def day(moment: date, today: date) -> str:
-    """A day as a person says it, counted from ``today``.
-
-    >>> today = date(2026, 11, 14)
-    >>> [day(d, today) for d in (today, date(2026, 11, 13), date(2026, 3, 2), date(2025, 12, 31))]
-    ['today', 'yesterday', 'Mon 2 Mar', 'Wed 31 Dec 2025']
-    """
-    if moment == today:
-        return _("today")
-    if moment == today - timedelta(days=1):
-        return _("yesterday")
-    # Weekday, day and month; then with the year.
-    return written(moment, "MMMEd" if moment.year == today.year else "yMMMEd")
-
-
-#: English dates as the app has always written them; other languages by Babel's skeletons.
-_ENGLISH_DATES = {"MMMEd": "EEE d MMM", "yMMMEd": "EEE d MMM y", "yMMMMd": "d MMMM y", "yMMMd": "dd MMM y"}
-
-
-def written(moment: date | datetime, skeleton: str) -> str:
-    """A date by a CLDR skeleton (``yMMMEd``: year, month, day, weekday), or a time of day (for a
-    datetime: ``HH:mm``), as the page's language writes it; English outside a request.
-
-    >>> written(date(2026, 3, 2), "yMMMEd"), written(datetime(2026, 3, 2, 9, 5), "HH:mm")
-    ('Mon 2 Mar 2026', '09:05')
-    """
-    locale = language.current()
-    if isinstance(moment, datetime):  # written in the server's time zone, as the game's times are
-        return babel.dates.format_time(moment, skeleton, locale=locale)
-    if locale == "en":
-        return babel.dates.format_date(moment, _ENGLISH_DATES[skeleton], locale="en")
-    return babel.dates.format_skeleton(skeleton, moment, locale=locale)
-
-
-def played(started: datetime, last: datetime, now: datetime) -> str:
-    """When a game was played, for the list of games (all three times in the same time zone).
-
-    >>> now = datetime(2026, 11, 14, 23, 0)
-    >>> played(datetime(2026, 11, 14, 20, 5), datetime(2026, 11, 14, 21, 40), now)
-    'today 20:05–21:40'
-    >>> played(datetime(2026, 11, 14, 21, 40), datetime(2026, 11, 14, 21, 40), now)
-    'today 21:40'
-    >>> played(datetime(2026, 11, 13, 21, 0), datetime(2026, 11, 14, 0, 30), now)
-    'started yesterday, last played today 00:30'
-    """
-    today, end = now.date(), written(last, "HH:mm")
-    if started.date() != last.date():
-        return _("started %(first_day)s, last played %(last_day)s %(time)s",
-                 first_day=day(started.date(), today), last_day=day(last.date(), today), time=end)
-    begin = written(started, "HH:mm")
-    if end == begin:
-        return _("%(day)s %(time)s", day=day(last.date(), today), time=begin)
-    return _("%(day)s %(start)s–%(end)s", day=day(last.date(), today), start=begin, end=end)
-
-
-def listed(words: list[str]) -> str:
-    """Names in a sentence.
-
-    >>> listed(["Bob"]), listed(["Bob", "Cy"]), listed(["Ann", "Bob", "Cy"])
-    ('Bob', 'Bob and Cy', 'Ann, Bob and Cy')
-    """
-    if len(words) < 2:
-        return "".join(words)
-    return _("%(names)s and %(last)s", names=_(", ").join(words[:-1]), last=words[-1])

@@ -12,7 +12,7 @@ from fractions import Fraction
 
 from markupsafe import Markup
 
-from .rules.words import _
+from ..rules.words import _
 
 #: One stroke-dasharray per seat (up to 10 players): solid, dashes, dots and dash-dot mixes.
 DASHES = ("", "6 3", "1.5 2", "9 3 2 3", "4 4", "12 3", "5 2 1.5 2 1.5 2", "2 5", "9 2 2 2 2 2",

@@ -13,10 +13,11 @@ from collections.abc import Callable, Hashable
 from flask import render_template, session
 from markupsafe import Markup
 
-from . import board, language
-from .cache import LRU
-from .models import StoredGame
-from .rules.gamefile import GameFile
+from ..rules.gamefile import GameFile
+from ..store.cache import LRU
+from ..store.games import StoredGame
+from ..web import language
+from . import board
 
 _pages: LRU[str] = LRU(256)
 

@@ -8,10 +8,10 @@ from typing import NamedTuple
 
 from flask import request
 
-from . import board
+from ..rules.gamefile import GameFile
+from ..rules.words import _
 from .forms import DEAL_TAP, read_tap
-from .rules.gamefile import GameFile
-from .rules.words import _
+from .step import screen
 
 
 class Target(NamedTuple):
@@ -32,7 +32,7 @@ def target(step: str, seat: int | None = None) -> tuple[Target, list[str]]:
 def misplaced(gamefile: GameFile, aim: Target) -> str | None:
     """Why a tap doesn't fit the game as it is now, naming its deal; None when it does. A tap is
     applied only to the deal and step it was made for: never to another deal, whatever its version."""
-    step, number = board.screen(gamefile), aim.deal
+    step, number = screen(gamefile), aim.deal
     names = gamefile.players
     if step.kind == "over" or step.deal is None:
         return _("The game is over: this entry for deal %(deal)s was not saved.", deal=number)

@@ -13,6 +13,7 @@ from typing import Any
 import segno
 from flask import (
     Blueprint,
+    Flask,
     current_app,
     flash,
     jsonify,
@@ -27,7 +28,17 @@ from markupsafe import Markup
 from werkzeug.utils import secure_filename
 from werkzeug.wrappers import Response
 
-from . import address, board, device, edits, language, pages
+from ..phone import device
+from ..rules.errors import RulesError
+from ..rules.game import trump_choices
+from ..rules.gamefile import GameFile, GameFileError, export, parse
+from ..rules.words import N_, _
+from ..store import edits
+from ..store.games import StoredGame, find_game
+from ..web import address, language
+from ..web.fields import VersionForm, sentence
+from ..web.site import endpoint_url, game_links, game_or_404, no_game
+from . import board, pages, wording
 from .forms import (
     BID_TAP,
     UNDO_TAP,
@@ -37,20 +48,13 @@ from .forms import (
     StakesForm,
     Tap,
     TrumpForm,
-    VersionForm,
     read_tap,
     seats_form,
-    sentence,
     tap_id,
 )
-from .models import StoredGame, find_game
-from .rules.errors import RulesError
-from .rules.game import trump_choices
-from .rules.gamefile import GameFile, GameFileError, export, parse
-from .rules.words import N_, _
-from .scoresheet import stakes_words
+from .step import Screen, bid_panel, deal_steps, plan_name, screen, step_data, tricks_guess
+from .summary import stakes_words
 from .taps import Target, misplaced, target
-from .web import endpoint_url, game_links, game_or_404, no_game
 
 bp = Blueprint("play", __name__)
 
@@ -67,20 +71,20 @@ Failure = Callable[[StoredGame, str, int], Response]
 
 def context(game: StoredGame, gamefile: GameFile, *, editable: bool) -> dict[str, Any]:
     """Everything the game pages show, from the replayed game."""
-    step = board.screen(gamefile)
+    step = screen(gamefile)
     deal, result = step.deal, step.result
     return {
         "game": game, "file": gamefile, "state": gamefile.game, "names": gamefile.players,
         "screen": step, "editable": editable,
-        "panel": board.bid_panel(gamefile, deal, result) if deal and step.kind == "bid" else None,
-        "guess": board.tricks_guess(deal, result.bids) if deal and result and step.kind == "tricks" else None,
+        "panel": bid_panel(gamefile, deal, result) if deal and step.kind == "bid" else None,
+        "guess": tricks_guess(deal, result.bids) if deal and result and step.kind == "tricks" else None,
         "trumps": trump_choices(gamefile.rules, deal) if deal else (),
         "board_html": pages.board_html(game, gamefile, editable=editable),
         "last": board.last_result(gamefile), "settlement": gamefile.settlement(),
         # In this page's language, whatever opens the PDF (a phone's download manager sends no cookie).
         "sheet": endpoint_url("sheets.filled", token=game.token if editable else game.view_token,
                               lang=language.current()),
-        "step_json": _step_json(board.step_data(gamefile, game.version) or {"version": game.version})
+        "step_json": _step_json(step_data(gamefile, game.version) or {"version": game.version})
         if editable else None,
     }
 
@@ -185,17 +189,17 @@ def state(token: str) -> Response:
 @bp.get("/g/<token>/deals.json")
 def deals(token: str) -> Response:
     """The deals after the one being played, as the phone draws them without a connection: each
-    one's step data and header (``board.deal_steps``), under the name of the game's plan."""
+    one's step data and header (``deal_steps``), under the name of the game's plan."""
     found = game_or_404(token, edit=True)
     gamefile = found.load()
 
     def render() -> str:
-        steps = board.deal_steps(gamefile)
+        steps = deal_steps(gamefile)
         for step in steps:
             deal = gamefile.game.schedule[step["deal"] - 1]
             step["head"] = render_template("play/_deal_head.html", file=gamefile, deal=deal, names=gamefile.players,
-                                           state=gamefile.game, screen=board.Screen("bid", deal, None))
-        return json.dumps({"plan": board.plan_name(gamefile), "deals": steps}, ensure_ascii=False,
+                                           state=gamefile.game, screen=Screen("bid", deal, None))
+        return json.dumps({"plan": plan_name(gamefile), "deals": steps}, ensure_ascii=False,
                           separators=(",", ":"))
 
     response = make_response(pages.cached(("deals", found.key), render))
@@ -214,7 +218,7 @@ def bid(token: str) -> Response:
 def _seats(game: StoredGame, *, bids: bool) -> SeatsForm:
     """Every player's bid (or tricks) in the deal being played, as posted."""
     gamefile = game.load()
-    step = board.screen(gamefile)
+    step = screen(gamefile)
     cards = step.deal.cards or 0 if step.deal else 0
     seats = step.deal.seats(len(gamefile.players)) if step.deal else None
     return seats_form(request.form, gamefile.players, cards, bids=bids, tricks=not bids, seats=seats)
@@ -241,7 +245,7 @@ def undo(token: str) -> Response:
     """Take back the last bid of the deal being played."""
     found = game_or_404(token, edit=True)
     gamefile = found.load()
-    step = board.screen(gamefile)
+    step = screen(gamefile)
     order = step.deal.bidding_order(len(gamefile.players)) if step.deal else []
     at_once = gamefile.rules.bidding.simultaneous
     bids = step.result.bids if step.result else ()
@@ -320,7 +324,7 @@ def _adjustment(gamefile: GameFile, index: int) -> str:
     """One of a game's adjustments in words: "Bob −10 (revoke)"."""
     adj = gamefile.adjustments[index]
     sign = "+" if adj.points >= 0 else ""
-    player, amount = gamefile.players[adj.player], f"{sign}{board.points(adj.points)}"
+    player, amount = gamefile.players[adj.player], f"{sign}{wording.points(adj.points)}"
     if adj.reason:
         return _("%(player)s %(points)s (%(reason)s)", player=player, points=amount, reason=adj.reason)
     return _("%(player)s %(points)s", player=player, points=amount)
@@ -409,3 +413,10 @@ def share(token: str) -> Response:
                            codes={kind: qr_code(links[kind]) for kind in ("edit", "view")},
                            offline=address.keeps_offline(links["edit"]))
     return _no_store(make_response(page))
+
+
+def init_app(app: Flask) -> None:
+    """The template helpers of a game's pages: how they write points, money, a reason and a suit,
+    and the board's parts (``board``)."""
+    app.jinja_env.filters.update(points=wording.points, money=wording.money, reason=wording.reason)
+    app.jinja_env.globals.update(board=board, suits=wording.SUIT_SIGNS, suit_sign=wording.suit_sign)

@@ -7,29 +7,39 @@ totals, leaders, forbidden bids and settlements come from scorekeeper.rules.
 from __future__ import annotations
 
 import math
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import date
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any, NamedTuple
+from typing import Any
 
 from markupsafe import Markup
 
-from .board import is_redeal, money, points, seat_notes, suit_sign, written
-from .chart import running_totals_svg, shorten
-from .rules.bidding import bid_check
-from .rules.errors import RulesError
-from .rules.game import DealResult, replay, standings
-from .rules.gamefile import GameFile
-from .rules.presets import PRESETS, Rules, make_rules
-from .rules.schedule import Deal, fixed_trump, seat_after
-from .rules.stakes import Stakes
-from .rules.words import N_, _, ngettext
+from ..play.board import is_redeal
+from ..play.chart import running_totals_svg, shorten
+from ..play.summary import at_the_table, rules_summary
+from ..play.wording import money, points, suit_sign, written
+from ..rules.bidding import bid_check
+from ..rules.game import DealResult, replay, standings
+from ..rules.gamefile import GameFile
+from ..rules.presets import PRESETS, Rules
+from ..rules.schedule import Deal, fixed_trump, seat_after
+from ..rules.stakes import Stakes
+from ..rules.words import N_, _, ngettext
+from .layout import (
+    BOXED_ADJUSTMENTS,
+    GRID_HEADING,
+    MONO_CHARS,
+    MONO_EM,
+    MONO_PT,
+    PAPER_MM,
+    PT_MM,
+    ROW_HEIGHTS,
+    SIDE_MM,
+    layout,
+)
 
-PAPERS = ("a4", "letter")
-ORIENTATIONS = ("portrait", "landscape")
 #: Rows printed for an open pattern (fixed, manual) that sets no number of deals.
 OPEN_ROWS = 20
 #: Spare rows on a blank sheet: tie-break one-card deals, re-deals of a cooperative game.
@@ -39,45 +49,6 @@ SPARE_REDEALS = 6
 DEALER_CHARS = 9
 #: Bidding rules that restrict the dealer, and what the sheet's dealer column is headed.
 DEALER_RULES = {"hook": N_("can't bid"), "dealer-must-exceed": N_("can't bid"), "must-equal": N_("must bid")}
-#: Row heights (mm) the stylesheet offers, roomiest first; see layout().
-ROW_HEIGHTS = (8.0, 7.0, 6.0, 5.2, 4.6, 4.2)
-#: Row height of a sheet too long for one page: room to write in, over as many pages as it takes.
-LONG_ROWS = 6.0
-#: Pages a sheet of LONG_ROWS and its footer may take before it is printed long (see layout()).
-NORMAL_PAGES = 2
-#: Row height of a long filled sheet: a record to read, not a form to write on.
-COMPACT_ROWS = 3.0
-#: A long filled sheet is set in DejaVu Sans Mono, every character of it 1233/2048 em wide.
-MONO_EM = 1233 / 2048
-#: Its type size (pt): the largest that fits the page's width, at most the first; below the
-#: second a portrait sheet turns to landscape (unless portrait is asked for).
-MONO_PT = (6.5, 5.0)
-#: What a page's width loses to its side margins and the score table's outer borders (mm), as
-#: sheet.css draws them.
-PT_MM = 25.4 / 72
-SIDE_MM = 2 * 9 + 2 * 1.2 * PT_MM
-#: Characters a line of text in that font may carry, each one character wide: the Latin, Greek
-#: and Cyrillic letters DejaVu Sans Mono has all of, and the ellipsis of a shortened name. A
-#: dealer's name of other characters (wider, or set in another font) would push the line out of
-#: its columns: the dealer's seat is printed instead.
-MONO_CHARS = frozenset(
-    chr(c) for a, b in ((0x20, 0x7E), (0xA0, 0x17F), (0x386, 0x3CE), (0x400, 0x45F), (0x2026, 0x2026))
-    for c in range(a, b + 1) if unicodedata.category(chr(c)) != "Cn"
-)
-#: The fewest characters inside a player's column of a long filled sheet, cooperative or scored:
-#: room for its heading, "Bid/took" or "Bid/took Total" in condensed type (see sheet.css).
-GRID_HEADING = (6, 10)
-#: Adjustments listed in the results box; more get a block of their own, in columns.
-BOXED_ADJUSTMENTS = 6
-#: Paper sizes in mm (short side, long side).
-PAPER_MM = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
-#: What a page holds besides the deal rows (mm): margins, title line, column heads, gaps.
-FRAME_MM = 9 + 11 + 8.5 + 12 + 3 + 2
-
-
-class SheetError(ValueError):
-    """A sheet option that can't be printed, such as an unknown paper size."""
-
 
 @dataclass(frozen=True)
 class Entry:
@@ -221,66 +192,6 @@ def signed(amount: Decimal, currency: str) -> str:
     ('+€1.20', '−€0.50', '0.00')
     """
     return ("+" if amount > 0 else "") + money(amount, currency)
-
-
-def footer_mm(players: int, filled: bool, summary_lines: int, landscape: bool) -> float:
-    """A generous estimate of the footer's height in mm: rules box, standings, chart.
-
-    Landscape puts it all side by side; portrait stacks the standings under rules and chart.
-
-    >>> footer_mm(4, False, 6, False), footer_mm(8, True, 7, True), footer_mm(4, True, 7, False)
-    (27.0, 42.0, 73.2)
-    """
-    rules = max(27.0, 6 + 3.4 * summary_lines)
-    if not filled:
-        return rules
-    standings = 15 + 3.3 * players
-    return max(rules, standings, 42.0) if landscape else max(rules, 45.0) + max(standings, 28.0)
-
-
-class Layout(NamedTuple):
-    """How a sheet sits on its paper (see layout())."""
-
-    landscape: bool
-    row_height: float  # mm
-    one_page: bool  # meant to fit one page
-    long: bool  # more rows than NORMAL_PAGES pages hold: printed a line per deal
-
-
-def layout(paper: str, orientation: str | None, players: int, rows: int, *, filled: bool = False,
-           summary_lines: int = 6) -> Layout:
-    """Landscape from 6 players on; the roomiest rows that keep the sheet on one page, if any.
-
-    A sheet that would take more than NORMAL_PAGES pages is long: a blank one keeps its rows
-    to write in, a filled one is a record to read and gets small rows on portrait paper (unless
-    landscape is asked for, or filled_sheet() finds its lines too wide), so that the longest
-    game takes a few pages.
-
-    >>> layout("a4", None, 4, 19)
-    Layout(landscape=False, row_height=8.0, one_page=True, long=False)
-    >>> tuple(layout("a4", None, 8, 25, filled=True, summary_lines=7))
-    (True, 4.6, True, False)
-    >>> tuple(layout("letter", "portrait", 4, 60)), tuple(layout("a4", None, 10, 203))
-    ((False, 6.0, False, False), (True, 6.0, False, True))
-    >>> layout("a4", None, 10, 300, filled=True)
-    Layout(landscape=False, row_height=3.0, one_page=False, long=True)
-    """
-    if paper not in PAPERS:
-        raise SheetError(_("Unknown paper size %(paper)s; use one of: %(papers)s.", paper=repr(paper),
-                           papers=", ".join(PAPERS)))
-    if orientation is not None and orientation not in ORIENTATIONS:
-        raise SheetError(_("Unknown orientation %(orientation)s; use %(portrait)s or %(landscape)s.",
-                           orientation=repr(orientation), portrait="portrait", landscape="landscape"))
-    landscape = players > 5 if orientation is None else orientation == "landscape"
-    height = PAPER_MM[paper][0 if landscape else 1]
-    room = height - FRAME_MM - footer_mm(players, filled, summary_lines, landscape)
-    fitting = [h for h in ROW_HEIGHTS if h * max(rows, 1) <= room]
-    if fitting:
-        return Layout(landscape, fitting[0], True, False)
-    long = rows * LONG_ROWS > room + (NORMAL_PAGES - 1) * (height - FRAME_MM)
-    if long and filled:
-        return Layout(orientation == "landscape", COMPACT_ROWS, False, True)
-    return Layout(landscape, LONG_ROWS, False, long)
 
 
 def _hook_cell(rules: Rules, cards: int | None) -> str | None:
@@ -443,6 +354,7 @@ def blank_sheet(
 def default_title(rules: Rules) -> str:
     """The sheet's title when the table gives none.
 
+    >>> from ..rules.presets import make_rules
     >>> default_title(make_rules({"preset": "kachuful"}, 4))
     'Kachuful'
     >>> default_title(make_rules({"preset": "up-and-down-the-river"}, 4))
@@ -549,150 +461,4 @@ def _adjustment(deal: int, player: str, amount: str, reason: str) -> str:
                  reason=reason)
     return _("deal %(deal)s: %(player)s %(points)s", deal=deal, player=player, points=amount)
 
-
-def at_the_table(game: GameFile) -> str:
-    """Who joined late and who left, in one line (RULES.md §7); "" when nobody did.
-
-    >>> from .rules.gamefile import parse
-    >>> at_the_table(parse({"players": ["Ann", "Bob", "Cy"], "absent": [{"player": 2, "from": 4}]}))
-    'Cy leaves after deal 3.'
-    """
-    notes = seat_notes(game)
-    if not notes:
-        return ""
-    return _("%(changes)s.", changes=_("; ").join(
-        _("%(player)s %(change)s", player=game.players[seat], change=note)
-        for seat in sorted(notes) for note in notes[seat]))
-
-
-def _pattern(rules: Rules) -> str:
-    top = rules.max_cards
-    if rules.deal == "custom":
-        sequence = "-".join(f"{n}{_('NT') if nt else ''}" for n, nt in rules.sequence)
-        text = _("the sequence %(sequence)s", sequence=sequence)
-    else:
-        text = {
-            "down-up": lambda: _("%(top)s cards down to 1 and back up to %(top)s", top=top),
-            "up-down": lambda: _("1 card up to %(top)s and back down to 1", top=top),
-            "down-up-twice-one": lambda: _("%(top)s cards down to 1, 1 again, back up to %(top)s", top=top),
-            "up-nt-down": lambda: _("1 card up to %(top)s, two no-trump deals of %(top)s, back down to 1", top=top),
-            "down": lambda: _("%(top)s cards down to 1", top=top),
-            "up": lambda: _("1 card up to %(top)s", top=top),
-            "fixed": lambda: _("%(top)s cards every deal", top=top),
-            "manual": lambda: _("the scorer enters the cards each deal (1 to %(top)s)", top=top),
-        }[rules.deal]()
-    if rules.only == "odd":
-        text = _("%(pattern)s, odd hand sizes only", pattern=text)
-    elif rules.only == "even":
-        text = _("%(pattern)s, even hand sizes only", pattern=text)
-    if rules.sizes is not None:
-        text = ngettext("%(pattern)s: %(num)s deal", "%(pattern)s: %(num)s deals", len(rules.sizes), pattern=text)
-    elif rules.deals is not None:
-        text = ngettext("%(pattern)s, %(num)s deal", "%(pattern)s, %(num)s deals", rules.deals, pattern=text)
-    if rules.deck_size == 52:
-        return _("%(pattern)s (one pack)", pattern=text)
-    if rules.deck_size == 104:
-        return _("%(pattern)s (two packs)", pattern=text)
-    return _("%(pattern)s (a %(cards)s-card deck)", pattern=text, cards=rules.deck_size)
-
-
-def _trump(rules: Rules) -> str:
-    if rules.trump == "rotation":
-        return _("rotates %(suits)s, then again", suits=" ".join(suit_sign(t) for t in rules.trump_cycle))
-    if rules.trump == "dealer-last-card":
-        return _("the dealer's last card is turned: its suit is trump")
-    return _("a card is turned up after the deal; no trump when all cards are dealt")
-
-
-def _bidding(rules: Rules) -> str:
-    bidding = rules.bidding
-    text = {
-        "free": lambda: _("free: any bid from 0 to the cards"),
-        "hook": lambda: _("hook: the dealer can't make the bids add up to the cards"),
-        "dealer-must-exceed": lambda: _("the dealer must make the bids add up to more than the cards "
-                                        "(the hook if everyone else bid 0)"),
-        "must-equal": lambda: _("must equal: the dealer makes the bids add up to the cards exactly"),
-    }[bidding.rule]()
-    if bidding.hook_from is not None:
-        text = _("%(bidding)s, from %(cards)s cards on (smaller deals bid freely)", bidding=text,
-                 cards=bidding.hook_from)
-    if bidding.simultaneous:
-        text = _("%(bidding)s; everyone shows a bid at once", bidding=text)
-    return text
-
-
-#: Who wins, by the rules' ``wins``.
-WINS = {"highest": N_("highest total wins"), "lowest": N_("lowest total wins"),
-        "scratch": N_("fewest scratches win"), "together": N_("the table wins together")}
-
-
-def _end(rules: Rules) -> str:
-    parts = []
-    if rules.target is not None:
-        parts.append(_("the game ends when a total reaches %(points)s", points=points(rules.target)))
-    if rules.open_ended and rules.deals is None and rules.target is None:
-        parts.append(_("the table decides when the game ends"))
-    parts.append(_(WINS[rules.wins]))
-    if not rules.cooperative:
-        parts.append(_("a tie for the lead is broken by extra one-card deals (T)")
-                     if rules.tie == "one-card-hand" else _("tied leaders share the win"))
-    return _("; ").join(parts)
-
-
-def stakes_words(stakes: Stakes) -> str:
-    """What a game is played for, in words (the rules box's "Stakes" line)."""
-    if stakes.ante is not None:
-        return _("ante %(amount)s each; the winner takes the pool", amount=money(stakes.ante, stakes.currency))
-    rate = money(stakes.per_point or Decimal(0), stakes.currency)
-    if stakes.settlement == "pairwise":
-        text = _("%(rate)s per point; every pair settles the difference", rate=rate)
-    else:
-        text = _("%(rate)s per point; each player pays the winner the difference", rate=rate)
-    if stakes.hard_score_bonus is not None:
-        text = _("%(stakes)s; the winner gets a %(bonus)s point hard-score bonus", stakes=text,
-                 bonus=stakes.hard_score_bonus)
-    return text
-
-
-def _preset(rules: Rules) -> str:
-    try:
-        house = rules != make_rules({"preset": rules.preset}, rules.players)
-    except RulesError:  # the preset alone can't be dealt to this table: the table changed it
-        house = True
-    preset = PRESETS[rules.preset]
-    if house:
-        return _("house rules based on %(preset)s, as below", preset=_(preset.title))
-    return _("%(preset)s — %(description)s", preset=_(preset.title), description=_(preset.description))
-
-
-def _scoring(rules: Rules) -> str:
-    """The scoring system in words; a house system's words hold the table's own formulas."""
-    assert rules.scoring is not None
-    return rules.scoring.described()
-
-
-def rules_summary(rules: Rules, stakes: Stakes | None = None) -> tuple[tuple[str, str], ...]:
-    """The rules in force in words, for the footer box: (label, text) lines.
-
-    >>> dict(rules_summary(make_rules({}, 4)))["Scoring"]
-    'made: 10 + tricks; missed: 1 per trick'
-    """
-    lines = [(_("Rules"), _preset(rules)),
-             (_("Deals"), _pattern(rules)), (_("Trump"), _trump(rules)),
-             (_("Bidding"), _bidding(rules))]
-    if rules.scoring is None:
-        lines.append((_("Scoring"), _("none: every deal that anyone misses is dealt again (↻)")))
-    else:
-        lines.append((_("Scoring"), _scoring(rules)))
-    if rules.zero_bid is not None:
-        value = str(rules.zero_bid).replace(" ", "").replace("+n", " + " + _("cards"))
-        lines.append((_("Zero bid"), _("a made zero bid scores %(value)s", value=value)))
-    if rules.spades_double:
-        lines.append((_("Spades"), _("a deal with spades as trump counts double")))
-    lines.append((_("End"), _end(rules)))
-    if stakes is not None:
-        lines.append((_("Stakes"), stakes_words(stakes)))
-    if rules.note:
-        lines.append((_("Note"), _(rules.note)))
-    return tuple(lines)
 

@@ -16,7 +16,7 @@ from urllib.parse import unquote, urlsplit
 from flask import current_app, render_template
 from markupsafe import Markup
 
-from .scoresheet import Sheet
+from .model import Sheet
 
 #: The origin the sheet's URLs resolve against. ``.invalid`` never resolves on any network;
 #: the fetcher maps its /static/ URLs to files and never opens a connection.
@@ -38,7 +38,7 @@ def static_file(url: str, static_folder: str | Path, static_url_path: str = "/st
     >>> static_file("file:///etc/passwd", "/srv/static")
     Traceback (most recent call last):
     ...
-    scorekeeper.pdf.FetchRefused: A sheet loads only the app's static files, not 'file:///etc/passwd'.
+    scorekeeper.sheets.pdf.FetchRefused: A sheet loads only the app's static files, not 'file:///etc/passwd'.
     """
     refused = FetchRefused(f"A sheet loads only the app's static files, not {url[:80]!r}.")
     parts, origin = urlsplit(url), urlsplit(BASE_URL)

@@ -6,21 +6,23 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from flask import Blueprint, Response, abort, render_template, request
+from flask import Blueprint, Flask, Response, abort, render_template, request
 
-from . import language, pdf
-from .cache import LRU
-from .forms import choice_word, sentence
-from .rules import values
-from .rules.bidding import BIDDING_RULES
-from .rules.errors import RulesError
-from .rules.gamefile import MAX_PLAYERS, parse
-from .rules.presets import PRESETS, RULE_FIELDS, rules_from_text
-from .rules.scoring import SYSTEMS
-from .rules.stakes import STAKE_FIELDS
-from .rules.words import _
-from .scoresheet import ORIENTATIONS, PAPERS, Sheet, SheetError, blank_sheet, filled_sheet
-from .web import game_or_404
+from ..rules import values
+from ..rules.bidding import BIDDING_RULES
+from ..rules.errors import RulesError
+from ..rules.gamefile import MAX_PLAYERS, parse
+from ..rules.presets import PRESETS, RULE_FIELDS, rules_from_text
+from ..rules.scoring import SYSTEMS
+from ..rules.stakes import STAKE_FIELDS
+from ..rules.words import _
+from ..store.cache import LRU
+from ..web import language
+from ..web.fields import choice_word, sentence
+from ..web.site import game_or_404
+from . import pdf
+from .layout import ORIENTATIONS, PAPERS, SheetError
+from .model import Sheet, blank_sheet, filled_sheet
 
 bp = Blueprint("sheets", __name__)
 
@@ -157,3 +159,8 @@ def filled(token: str) -> Response:
     found = _printed.get(key, printed)
     assert isinstance(found, bytes)
     return _pdf(found, "oh-hell-sheet.pdf")
+
+
+def init_app(app: Flask) -> None:
+    """The template helper of the printed sheets: a text as a CSS string."""
+    app.jinja_env.filters.update(css_string=pdf.css_string)

@@ -9,10 +9,10 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from .rules.gamefile import GameFile
-from .rules.presets import rules_for
-from .rules.schedule import HandSize
-from .rules.words import N_, _
+from ..rules.gamefile import GameFile
+from ..rules.presets import rules_for
+from ..rules.schedule import HandSize
+from ..rules.words import N_, _
 
 Document = dict[str, Any]
 
@@ -274,7 +274,7 @@ def played_sizes(game: GameFile) -> list[HandSize]:
     """The hand sizes of the game so far, one per place of its plan, the deal being played
     included: a re-deal or a tie-break deal takes no place of its own.
 
-    >>> from .rules.gamefile import parse
+    >>> from ..rules.gamefile import parse
     >>> played_sizes(parse({"players": ["Ann", "Bob"], "rules": {"max_cards": 3},
     ...                     "deals": [{"bids": [1, 0], "tricks": [1, 2]}, {"bids": [0, None]}]}))
     [(3, False), (2, False)]
@@ -302,7 +302,7 @@ def set_plan(doc: Document, game: GameFile, upcoming: list[HandSize]) -> None:
     hand sizes played so far (one-card deals dealt to break a tie included), then ``upcoming``. Games without a set plan (fixed, manual) change
     their number of deals or their target instead (``set_end``).
 
-    >>> from .rules.gamefile import parse
+    >>> from ..rules.gamefile import parse
     >>> doc = {"players": ["Ann", "Bob"], "rules": {"max_cards": 3}, "deals": [{"bids": [1, 0], "tricks": [1, 2]}]}
     >>> set_plan(doc, parse(doc), [(1, False)]); doc["rules"]
     {'deal': 'custom', 'sequence': '3-1'}
@@ -333,7 +333,7 @@ def set_rules(doc: Document, game: GameFile, rules: Document, players: int) -> N
     """Play the whole game by other rules (RULES.md §7): every deal is scored again; the hand sizes
     already dealt stay (their tricks add up to them), the new rules' plan goes on from there.
 
-    >>> from .rules.gamefile import parse
+    >>> from ..rules.gamefile import parse
     >>> doc = {"players": ["Ann", "Bob"], "rules": {"max_cards": 3}, "deals": [{"bids": [1, 0], "tricks": [1, 2]}]}
     >>> set_rules(doc, parse(doc), {"max_cards": 2, "scoring": "exact"}, 2); doc["rules"]
     {'scoring': 'exact', 'deal': 'custom', 'sequence': '3-1-2'}
@@ -378,7 +378,7 @@ def starting_scores(game: GameFile) -> dict[str, int]:
     """What a late arrival may start with (RULES.md §7): nothing, the lowest total at the table, or
     the average of the others' totals rounded down (whole points, as every adjustment).
 
-    >>> from .rules.gamefile import parse
+    >>> from ..rules.gamefile import parse
     >>> starting_scores(parse({"players": ["Ann", "Bob", "Cy"], "rules": {"max_cards": 2},
     ...                        "deals": [{"bids": [1, 0, 0], "tricks": [1, 1, 0]}]}))
     {'zero': 0, 'lowest': 1, 'average': 7}

@@ -13,20 +13,26 @@ from typing import Any, NamedTuple
 from flask import Blueprint, current_app, flash, make_response, render_template, request
 from werkzeug.wrappers import Response
 
-from . import board, edits
-from .forms import BID_TAP, EndForm, RulesForm, Tap, indexed, read_tap, sentence
-from .games import open_new
-from .models import StoredGame, derived_tokens, group_of
-from .play import STALE, _no_store, _page, _save
-from .rules import values
-from .rules.errors import RulesError
-from .rules.gamefile import MAX_HAND, GameFile, parse
-from .rules.presets import PRESETS
-from .rules.schedule import MAX_SEQUENCE, HandSize, hand_sizes
-from .rules.words import N_, _, ngettext
-from .scoresheet import rules_summary
-from .table import Dealable
-from .web import game_or_404
+from ..games.views import open_new
+from ..play import board
+from ..play.forms import BID_TAP, Tap, read_tap
+from ..play.summary import rules_summary
+from ..play.views import STALE, _no_store, _page, _save
+from ..play.wording import points
+from ..rules import values
+from ..rules.errors import RulesError
+from ..rules.gamefile import MAX_HAND, GameFile, parse
+from ..rules.presets import PRESETS
+from ..rules.schedule import MAX_SEQUENCE, HandSize, hand_sizes
+from ..rules.words import N_, _, ngettext
+from ..store import edits
+from ..store.db import derived_tokens
+from ..store.games import StoredGame
+from ..store.groups import group_of
+from ..web.fields import indexed, sentence
+from ..web.site import game_or_404
+from .forms import EndForm, RulesForm
+from .views import Dealable
 
 bp = Blueprint("plan", __name__)
 
@@ -255,11 +261,11 @@ def _ends(gamefile: GameFile) -> str:
     if rules.deals is not None and rules.target is not None:
         text = ngettext("The game now ends after %(num)s deal or when a total reaches %(target)s, whichever comes "
                         "first.", "The game now ends after %(num)s deals or when a total reaches %(target)s, "
-                        "whichever comes first.", rules.deals, target=board.points(rules.target))
+                        "whichever comes first.", rules.deals, target=points(rules.target))
     elif rules.deals is not None:
         text = ngettext("The game now ends after %(num)s deal.", "The game now ends after %(num)s deals.", rules.deals)
     elif rules.target is not None:
-        text = _("The game now ends when a total reaches %(target)s.", target=board.points(rules.target))
+        text = _("The game now ends when a total reaches %(target)s.", target=points(rules.target))
     else:
         text = _("The game now goes on until the table ends it.")
     return _("%(ends)s It is over.", ends=text) if gamefile.game.finished else text

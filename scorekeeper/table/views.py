@@ -13,16 +13,18 @@ from typing import Any
 from flask import Blueprint, make_response, render_template, request
 from werkzeug.wrappers import Response
 
-from . import board, edits
+from ..play import board
+from ..play.views import _no_store, _save
+from ..play.wording import listed, points
+from ..rules import values
+from ..rules.errors import RulesError
+from ..rules.game import undealable
+from ..rules.gamefile import MAX_PLAYERS, GameFile, parse
+from ..rules.words import _, ngettext
+from ..store import edits
+from ..store.games import StoredGame
+from ..web.site import endpoint_url, game_or_404
 from .forms import ArriveForm, PlayerForm, SitOutForm
-from .models import StoredGame
-from .play import _no_store, _save
-from .rules import values
-from .rules.errors import RulesError
-from .rules.game import undealable
-from .rules.gamefile import MAX_PLAYERS, GameFile, parse
-from .rules.words import _, ngettext
-from .web import endpoint_url, game_or_404
 
 bp = Blueprint("table", __name__)
 
@@ -154,7 +156,7 @@ def arrive(token: str) -> Response:
 
     def done() -> str:
         scored = number > 1 and not gamefile.rules.cooperative
-        start = board.points(form.starting(offered)) if scored else ""
+        start = points(form.starting(offered)) if scored else ""
         if scored:
             return _("%(player)s joins at deal %(deal)s with %(points)s.", player=form.name.data, deal=number,
                      points=start)
@@ -206,7 +208,7 @@ def sit_out(token: str) -> Response:
     number = len(gamefile.game.deals) + 1
 
     def done() -> str:
-        names = board.listed([gamefile.players[seat] for seat in sorted(seats)])
+        names = listed([gamefile.players[seat] for seat in sorted(seats)])
         return ngettext("%(players)s sits out deal %(deal)s.", "%(players)s sit out deal %(deal)s.", len(seats),
                         players=names, deal=number)
 

@@ -14,8 +14,8 @@ from babel import numbers
 from flask import Flask, Response, abort, g, has_request_context, redirect, request, url_for
 from flask_babel import Babel, get_locale, get_translations
 
-from .rules import values, words
-from .rules.errors import ValueRefused
+from ..rules import values, words
+from ..rules.errors import ValueRefused
 
 #: The cookie that remembers this phone's language: a year, like the list of its games.
 COOKIE = "lang"

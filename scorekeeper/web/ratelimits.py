@@ -17,8 +17,8 @@ from flask import Flask, Response, jsonify, make_response, render_template, requ
 from flask_limiter import Limiter, RateLimitExceeded
 from flask_limiter.util import get_remote_address
 
-from .rules import values
-from .rules.words import N_, _, ngettext
+from ..rules import values
+from ..rules.words import N_, _, ngettext
 
 #: Per client address, for each kind of request: generous enough for a club night of 30 tables
 #: behind one router (every table starting its games, a few phones restoring a backup, every table

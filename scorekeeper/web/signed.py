@@ -19,7 +19,7 @@ from flask_wtf.csrf import CSRFProtect, logger, same_origin, validate_csrf
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 from wtforms import ValidationError
 
-from .cache import LRU
+from ..store.cache import LRU
 
 
 def _fresh(value: Any) -> Any:

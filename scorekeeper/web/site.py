@@ -12,12 +12,11 @@ from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import BaseConverter
 
-from . import board, pdf
-from .cache import LRU
-from .models import StoredGame, find_game
-from .rules import values
-from .rules.gamefile import GameFileError
-from .rules.words import N_, _
+from ..rules import values
+from ..rules.gamefile import GameFileError
+from ..rules.words import N_, _
+from ..store.cache import LRU
+from ..store.games import StoredGame, find_game
 from .signed import SessionInterface, csrf
 
 SECURITY_HEADERS = {
@@ -273,8 +272,8 @@ class CountConverter(BaseConverter):
 
 
 def init_app(app: Flask) -> None:
-    """Install CSRF protection, the security headers, the error pages, the template helpers, the
-    JSON provider, the session cookie and the URL converter of counts."""
+    """Install CSRF protection, the security headers, the error pages, the template helpers every
+    page uses, the JSON provider, the session cookie and the URL converter of counts."""
     app.url_map.converters["count"] = CountConverter
     app.json = JSONProvider(app)
     app.session_interface = SessionInterface()
@@ -282,7 +281,5 @@ def init_app(app: Flask) -> None:
     app.after_request(_secure)
     app.register_error_handler(HTTPException, _error_page)
     app.register_error_handler(GameFileError, _unreplayable)
-    app.jinja_env.filters.update(points=board.points, money=board.money, reason=board.reason, visible=values.visible,
-                                 css_string=pdf.css_string)
-    app.jinja_env.globals.update(board=board, suits=board.SUIT_SIGNS, suit_sign=board.suit_sign,
-                                 endpoint_url=endpoint_url)
+    app.jinja_env.filters.update(visible=values.visible)
+    app.jinja_env.globals.update(endpoint_url=endpoint_url)

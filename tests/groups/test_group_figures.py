@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from openskill.models import PlackettLuce
 
-from scorekeeper.figures import Figures, entry
+from scorekeeper.groups.figures import Figures, entry
 from scorekeeper.rules.bidding import allowed_bids
 from scorekeeper.rules.gamefile import GameFile, export, parse
 from scorekeeper.rules.values import name_key
@@ -233,9 +233,9 @@ def test_figures_kept_per_version_are_those_counted_afresh_whatever_changes() ->
 
     import orjson
 
-    from scorekeeper.figures import figures
-    from scorekeeper.models import Member
+    from scorekeeper.groups.figures import figures
     from scorekeeper.rules.gamefile import to_input
+    from scorekeeper.store.groups import Member
 
     rng = random.Random(3)
     stored: dict[int, str] = {}
@@ -294,9 +294,9 @@ def test_figures_after_any_additions_and_removals_are_a_full_recount(pool: list[
 
     import orjson
 
-    from scorekeeper.figures import figures
-    from scorekeeper.models import Member
+    from scorekeeper.groups.figures import figures
     from scorekeeper.rules.gamefile import to_input
+    from scorekeeper.store.groups import Member
 
     files = [orjson.dumps(to_input(game)).decode() for game in pool]
     now = datetime.now(UTC)

@@ -12,9 +12,9 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from strategies import NAMES, games
 
-from scorekeeper import edits
 from scorekeeper.rules.errors import RulesError
 from scorekeeper.rules.gamefile import GameFileError, export, parse
+from scorekeeper.store import edits
 
 SETTINGS = settings(max_examples=150, deadline=None)
 

@@ -10,7 +10,7 @@ from xml.etree import ElementTree
 
 import pytest
 
-from scorekeeper.chart import DASHES, HEIGHT, running_totals_svg, spread
+from scorekeeper.play.chart import DASHES, HEIGHT, running_totals_svg, spread
 
 SVG = "{http://www.w3.org/2000/svg}"
 

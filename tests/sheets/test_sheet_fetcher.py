@@ -8,9 +8,9 @@ import sys
 import pytest
 from flask import Flask
 
-from scorekeeper.pdf import BASE_URL, FetchRefused, sheet_html, static_fetcher, static_file
 from scorekeeper.rules.presets import make_rules
-from scorekeeper.scoresheet import blank_sheet
+from scorekeeper.sheets.model import blank_sheet
+from scorekeeper.sheets.pdf import BASE_URL, FetchRefused, sheet_html, static_fetcher, static_file
 
 REFUSED = [
     "file:///etc/passwd",

@@ -8,7 +8,7 @@ import pytest
 
 from scorekeeper.rules.gamefile import parse
 from scorekeeper.rules.presets import make_rules
-from scorekeeper.scoresheet import (
+from scorekeeper.sheets.layout import (
     COMPACT_ROWS,
     LONG_ROWS,
     MONO_EM,
@@ -16,14 +16,10 @@ from scorekeeper.scoresheet import (
     PAPER_MM,
     PT_MM,
     SIDE_MM,
-    Entry,
-    Row,
     SheetError,
-    blank_sheet,
-    filled_sheet,
     layout,
-    text_grid,
 )
+from scorekeeper.sheets.model import Entry, Row, blank_sheet, filled_sheet, text_grid
 
 FOUR = ("Ann", "Bob", "Cy", "Dee")
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from flask import Flask
 
 from scorekeeper import create_app as create_scorekeeper
-from scorekeeper.models import StoredGame, find_game
+from scorekeeper.store.games import StoredGame, find_game
 
 
 def create_app(database: str) -> Flask:

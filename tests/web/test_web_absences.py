@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 from webhelpers import FOUR, Scorer, text
 
-from scorekeeper import board
+from scorekeeper.play import board
 from scorekeeper.rules.gamefile import parse
 
 Start = Callable[..., Scorer]

@@ -9,10 +9,11 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper.models import Game, db
 from scorekeeper.rules.bidding import allowed_bids
 from scorekeeper.rules.presets import PRESETS, make_rules
 from scorekeeper.rules.scoring import SYSTEMS
+from scorekeeper.store.db import db
+from scorekeeper.store.games import Game
 
 FOUR = ["Ann", "Bob", "Cy", "Dee"]
 

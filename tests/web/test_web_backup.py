@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 from webhelpers import Scorer, csrf_from, json_values, message, snapshot, text
 from werkzeug.test import TestResponse
 
-from scorekeeper.backup import FORMAT, MAX_GAMES
-from scorekeeper.models import db
+from scorekeeper.games.backup import FORMAT, MAX_GAMES
+from scorekeeper.store.db import db
 
 Start = Callable[..., Scorer]
 GOOD = {"title": "Good", "players": ["Ann", "Bob", "Cy"], "rules": {"max_cards": 3},

@@ -16,8 +16,8 @@ from flask.testing import FlaskClient
 from webhelpers import FOUR, Scorer, csrf_from, fill, message, snapshot, text, url_rules
 from werkzeug.test import TestResponse
 
-from scorekeeper import api
-from scorekeeper.backup import FORMAT, MAX_GAMES
+from scorekeeper.api import views as api
+from scorekeeper.games.backup import FORMAT, MAX_GAMES
 from scorekeeper.rules.gamefile import parse
 
 Start = Callable[..., Scorer]

@@ -31,24 +31,13 @@ from werkzeug.test import TestResponse
 from wtforms import FieldList, FormField
 from wtforms.fields.core import UnboundField
 
-from scorekeeper.forms import (
-    BID_TAP,
-    AdjustForm,
-    ArriveForm,
-    CardsForm,
-    EndForm,
-    ImportForm,
-    NewGameForm,
-    PlayerForm,
-    RulesForm,
-    SitOutForm,
-    StakesForm,
-    TrumpForm,
-)
+from scorekeeper.games.forms import ImportForm, NewGameForm
+from scorekeeper.play.forms import BID_TAP, AdjustForm, CardsForm, StakesForm, TrumpForm
 from scorekeeper.rules.gamefile import parse
 from scorekeeper.rules.presets import RULE_FIELDS
 from scorekeeper.rules.stakes import STAKE_FIELDS
-from scorekeeper.sheets import SHEET_FIELDS
+from scorekeeper.sheets.views import SHEET_FIELDS
+from scorekeeper.table.forms import ArriveForm, EndForm, PlayerForm, RulesForm, SitOutForm
 
 Start = Callable[..., Scorer]
 FUZZ = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

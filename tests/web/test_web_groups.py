@@ -19,7 +19,7 @@ from pypdf import PdfReader
 from sqlalchemy import event
 from webhelpers import Scorer, csrf_from, groups_snapshot, message, snapshot, text
 
-from scorekeeper.models import db
+from scorekeeper.store.db import db
 
 Start = Callable[..., Scorer]
 #: A finished 3-player game of one 1-card deal; Ann (seat 0) deals, and makes her bid.

@@ -17,7 +17,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from webhelpers import Scorer, csrf_from, groups_snapshot, message
 
-from scorekeeper.models import StoredGroup
+from scorekeeper.store.groups import StoredGroup
 
 Start = Callable[..., Scorer]
 GAME = {"players": ["Ann", "Bob", "Cy"], "rules": {"deal": "fixed", "max_cards": 1, "deals": 1},

@@ -12,19 +12,13 @@ from flask.testing import FlaskClient
 from sqlalchemy import func, insert, select
 from webhelpers import csrf_from, message, text
 
-from scorekeeper import models
-from scorekeeper.models import (
-    Game,
-    GroupGame,
-    StoredGame,
-    commit,
-    connection,
-    find_group,
-    new_token,
-)
 from scorekeeper.rules import values
 from scorekeeper.rules.gamefile import parse
 from scorekeeper.rules.values import MAX_GROUP_GAMES
+from scorekeeper.store import groups as stored_groups
+from scorekeeper.store.db import commit, connection, new_token
+from scorekeeper.store.games import Game, StoredGame
+from scorekeeper.store.groups import GroupGame, find_group
 
 #: A page of a group lists at most this many games or players.
 PAGE = 50
@@ -146,7 +140,7 @@ def test_a_group_of_5000_games_refuses_one_more_in_words_and_stores_nothing(app:
 
 def test_a_full_group_refuses_a_game_on_its_page_and_from_the_game_s_page(app: Flask, client: FlaskClient,
                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(models, "MAX_GROUP_GAMES", 3)  # the bound where it is checked, and as it is said
+    monkeypatch.setattr(stored_groups, "MAX_GROUP_GAMES", 3)  # the bound where it is checked, and as it is said
     monkeypatch.setattr(values, "MAX_GROUP_GAMES", 3)
     edit, _view = new_group(client)
     fill(app, edit, 3)

@@ -13,7 +13,8 @@ from flask.testing import FlaskClient
 from sqlalchemy import event
 from webhelpers import Scorer, text
 
-from scorekeeper.models import Game, db
+from scorekeeper.store.db import db
+from scorekeeper.store.games import Game
 
 Start = Callable[..., Scorer]
 

@@ -12,9 +12,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from webhelpers import QUICK, json_values
 
-from scorekeeper.models import Game, db
 from scorekeeper.rules.presets import RULE_FIELDS
 from scorekeeper.rules.stakes import STAKE_FIELDS
+from scorekeeper.store.db import db
+from scorekeeper.store.games import Game
 
 VALID: dict[str, Any] = {
     "format": "oh-hell-scorekeeper/1",

@@ -13,10 +13,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from webhelpers import HOSTILE_TEXT, hostile_text
 
-from scorekeeper import board
-from scorekeeper.language import TAGS
-from scorekeeper.models import Game, db
+from scorekeeper.play.wording import money, points
 from scorekeeper.rules.values import LANGUAGES
+from scorekeeper.store.db import db
+from scorekeeper.store.games import Game
+from scorekeeper.web.language import TAGS
 
 LANG = re.compile(r'<html lang="([^"]+)">')
 FUZZ = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -142,13 +143,13 @@ def test_hostile_lang_parameters_and_cookies_break_nothing_and_store_nothing(app
 def test_money_is_written_the_languages_way(app: Flask, code: str, amount: str, currency: str, expected: str) -> None:
     with app.test_request_context(f"/?lang={code}"):
         app.preprocess_request()
-        assert re.sub(r"[\u00a0\u202f]", " ", board.money(Decimal(amount), currency)) == expected
+        assert re.sub(r"[\u00a0\u202f]", " ", money(Decimal(amount), currency)) == expected
 
 
 def test_points_take_the_languages_decimal_sign(app: Flask) -> None:
     with app.test_request_context("/?lang=de"):
         app.preprocess_request()
-        assert board.points(Fraction(-9, 4)) == "−2,25" and board.points(Fraction(5, 2)) == "2½"
+        assert points(Fraction(-9, 4)) == "−2,25" and points(Fraction(5, 2)) == "2½"
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

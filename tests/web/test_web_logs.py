@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from scorekeeper.logs import SHOWN
+from scorekeeper.web.logs import SHOWN
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent

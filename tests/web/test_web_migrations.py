@@ -10,7 +10,8 @@ from flask import Flask
 from flask_migrate import downgrade, upgrade
 
 from scorekeeper import create_app
-from scorekeeper.models import Game, db, find_game
+from scorekeeper.store.db import db
+from scorekeeper.store.games import Game, find_game
 
 POSTGRES_URL = os.environ.get("TEST_DATABASE_URL", "")
 

@@ -103,7 +103,7 @@ def test_house_rules_and_stakes_reach_the_game(client: FlaskClient) -> None:
 
 
 def test_the_first_dealer_can_be_drawn_at_random(client: FlaskClient, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("scorekeeper.games.secrets.randbelow", lambda n: 2)
+    monkeypatch.setattr("scorekeeper.games.views.secrets.randbelow", lambda n: 2)
     page = text(client.post("/new", data=form(client, first_dealer="random")).get_data(as_text=True))
     assert "Cy deals first (drawn at random)" in page
 

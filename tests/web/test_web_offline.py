@@ -18,7 +18,7 @@ from PIL import Image
 from webhelpers import Scorer, text
 
 from scorekeeper import ROOT, create_app
-from scorekeeper.offline import PRINT_ONLY, file_hashes
+from scorekeeper.phone.offline import PRINT_ONLY, file_hashes
 
 STATIC = ROOT / "static"
 ICONS = runpy.run_path(str(ROOT / "scripts" / "icons.py"))

@@ -14,7 +14,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 from webhelpers import FOUR, Scorer, csrf_from, message, snapshot, text
 
-from scorekeeper import games, models
+from scorekeeper.games import views as games
+from scorekeeper.store import games as stored_games
 
 Start = Callable[..., Scorer]
 
@@ -504,7 +505,7 @@ def test_play_again_asked_at_the_same_moment_stores_one_game(app: Flask, start: 
     game = start(rules={"max_cards": 2})
     _finish(game)
     before = snapshot(app)
-    found = models.find_game
+    found = stored_games.find_game
     misses = iter([True])
 
     def not_yet(token: str) -> tuple[Any, bool]:

@@ -8,8 +8,8 @@ import pytest
 from flask import Flask
 
 from scorekeeper import create_app
-from scorekeeper.models import db
 from scorekeeper.rules.errors import ValueRefused
+from scorekeeper.store.db import db
 
 FORWARDED = {"X-Forwarded-Proto": "https", "X-Forwarded-Host": "cards.example.org", "X-Forwarded-For": "10.0.0.7"}
 

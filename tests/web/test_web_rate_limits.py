@@ -15,9 +15,10 @@ from flask_babel import force_locale
 from webhelpers import FOUR, Scorer, closed, csrf_from, message, snapshot, text
 from werkzeug.test import TestResponse
 
-from scorekeeper import create_app, ratelimits
+from scorekeeper import create_app
 from scorekeeper.rules.errors import ValueRefused
 from scorekeeper.rules.words import _
+from scorekeeper.web import ratelimits
 
 GAME = {"players": ["Ann", "Bob", "Cy"], "rules": {"max_cards": 3}}
 

@@ -12,8 +12,8 @@ from flask.testing import FlaskClient
 from webhelpers import FOUR, Scorer, closed, groups_snapshot, snapshot
 
 from scorekeeper import create_app
-from scorekeeper.models import db
 from scorekeeper.rules.errors import ValueRefused
+from scorekeeper.store.db import db
 
 
 def app_with(database_url: str, **config: object) -> Flask:

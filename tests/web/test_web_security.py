@@ -20,8 +20,9 @@ from webhelpers import Scorer, csrf_from, fill, message, snapshot, url_rules
 from werkzeug.routing import Rule
 from werkzeug.test import TestResponse
 
-import scorekeeper.pdf
-from scorekeeper.models import Game, db
+import scorekeeper.sheets.pdf
+from scorekeeper.store.db import db
+from scorekeeper.store.games import Game
 
 Start = Callable[..., Scorer]
 DEALS = [{"bids": [0, 1, 1, 0], "tricks": [1, 1, 1, 0]}, {"bids": [None, None, 1, None]}]
@@ -168,8 +169,8 @@ def test_a_crash_is_a_500_with_a_message_and_the_security_headers(app: Flask, mo
     def crash(*args: object) -> None:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr("scorekeeper.device.games", crash)
-    monkeypatch.setattr("scorekeeper.api.find_game", crash)
+    monkeypatch.setattr("scorekeeper.phone.device.games", crash)
+    monkeypatch.setattr("scorekeeper.api.views.find_game", crash)
     app.config["PROPAGATE_EXCEPTIONS"] = False
     response = app.test_client().get(path)
     assert response.status_code == 500 and message(response)
@@ -226,13 +227,13 @@ HOSTILE_SHEET = {
 def test_the_pdf_renderer_fetches_nothing_but_static_files_whatever_the_names(
         app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch) -> None:
     asked: list[str] = []
-    static_file = scorekeeper.pdf.static_file
+    static_file = scorekeeper.sheets.pdf.static_file
 
     def spy(url: str, *args: Any) -> Any:
         asked.append(url)
         return static_file(url, *args)
 
-    monkeypatch.setattr(scorekeeper.pdf, "static_file", spy)
+    monkeypatch.setattr(scorekeeper.sheets.pdf, "static_file", spy)
     body = client.post("/api/games", json={**HOSTILE_SHEET, "rules": {"max_cards": 2}}).get_json()
     blank = {"players": ",".join(HOSTILE_SHEET["players"]), "title": HOSTILE_SHEET["title"]}
     for response in (client.get(body["links"]["sheet"]), client.get("/sheets/blank.pdf", query_string=blank)):
@@ -241,4 +242,4 @@ def test_the_pdf_renderer_fetches_nothing_but_static_files_whatever_the_names(
         assert "root:x:0:0" not in content
         for name in [HOSTILE_SHEET["title"], *HOSTILE_SHEET["players"]]:
             assert "".join(name.split()) in content
-    assert asked and all(url.startswith(scorekeeper.pdf.BASE_URL + "static/") for url in asked)
+    assert asked and all(url.startswith(scorekeeper.sheets.pdf.BASE_URL + "static/") for url in asked)

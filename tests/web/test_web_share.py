@@ -13,8 +13,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 from webhelpers import Scorer, text
 
-from scorekeeper import address
-from scorekeeper.play import qr_code
+from scorekeeper.play.views import qr_code
+from scorekeeper.web import address
 
 Start = Callable[..., Scorer]
 

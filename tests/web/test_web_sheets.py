@@ -20,7 +20,8 @@ from pypdf import PdfReader
 from bench.sheet_cases import LARGEST_BLANK, largest_game_file
 from bench.worst_cases import MADE, MISSED
 from bench.worst_cases import largest_game as heaviest_game
-from scorekeeper.models import Game, db
+from scorekeeper.store.db import db
+from scorekeeper.store.games import Game
 
 FOUR = ["Ann", "Bob", "Cy", "Dee"]
 EIGHT = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]

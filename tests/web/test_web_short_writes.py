@@ -22,9 +22,11 @@ from flask.testing import FlaskClient
 from webhelpers import FOUR, Scorer, csrf_from, snapshot
 from werkzeug.test import TestResponse
 
-from scorekeeper import api, create_app, games
-from scorekeeper.backup import FORMAT
-from scorekeeper.models import db
+from scorekeeper import create_app
+from scorekeeper.api import views as api
+from scorekeeper.games import views as games
+from scorekeeper.games.backup import FORMAT
+from scorekeeper.store.db import db
 
 #: A house formula of the costliest kind within the limits, made different for each game so that
 #: nothing checked for one is reused for the next.

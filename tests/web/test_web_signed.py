@@ -10,7 +10,7 @@ import pytest
 from flask import Flask, request, session
 from webhelpers import Scorer, csrf_from, message, snapshot
 
-from scorekeeper import signed
+from scorekeeper.web import signed
 
 Start = Callable[..., Scorer]
 EXPIRED = "The form expired or was sent from elsewhere; nothing was changed — reload and try again."

@@ -10,7 +10,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 from webhelpers import text
 
-from scorekeeper.models import Game, db
+from scorekeeper.store.db import db
+from scorekeeper.store.games import Game
 
 FINISHED: dict[str, Any] = {
     "players": ["Ann", "Bob", "Cy"], "rules": {"max_cards": 1, "deal": "down"},

@@ -10,7 +10,8 @@ from collections.abc import Callable
 from flask import Flask
 from webhelpers import Scorer, csrf_from, snapshot, text
 
-from scorekeeper.models import Game, db
+from scorekeeper.store.db import db
+from scorekeeper.store.games import Game
 
 Start = Callable[..., Scorer]
 

@@ -11,7 +11,8 @@ import pytest
 from flask import Flask
 from webhelpers import Scorer, csrf_from, message, snapshot
 
-from scorekeeper import models
+from scorekeeper.store import games as stored_games
+from scorekeeper.store.db import db
 
 Start = Callable[..., Scorer]
 
@@ -101,13 +102,13 @@ def test_a_game_keeps_the_client_id_of_every_tap_it_stored_and_forgets_them_when
     for n, value in enumerate((1, 1, 0)):
         game.post("/bid", bid=value, seat=(1, 2, 3)[n], tap=f"tap-{n:08d}")
     with app.app_context():
-        kept = models.db.session.execute(models.db.select(models.GameTap.tap, models.GameTap.version)
-                                         .order_by(models.GameTap.version)).all()
+        kept = db.session.execute(db.select(stored_games.GameTap.tap, stored_games.GameTap.version)
+                                         .order_by(stored_games.GameTap.version)).all()
     assert [tuple(row) for row in kept] == [("tap-00000000", 2), ("tap-00000001", 3), ("tap-00000002", 4)]
     page = game.client.get(game.url + "/delete").get_data(as_text=True)
     assert game.client.post(game.url + "/delete", data={"csrf_token": csrf_from(page)}).status_code == 302
     with app.app_context():
-        assert models.db.session.execute(models.db.select(models.GameTap)).all() == []
+        assert db.session.execute(db.select(stored_games.GameTap)).all() == []
 
 
 @pytest.mark.parametrize("step", ["bid", "tricks", "undo"])
@@ -130,13 +131,13 @@ def test_two_copies_of_one_tap_arriving_at_once_give_one_change_and_both_are_ans
     for client in clients:
         client.set_cookie("session", cookie.value)
     barrier = threading.Barrier(2, timeout=10)
-    replay = models.StoredGame.replay
+    replay = stored_games.StoredGame.replay
 
-    def both_at_once(self: models.StoredGame, document: dict[str, Any]) -> Any:
+    def both_at_once(self: stored_games.StoredGame, document: dict[str, Any]) -> Any:
         barrier.wait()
         return replay(self, document)
 
-    monkeypatch.setattr(models.StoredGame, "replay", both_at_once)
+    monkeypatch.setattr(stored_games.StoredGame, "replay", both_at_once)
     answers: list[int] = []
 
     def send(client: Any) -> None:
@@ -148,6 +149,6 @@ def test_two_copies_of_one_tap_arriving_at_once_give_one_change_and_both_are_ans
         thread.start()
     for thread in threads:
         thread.join(20)
-    monkeypatch.setattr(models.StoredGame, "replay", replay)
+    monkeypatch.setattr(stored_games.StoredGame, "replay", replay)
     assert answers == [302, 302]
     assert game.version() == version + 1

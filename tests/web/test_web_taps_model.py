@@ -37,10 +37,11 @@ from hypothesis.stateful import (
 )
 from webhelpers import FOUR, QUICK, VERSION, Scorer, csrf_from, hostile_text, message, snapshot
 
-from scorekeeper import models
-from scorekeeper.models import Game, GameTap, db
 from scorekeeper.rules import values
 from scorekeeper.rules.errors import RulesError
+from scorekeeper.store import games as stored_games
+from scorekeeper.store.db import db
+from scorekeeper.store.games import Game, GameTap
 
 Start = Callable[..., Scorer]
 STEP_DATA = re.compile(r'<script type="application/json" id="step-data" data-game="[^"]+">([^<]*)</script>')
@@ -367,9 +368,9 @@ class TapsModel(RuleBasedStateMachine):
         checked, first_done = threading.Event(), threading.Event()
         answers: list[tuple[int, str, str] | None] = [None, None]
         failed: list[BaseException] = []
-        save = models.StoredGame.save
+        save = stored_games.StoredGame.save
 
-        def in_order(game: models.StoredGame, *args: Any) -> bool:
+        def in_order(game: stored_games.StoredGame, *args: Any) -> bool:
             # (a copy that doesn't come this far, refused or known, lets the other go on its own)
             if threading.current_thread().name == "tap-0":
                 checked.wait(timeout=2)  # the other tap has been checked, on the game as it was
@@ -392,14 +393,14 @@ class TapsModel(RuleBasedStateMachine):
                 (first_done if index == 0 else checked).set()
 
         threads = [threading.Thread(target=send, args=(i,), name=f"tap-{i}") for i in range(2)]
-        models.StoredGame.save = in_order  # type: ignore[method-assign]
+        stored_games.StoredGame.save = in_order  # type: ignore[method-assign]
         try:
             for thread in threads:
                 thread.start()
             for thread in threads:
                 thread.join(30)
         finally:
-            models.StoredGame.save = save  # type: ignore[method-assign]
+            stored_games.StoredGame.save = save  # type: ignore[method-assign]
         if failed:
             raise failed[0]
         assert answers[0] is not None and answers[1] is not None, "a tap sent at once got no answer"

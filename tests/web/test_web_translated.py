@@ -18,8 +18,8 @@ from flask.testing import FlaskClient
 from pypdf import PdfReader
 from webhelpers import FOUR, Scorer, csrf_from
 
-from scorekeeper.language import TAGS
 from scorekeeper.rules.values import LANGUAGES
+from scorekeeper.web.language import TAGS
 
 Start = Callable[..., Scorer]
 OTHER_LANGUAGES = [code for code in LANGUAGES if code != "en"]

@@ -15,7 +15,7 @@ from webhelpers import FOUR, VERSION, Scorer, csrf_from, message, text
 
 import scorekeeper
 from scorekeeper import create_app
-from scorekeeper.models import db
+from scorekeeper.store.db import db
 
 Start = Callable[..., Scorer]
 

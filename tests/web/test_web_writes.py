@@ -15,10 +15,11 @@ from flask.testing import FlaskClient
 from sqlalchemy import event
 from webhelpers import Scorer, csrf_from, snapshot
 
-from scorekeeper import models
-from scorekeeper.models import Game, GameKey, StoredGame, db, find_game
 from scorekeeper.rules.gamefile import export, parse, to_input
-from scorekeeper.web import read_json
+from scorekeeper.store import games as stored_games
+from scorekeeper.store.db import db
+from scorekeeper.store.games import Game, GameKey, StoredGame, find_game
+from scorekeeper.web.site import read_json
 
 Start = Callable[..., Scorer]
 
@@ -33,7 +34,7 @@ def _stored(app: Flask, token: str) -> tuple[StoredGame, dict[str, object]]:
 
 def _kept(key: GameKey) -> dict[str, object] | None:
     """The export of the replay this worker keeps for a version of a game, if it keeps one."""
-    kept = models._replayed.find(key)
+    kept = stored_games._replayed.find(key)
     return None if kept is None else export(kept)
 
 
@@ -75,12 +76,12 @@ def test_a_replay_from_an_older_version_of_the_game_gives_the_full_replay(
         old_file = old.load()
     game.tricks(1, 0, 1, 1)
     game.bid(0, 1)
-    models._newest.put(game.token, old_file)  # as if this worker had seen only the first bids
-    models._replayed.put(("other", 0), old_file)
+    stored_games._newest.put(game.token, old_file)  # as if this worker had seen only the first bids
+    stored_games._replayed.put(("other", 0), old_file)
     with app.app_context():
         now, _ = find_game(game.token)
         assert now is not None
-        models._replayed._items.pop(now.key, None)
+        stored_games._replayed._items.pop(now.key, None)
         assert export(now.load()) == export(parse(json.loads(now.data)))
 
 
@@ -189,8 +190,8 @@ def test_a_tap_is_stored_as_the_orm_reads_it(app: Flask, start: Callable[..., Sc
 
 def test_a_games_row_is_read_in_the_order_of_its_record() -> None:
     # find_game builds a StoredGame from the row's values in order: the two must not drift apart.
-    assert [column.name for column in models._BY_TOKEN.selected_columns] == \
-        [field.name for field in dataclasses.fields(models.StoredGame)]
+    assert [column.name for column in stored_games._BY_TOKEN.selected_columns] == \
+        [field.name for field in dataclasses.fields(stored_games.StoredGame)]
 
 
 def test_a_tap_sent_again_with_its_client_id_is_stored_once(app: Flask, start: Start) -> None:

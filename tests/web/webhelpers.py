@@ -13,7 +13,9 @@ from werkzeug.routing import Rule
 from werkzeug.test import TestResponse
 
 from scorekeeper import create_app
-from scorekeeper.models import Game, Group, GroupGame, db
+from scorekeeper.store.db import db
+from scorekeeper.store.games import Game
+from scorekeeper.store.groups import Group, GroupGame
 
 TOKEN = re.compile(r'name="csrf_token"[^>]*value="([^"]+)"')
 VERSION = re.compile(r'name="version"[^>]*value="(\d+)"')

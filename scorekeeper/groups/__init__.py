@@ -1,0 +1,1 @@
+"""Groups (GROUPS.md): their pages, their figures and ratings, their CSV files and season sheet."""
