@@ -82,6 +82,15 @@ def money(amount: Decimal, currency: str) -> str:
     return ("−" if amount < 0 else "") + text
 
 
+def signed(amount: Decimal, currency: str) -> str:
+    """A net amount with its sign, as the standings print it.
+
+    >>> signed(Decimal("1.20"), "€"), signed(Decimal("-0.50"), "EUR"), signed(Decimal("0"), "")
+    ('+€1.20', '−€0.50', '0.00')
+    """
+    return ("+" if amount > 0 else "") + money(amount, currency)
+
+
 _CODES = frozenset(numbers.list_currencies())
 
 

@@ -9,11 +9,12 @@ from typing import Any, NoReturn, cast
 from . import values
 from .bidding import WHOLE, announce
 from .errors import GameError, RulesError
-from .game import Absence, Adjustment, DealInput, GameState, replay
+from .game import replay
 from .presets import Rules, rules_for
 from .schedule import TRUMPS
 from .scoring import Points
 from .stakes import Settlement, Stakes, parse_stakes, settle
+from .state import Absence, Adjustment, DealInput, GameState
 from .values import shown
 from .words import _, ngettext
 

@@ -9,7 +9,8 @@ from functools import lru_cache
 
 from . import values, words
 from .errors import FormulaError, UnknownVariantError, ValueRefused
-from .values import HouseFormula, formula, refuse, shown
+from .formulas import HouseFormula, formula
+from .values import refuse, shown
 from .words import N_, _
 
 #: Points are whole numbers, or exact fractions (trick scoring's ½, house formulas).
@@ -175,7 +176,7 @@ def _custom(made: object, missed: object, wins: str) -> System:
 
 
 #: The most work checking a house system over a game's hand sizes may take, in nanoseconds as
-#: ``values.STEP_COSTS`` counts them (rounded up): 1.5 s, well under a second measured on one core
+#: ``formulas.STEP_COSTS`` counts them (rounded up): 1.5 s, well under a second measured on one core
 #: (docs/benchmarks.md). Hands of up to 52 cards are checked for 51,038 bids and trick counts: two
 #: formulas of 200 characters of whole-number arithmetic pass, a missed formula of more than five
 #: steps with fractions (three divisions and their sums, say) does not.

@@ -12,8 +12,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, fields
 from typing import NamedTuple
 
-from .game import GameState
 from .scoring import Points
+from .state import GameState
 from .values import name_key
 
 

@@ -10,7 +10,6 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import date
-from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
@@ -19,13 +18,14 @@ from markupsafe import Markup
 from ..play.board import is_redeal
 from ..play.chart import running_totals_svg, shorten
 from ..play.summary import at_the_table, rules_summary
-from ..play.wording import money, points, suit_sign, written
+from ..play.wording import money, points, signed, suit_sign, written
 from ..rules.bidding import bid_check
-from ..rules.game import DealResult, replay, standings
+from ..rules.game import replay
 from ..rules.gamefile import GameFile
 from ..rules.presets import PRESETS, Rules
 from ..rules.schedule import Deal, fixed_trump, seat_after
 from ..rules.stakes import Stakes
+from ..rules.state import DealResult, standings
 from ..rules.words import N_, _, ngettext
 from .layout import (
     BOXED_ADJUSTMENTS,
@@ -183,15 +183,6 @@ class Sheet:
         """The same one-page sheet with the next smaller rows, if it has any left to give."""
         smaller = [h for h in ROW_HEIGHTS if h < self.row_height]
         return replace(self, row_height=smaller[0]) if self.one_page and smaller else None
-
-
-def signed(amount: Decimal, currency: str) -> str:
-    """A net amount with its sign, as the standings print it.
-
-    >>> signed(Decimal("1.20"), "€"), signed(Decimal("-0.50"), "EUR"), signed(Decimal("0"), "")
-    ('+€1.20', '−€0.50', '0.00')
-    """
-    return ("+" if amount > 0 else "") + money(amount, currency)
 
 
 def _hook_cell(rules: Rules, cards: int | None) -> str | None:

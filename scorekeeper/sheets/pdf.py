@@ -116,7 +116,7 @@ def page_pdf(page: str) -> tuple[bytes, int]:
 def render_pdf(sheet: Sheet) -> bytes:
     """The sheet as PDF bytes, in the current app's context.
 
-    scoresheet.layout() estimates the row height that fits one page; should a long name or
+    sheets.layout.layout() estimates the row height that fits one page; should a long name or
     rules text make the sheet spill over anyway, it is laid out again with smaller rows.
     """
     document = _layout(sheet)

@@ -80,7 +80,7 @@ def _paper(args: Mapping[str, str]) -> dict[str, Any]:
 
 
 def _refuse_unknown(args: Mapping[str, str], known: set[str]) -> None:
-    known = {*known, "lang"}  # the sheet's language, read before the request (scorekeeper/language.py)
+    known = {*known, "lang"}  # the sheet's language, read before the request (scorekeeper/web/language.py)
     unknown = sorted(set(args) - known)
     if unknown:
         raise SheetError(_("Unknown parameter %(parameter)s; known: %(known)s.", parameter=values.shown(unknown[0]),

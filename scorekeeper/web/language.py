@@ -8,6 +8,7 @@ carry ids, not words; only the sentences of an answer (an error) follow the lang
 
 from __future__ import annotations
 
+import re
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
 from babel import numbers
@@ -22,6 +23,23 @@ COOKIE = "lang"
 COOKIE_AGE = 60 * 60 * 24 * 365
 
 babel = Babel()
+
+
+#: The most characters of a page's own address that a link back to it may have.
+MAX_PATH = 300
+_LOCAL_PATH = re.compile(r"/(?![/\\])[\x21-\x7e]*")
+
+
+def local_path(value: object, default: str) -> str:
+    """An address on this site to go back to (a path, its query included), else ``default``: never
+    another site (``//host``, ``/\\host``, ``https://…``), never more than MAX_PATH characters.
+
+    >>> local_path("/g/abc?x=1", "/"), local_path("//evil.example", "/"), local_path("https://x", "/")
+    ('/g/abc?x=1', '/', '/')
+    """
+    if isinstance(value, str) and len(value) <= MAX_PATH and _LOCAL_PATH.fullmatch(value):
+        return value
+    return default
 
 
 def _chosen() -> str | None:
@@ -64,12 +82,12 @@ def _back() -> str:
     Referer, on this site only, without its ``lang``), else the list of games."""
     home = url_for("games.index")
     if "next" in request.args:
-        return values.local_path(request.args["next"], home)
+        return local_path(request.args["next"], home)
     came = urlsplit(request.referrer or "")
     if came.netloc != request.host:
         return home
     query = urlencode([(key, value) for key, value in parse_qsl(came.query) if key != "lang"])
-    return values.local_path(came.path + ("?" + query if query else ""), home)
+    return local_path(came.path + ("?" + query if query else ""), home)
 
 
 def _switch(code: str) -> Response:

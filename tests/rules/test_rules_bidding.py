@@ -16,8 +16,9 @@ from scorekeeper.rules.bidding import (
     verify_tricks,
 )
 from scorekeeper.rules.errors import BidError, RulesConfigError, TricksError, UnknownVariantError
-from scorekeeper.rules.game import DealInput, DealRefused, replay
+from scorekeeper.rules.game import replay
 from scorekeeper.rules.presets import make_rules
+from scorekeeper.rules.state import DealInput, DealRefused
 
 
 def spec_allowed(rule: str, cards: int, earlier: list[int], dealer: bool,

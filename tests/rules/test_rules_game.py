@@ -6,8 +6,9 @@ from fractions import Fraction
 
 import pytest
 
-from scorekeeper.rules.game import Adjustment, DealInput, DealRefused, replay, standings
+from scorekeeper.rules.game import replay
 from scorekeeper.rules.presets import make_rules
+from scorekeeper.rules.state import Adjustment, DealInput, DealRefused, standings
 
 ANN, BOB, CY = 0, 1, 2
 THREE = ["Ann", "Bob", "Cy"]

@@ -9,8 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorekeeper.rules.errors import RulesConfigError, RulesError, UnknownVariantError
-from scorekeeper.rules.game import DealInput, replay
+from scorekeeper.rules.game import replay
 from scorekeeper.rules.presets import PRESETS, RULE_FIELDS, Rules, make_rules, rules_for
+from scorekeeper.rules.state import DealInput
 
 
 def default_m(n: int, p: int) -> int:

@@ -9,9 +9,10 @@ import pytest
 from spec import PATTERN_LENGTHS
 
 from scorekeeper.rules.errors import RulesConfigError, RulesError, UnknownVariantError
-from scorekeeper.rules.game import DealInput, DealRefused, GameState, replay
+from scorekeeper.rules.game import replay
 from scorekeeper.rules.presets import Rules, make_rules
 from scorekeeper.rules.schedule import Deal, hand_sizes, parse_cycle, parse_sequence
+from scorekeeper.rules.state import DealInput, DealRefused, GameState
 
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ida", "Jo"]
 

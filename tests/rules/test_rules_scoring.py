@@ -12,7 +12,8 @@ from fractions import Fraction
 import pytest
 
 from scorekeeper.rules.errors import RulesConfigError, RulesError, UnknownVariantError, ValueRefused
-from scorekeeper.rules.game import DealInput, DealRefused, replay
+from scorekeeper.rules.formulas import formula as compile_formula
+from scorekeeper.rules.game import replay
 from scorekeeper.rules.presets import make_rules
 from scorekeeper.rules.scoring import (
     SYSTEMS,
@@ -21,7 +22,7 @@ from scorekeeper.rules.scoring import (
     find_system,
     read_zero_bid,
 )
-from scorekeeper.rules.values import formula as compile_formula
+from scorekeeper.rules.state import DealInput, DealRefused
 
 HALF = Fraction(1, 2)
 
@@ -283,7 +284,7 @@ def test_spades_double_applies_after_zero_bid() -> None:
 
 def test_spades_double_never_doubles_adjustments() -> None:
     """RULES.md §3 spades_double: adjustments are never doubled (§5 adjustments)."""
-    from scorekeeper.rules.game import Adjustment
+    from scorekeeper.rules.state import Adjustment
 
     rules = make_rules({"scoring": "common", "max_cards": 3, "spades_double": True}, 4)
     state = replay(rules, PLAYERS, [DealInput((2, 0, 1, 1), (2, 0, 0, 1), "S")],

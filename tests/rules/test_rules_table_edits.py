@@ -1,4 +1,4 @@
-"""The changes at the table as edits of the game file (scorekeeper/edits.py, RULES.md §7): a late
+"""The changes at the table as edits of the game file (scorekeeper/store/edits.py, RULES.md §7): a late
 arrival, a player leaving or sitting out, a new plan, new rules, play again. Each keeps the deals
 already played as they were scored, unless the table asks for the whole game to be scored again."""
 
