@@ -10,11 +10,11 @@ from fractions import Fraction
 from typing import NamedTuple
 
 from ..rules.errors import RulesError
-from ..rules.game import Absence, DealResult, next_bidder
 from ..rules.gamefile import GameFile
 from ..rules.presets import PRESETS, Rules, rules_for
 from ..rules.schedule import Deal
 from ..rules.scoring import Points
+from ..rules.state import Absence, DealResult, next_bidder
 from ..rules.words import N_, _, ngettext
 from ..store.edits import JOINED_LATE
 from .step import screen

@@ -11,9 +11,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..rules.bidding import announce, announce_forms, bid_check
-from ..rules.game import DealResult, bid_options, next_bidder
 from ..rules.gamefile import GameFile
 from ..rules.schedule import Deal
+from ..rules.state import DealResult, bid_options, next_bidder
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,7 @@
 """Changes at the table to what is still to come (RULES.md §7): the plan of hand sizes (or, for a
 game without one, when it ends), the rules of the whole game, and a new game for the same table.
 
-Every change goes through the game page's write path (``play._save``): the game file is changed
+Every change goes through the game page's write path (``play.views._save``): the game file is changed
 by an ``edits`` function, replayed, and stored only when the rules accept it.
 """
 

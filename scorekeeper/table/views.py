@@ -1,6 +1,6 @@
 """Changes at the table (RULES.md §7): someone arrives, leaves, comes back or sits the next deal out.
 
-Each is a change of the game file (``edits``) written as every other one is (``play._save``):
+Each is a change of the game file (``edits``) written as every other one is (``play.views._save``):
 replayed, stored only when the rules accept it, refused with the reason and nothing stored.
 """
 

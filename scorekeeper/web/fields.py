@@ -87,7 +87,7 @@ def problems(form: Form) -> list[str]:
 
 class PostedForm(FlaskForm):
     """A form posted to the app. Its CSRF token is checked once, for every POST, by CSRFProtect
-    (``web.csrf``) before any view runs, so the form neither signs nor checks a second one."""
+    (``web.signed.csrf``) before any view runs, so the form neither signs nor checks a second one."""
 
     class Meta:
         csrf = False

@@ -1,10 +1,10 @@
 """Logs without capabilities: a game's or a group's link is the key to it, so no log line holds one.
 
-A token (``models.new_token``) is 43 letters, digits, ``-`` and ``_``. Every log line the app's
+A token (``store.db.new_token``) is 43 letters, digits, ``-`` and ``_``. Every log line the app's
 servers write — gunicorn's access and error logs, Flask's and the development server's — shows
 each run of 32 or more such characters by its first 6 only (``/g/AbC12x…``): a path, a query
 (``?next=/g/…``), a Referer, an exception's message. SQLAlchemy's error messages leave their
-statement's parameters out (``hide_parameters``, see ``models.init_db``).
+statement's parameters out (``hide_parameters``, see ``store.db.init_db``).
 """
 
 from __future__ import annotations

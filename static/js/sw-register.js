@@ -5,7 +5,7 @@
 // changed it on the screen. It also reads the page's sentences for every script (`words`).
 (function () {
   "use strict";
-  // The scripts' sentences, in the page's language (#words, written by scorekeeper/jswords.py):
+  // The scripts' sentences, in the page's language (#words, written by scorekeeper/phone/jswords.py):
   // words("saved", { deal: 3 }) fills the %(name)s placeholders; a sentence given as a pair of
   // forms (for 1, for 2) takes the one the language's plural rules choose for values.num.
   var table;

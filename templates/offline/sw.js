@@ -1,4 +1,4 @@
-// The service worker (served as /sw.js by scorekeeper/offline.py). It keeps the app's files and
+// The service worker (served as /sw.js by scorekeeper/phone/offline.py). It keeps the app's files and
 // the pages of the games this phone holds, so that a game opens and can be entered without a
 // connection, and it never shows a kept page while the server can answer:
 // - the app's files are fetched at install past the browser's HTTP cache ("reload") into a cache
