@@ -12,7 +12,7 @@ seats follow in an order drawn from the seed, so neighbours change from round to
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from . import values
 from .errors import EventError
@@ -40,9 +40,12 @@ def first_seats(played: Sequence[Seating], planned: Sequence[Seating], seed: int
         for name in rounds.keys() | playing:
             group = rounds.get(name, 0) + (name in playing)
             low[group] = min(low.get(group, firsts.get(name, 0)), firsts.get(name, 0))
-        due = [name for name in seating.seated if firsts.get(name, 0) == low[rounds.get(name, 0) + 1]]
-        rng.shuffle(due)
-        chosen = _matched(due, planned[i:])
+        taken: dict[tuple[int, int], str] = {}
+        for ahead in (0, 1):
+            due = [name for name in seating.seated if firsts.get(name, 0) == low[rounds.get(name, 0) + 1] + ahead]
+            rng.shuffle(due)
+            taken.update(_matched(due, planned[i:], taken.keys()))
+        chosen = {t: name for (r, t), name in taken.items() if r == 0}
         tables = []
         for t, table in enumerate(seating.tables):
             first = chosen.get(t)
@@ -58,13 +61,14 @@ def first_seats(played: Sequence[Seating], planned: Sequence[Seating], seed: int
     return tuple(ordered)
 
 
-def _matched(due: Sequence[str], ahead: Sequence[Seating]) -> dict[int, str]:
-    """Who of ``due`` deals first at which table of the first round of ``ahead``.
+def _matched(due: Sequence[str], ahead: Sequence[Seating], blocked: Collection[tuple[int, int]]) -> dict[tuple[int, int], str]:
+    """Who of ``due`` deals first at which table (round, table) of ``ahead``, but the ``blocked`` ones.
 
     The tables of the rounds to come, until there are as many as players due, are matched to the
     players due sitting at them (augmenting paths): first so that every table but those of the
     last of these rounds has one, then so that every player due has one. Then each of them deals
-    first once before anyone deals twice, whenever the plan allows it."""
+    first once before anyone deals twice, whenever the plan allows it. The players due first
+    are matched so, then those due next, at the tables left."""
     waiting = set(due)
     slots: list[tuple[int, int]] = []
     members: list[list[str]] = []
@@ -75,6 +79,8 @@ def _matched(due: Sequence[str], ahead: Sequence[Seating]) -> dict[int, str]:
             break
         must = len(slots)
         for t, table in enumerate(seating.tables):
+            if (r, t) in blocked:
+                continue
             for name in table:
                 if name in waiting:
                     where[name].append(len(slots))
@@ -106,7 +112,7 @@ def _matched(due: Sequence[str], ahead: Sequence[Seating]) -> dict[int, str]:
     for name in due:
         if name not in holder:
             from_player(name, set())
-    return {slots[slot][1]: name for slot, name in taken.items() if slots[slot][0] == 0}
+    return {slots[slot]: name for slot, name in taken.items()}
 
 
 def _count(seating: Seating, firsts: dict[str, int], rounds: dict[str, int]) -> None:
