@@ -31,3 +31,7 @@ class TricksError(RulesError):
 
 class GameError(RulesError):
     """A deal, trump, adjustment or stake that does not fit the game being played."""
+
+
+class EventError(RulesError):
+    """A club night's tables, seating or players that its rules (EVENTS.md) do not allow."""

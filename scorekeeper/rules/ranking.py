@@ -1,0 +1,149 @@
+"""A club night's standings (EVENTS.md, "Ranking"), from its table games' final standings.
+
+The web layer fills a ``TableResult`` for each finished table game (``table_result`` makes one
+from a replayed game) and a ``RoundResult`` for each finished round; ``standings`` ranks the
+event's players on them. Scores are exact fractions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Literal
+
+from .scoring import Points
+from .state import GameState
+from .stats import summarize
+from .values import name_key
+
+Ranking = Literal["percent", "totals"]
+RANKINGS: tuple[Ranking, ...] = ("percent", "totals")
+
+
+@dataclass(frozen=True)
+class TableResult:
+    """One finished table game: for each of its players (any order), the final total, the place
+    in the final standings (tie-break deals included; tied players share it), whether among the
+    winners, the deals dealt in and the bids made; and whether the game was cooperative."""
+
+    players: tuple[str, ...]
+    totals: tuple[Points, ...]
+    places: tuple[int, ...]
+    won: tuple[bool, ...]
+    deals: tuple[int, ...]
+    made: tuple[int, ...]
+    cooperative: bool = False
+
+
+@dataclass(frozen=True)
+class RoundResult:
+    """A finished round: its tables' results and who had a bye."""
+
+    tables: tuple[TableResult, ...]
+    byes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Line:
+    """A player's line of the standings: rank (shared by players level on score and totals),
+    score and each round's, rounds played, tables won, deals dealt in, bids made, and the sum of
+    their final totals."""
+
+    rank: int
+    name: str
+    score: Fraction
+    per_round: tuple[Fraction, ...]
+    rounds_played: int
+    tables_won: int
+    deals: int
+    made: int
+    totals: Fraction
+
+
+def table_result(state: GameState) -> TableResult:
+    """What the standings need of a finished game: its players who were dealt in.
+
+    >>> from .game import DealInput, replay
+    >>> from .presets import make_rules
+    >>> game = replay(make_rules({"deal": "fixed", "max_cards": 1, "deals": 2}, 3), ["Ann", "Bob", "Cy"],
+    ...               [DealInput((1, 1, 0), (1, 0, 0)), DealInput((0, 1, 1), (0, 0, 1))])
+    >>> result = table_result(game)
+    >>> result.players, result.places, result.won, result.made
+    (('Ann', 'Cy', 'Bob'), (1, 1, 3), (True, True, False), (2, 2, 0))
+    """
+    lines = summarize(state).lines
+    return TableResult(tuple(line.name for line in lines), tuple(line.total for line in lines),
+                       tuple(line.rank for line in lines), tuple(line.won for line in lines),
+                       tuple(line.deals for line in lines), tuple(line.made for line in lines),
+                       state.rules.cooperative)
+
+
+def round_scores(result: RoundResult, ranking: Ranking) -> dict[str, Fraction]:
+    """Each player's score for one round, by name key: the table players' and the byes'.
+
+    >>> game = TableResult(("Ann", "Bob", "Cy", "Dee"), (30, 20, 20, 10), (1, 2, 2, 4),
+    ...                    (True, False, False, False), (5, 5, 5, 5), (3, 2, 2, 1))
+    >>> [str(x) for x in round_scores(RoundResult((game,), ("Eve",)), "percent").values()]
+    ['100', '50', '50', '0', '50']
+    >>> str(round_scores(RoundResult((game,), ("Eve",)), "totals")["eve"])
+    '20'
+    """
+    scores: dict[str, Fraction] = {}
+    for table in result.tables:
+        others = len(table.players) - 1
+        for name, total, place in zip(table.players, table.totals, table.places):
+            if table.cooperative:
+                score = Fraction(50 if ranking == "percent" else 0)
+            elif ranking == "totals":
+                score = Fraction(total)
+            else:
+                below = sum(p > place for p in table.places)
+                level = sum(p == place for p in table.places) - 1
+                score = Fraction(100) * (below + Fraction(level, 2)) / others if others else Fraction(50)
+            scores[name_key(name)] = score
+    played = list(scores.values())
+    bye = Fraction(50) if ranking == "percent" else (sum(played, Fraction(0)) / len(played) if played else Fraction(0))
+    for name in result.byes:
+        scores[name_key(name)] = bye
+    return scores
+
+
+def standings(players: Sequence[str], rounds: Sequence[RoundResult], ranking: Ranking) -> tuple[Line, ...]:
+    """The event's standings after its finished ``rounds``, best first (level players in the
+    event's order). A round a player neither played nor had a bye in scores 0.
+
+    >>> one = TableResult(("Ann", "Bob", "Cy"), (30, 20, 10), (1, 2, 3), (True, False, False), (4, 4, 4), (3, 2, 1))
+    >>> two = TableResult(("Ann", "Bob", "Cy"), (5, 25, 15), (3, 1, 2), (False, True, False), (4, 4, 4), (0, 3, 1))
+    >>> [(line.rank, line.name, str(line.score), str(line.totals))
+    ...  for line in standings(["Ann", "Bob", "Cy"], [RoundResult((one,)), RoundResult((two,))], "percent")]
+    [(1, 'Bob', '150', '45'), (2, 'Ann', '100', '35'), (3, 'Cy', '50', '25')]
+    """
+    keys = [name_key(name) for name in players]
+    per_round = {key: [] for key in keys}  # type: dict[str, list[Fraction]]
+    counts = {key: [0, 0, 0, 0] for key in keys}
+    totals = {key: Fraction(0) for key in keys}
+    for result in rounds:
+        scores = round_scores(result, ranking)
+        for key in keys:
+            per_round[key].append(scores.get(key, Fraction(0)))
+        for table in result.tables:
+            for name, total, won, deals, made in zip(table.players, table.totals, table.won, table.deals, table.made):
+                key = name_key(name)
+                if key in counts:
+                    row = counts[key]
+                    row[0] += 1
+                    row[1] += won and not table.cooperative
+                    row[2] += deals
+                    row[3] += made
+                    totals[key] += Fraction(total)
+    order = sorted(range(len(players)), key=lambda i: (-sum(per_round[keys[i]]), -totals[keys[i]], i))
+    lines: list[Line] = []
+    for place, i in enumerate(order, start=1):
+        key = keys[i]
+        score = sum(per_round[key], Fraction(0))
+        level = lines and (lines[-1].score, lines[-1].totals) == (score, totals[key])
+        played, wins, deals, made = counts[key]
+        lines.append(Line(lines[-1].rank if level else place, players[i], score, tuple(per_round[key]),
+                          played, wins, deals, made, totals[key]))
+    return tuple(lines)
