@@ -207,6 +207,15 @@ def cases(app: Any) -> dict[str, tuple[Callable[[], TestResponse], int, Callable
     def restore() -> TestResponse:
         return Phone(app.test_client()).upload(full)
 
+    def own_formulas(games: int, top: int) -> Callable[[], TestResponse]:
+        """A backup of games of two decks and hands up to ``top``, each with its own 200-character
+        house formulas (nothing checked for one is reused for another)."""
+        document = {"format": FORMAT, "games": [
+            {"title": f"House {n}", "players": ["Ann", "Bob"],
+             "rules": {**HUGE_HANDS, "max_cards": top, "made": f"{MADE} + {n}", "missed": f"{MISSED} - {n}"}}
+            for n in range(games)]}
+        return lambda: Phone(app.test_client()).upload(document)
+
     def nothing() -> None:
         """Nothing to put back between two runs."""
 
@@ -226,6 +235,9 @@ def cases(app: Any) -> dict[str, tuple[Callable[[], TestResponse], int, Callable
         "a correction of its deal 1": (correct, 302, nothing),
         "the largest blank sheet (PDF)": (lambda: phone.client.get(f"/sheets/blank.pdf?{blank}"), 200, nothing),
         f"restore a full backup ({MAX_GAMES} games, < 1 MB)": (restore, 200, nothing),
+        f"restore {MAX_GAMES} games, own formulas each, hands to 52 (refused)": (
+            own_formulas(MAX_GAMES, 52), 422, nothing),
+        "restore 4 games, own formulas each, hands to 32 (near budget)": (own_formulas(4, 32), 200, nothing),
         f"the list of a phone holding {KEEP} of the largest games": (lambda: held.client.get("/"), 200, nothing),
         f"the backup of those {KEEP} games": (lambda: held.client.get("/backup.json"), 200, nothing),
         "the scoring example of the costliest formulas": (
@@ -244,7 +256,8 @@ def main(runs: int = 3, only: str = "") -> int:
     """Print each case's cold and warm seconds (of the cases whose name holds ``only``); 1 when a
     case takes more than the bound."""
     folder = Path(tempfile.mkdtemp(prefix="worst-"))
-    app = create_app({"SECRET_KEY": "bench", "SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder / 'worst.sqlite'}"})
+    app = create_app({"SECRET_KEY": "bench", "SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder / 'worst.sqlite'}",
+                      "RATELIMIT_ENABLED": False})  # one address stores every case's games in seconds
     with app.app_context():
         upgrade()
     random.seed(1)

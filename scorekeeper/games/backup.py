@@ -5,7 +5,8 @@ Restoring it imports each game on its own: a game whose link still works on this
 remembered on this device, a game this device already holds (same input) is skipped, and a game
 the rules refuse is named with the reason while the others are imported all the same. Every game
 is checked before the first is stored: the restore holds the database's write lock only for its
-INSERTs, never while the rules are worked out.
+INSERTs, never while the rules are worked out. The house formulas of all its games are checked
+within one budget, as much work as one game's check: a backup past it is refused as a whole.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Any, TypeGuard
 from ..phone import device
 from ..rules.errors import RulesError
 from ..rules.gamefile import GameFile, export, parse, to_input
+from ..rules.scoring import CheckBudgetExceeded, check_budget
 from ..rules.words import _, ngettext
 from ..store.games import StoredGame, find_game
 from ..web.fields import sentence
@@ -150,7 +152,16 @@ def restore(data: dict[str, Any]) -> list[Restored]:
             "This backup holds %(num)s game; at most %(most)s can be restored at once, so nothing was imported.",
             "This backup holds %(num)s games; at most %(most)s can be restored at once, so nothing was imported.",
             len(games), most=MAX_GAMES))
-    checked = [_check(number, doc) for number, doc in enumerate(games, 1)]
+    try:  # the house formulas of all its games together bounded, as one game's are (docs/api.md)
+        with check_budget():
+            checked = [_check(number, doc) for number, doc in enumerate(games, 1)]
+    except CheckBudgetExceeded:
+        raise BackupError(ngettext(
+            "This backup holds %(num)s game; checking its house scoring formulas is too much work for one "
+            "restore, so nothing was imported. Import the game from its own game file.",
+            "This backup holds %(num)s games; checking the house scoring formulas of them all is too much work "
+            "for one restore, so nothing was imported. Import its games one at a time from their own game files.",
+            len(games))) from None
     _match_held(checked)
     for result, game in checked:  # every check made: the writes, one short transaction the caller commits
         if result.outcome == "imported" and game is not None:

@@ -10,6 +10,7 @@ from datetime import UTC, datetime
 
 import orjson
 from flask import Blueprint, Response, current_app, render_template
+from flask_babel import force_locale
 
 from ..rules.errors import RulesError
 from ..rules.gamefile import export, parse
@@ -62,8 +63,10 @@ def games_csv(group: str) -> Response:
     """The group's games, one row each, in the group's order."""
     loaded = load(group)
     rows: list[list[object]] = [["game", "date", "title", "variant", "players", "finished", "winners", "deals"]]
-    for number, (member, entry) in enumerate(zip(loaded.members, loaded.figures.entries), 1):
-        rows.append([number, when(member.created_at), entry.title, entry.variant, "; ".join(entry.players),
+    with force_locale("en"):  # the variant as named in English: the file reads the same in every language
+        variants = [entry.variant for entry in loaded.figures.entries]
+    for number, (member, entry, variant) in enumerate(zip(loaded.members, loaded.figures.entries, variants), 1):
+        rows.append([number, when(member.created_at), entry.title, variant, "; ".join(entry.players),
                      "yes" if entry.finished else "no", "; ".join(entry.winners), entry.deals])
     return csv_response(rows, f"{_name(loaded)}-games.csv")
 

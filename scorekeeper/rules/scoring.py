@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 
@@ -196,6 +198,56 @@ def check_cost(system: System, sizes: Iterable[int]) -> int:
     return made.cost * sum(size + 1 for size in cards) + missed.cost * sum((size + 1) * size for size in cards)
 
 
+#: The most work checking house systems may take in one request that replays many games (a
+#: backup's restore): as much as one game's check may take, so that a backup holding one game of
+#: the costliest formulas is still restored, and every restore stays within 2 s (docs/benchmarks.md).
+MAX_REQUEST_CHECK_COST = MAX_CHECK_COST
+
+
+class CheckBudgetExceeded(Exception):  # not a RulesError: it refuses a request, not one game
+    """The house systems of one request would cost more than its budget to check."""
+
+
+@dataclass
+class _Budget:
+    """What one request may still spend checking house systems, and the checks it has paid for:
+    each (formulas, hand size, players) once, whether or not this worker remembers its outcome."""
+
+    left: int
+    paid: set[tuple[tuple[str, str], int, int]] = field(default_factory=set)
+
+    def charge(self, system: System, cards: tuple[int, ...], players: int) -> None:
+        new = [size for size in cards if (system.formulas, size, players) not in self.paid]
+        cost = check_cost(system, new)
+        if cost > self.left:
+            raise CheckBudgetExceeded
+        self.left -= cost
+        self.paid.update((system.formulas, size, players) for size in new)
+
+
+_budget: ContextVar[_Budget | None] = ContextVar("check_budget", default=None)
+
+
+@contextmanager
+def check_budget(total: int = MAX_REQUEST_CHECK_COST) -> Iterator[None]:
+    """Bound the checks of every house system within: the first check that would take the work
+    past ``total`` raises ``CheckBudgetExceeded`` before any of it is worked out.
+
+    >>> with check_budget(5000):
+    ...     check_system(custom_system("10 + bid", "0"), [1, 2], 4)  # costs 3450
+    ...     check_system(custom_system("10 + bid", "0"), [2, 1], 4)  # paid for already
+    ...     check_system(custom_system("10 + bid", "-1"), [1, 2], 4)
+    Traceback (most recent call last):
+    ...
+    scorekeeper.rules.scoring.CheckBudgetExceeded
+    """
+    token = _budget.set(_Budget(total))
+    try:
+        yield
+    finally:
+        _budget.reset(token)
+
+
 def check_system(system: System, sizes: Iterable[int], players: int) -> None:
     """Work out a house system for every hand size of a game, every bid and every trick count,
     so that a formula that can't score some deal (dividing by zero at 5 cards, say) is refused
@@ -215,6 +267,9 @@ def check_system(system: System, sizes: Iterable[int], players: int) -> None:
     if system.id != "custom":
         return
     cards = tuple(sorted(set(sizes)))
+    budget = _budget.get()
+    if budget is not None and check_cost(system, cards) <= MAX_CHECK_COST:  # else refused at no cost
+        budget.charge(system, cards, players)
     refused = _check(*system.formulas, cards, players)
     if isinstance(refused, str):
         raise FormulaError(_("The house formulas are too much work to check for every bid and trick count of "

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import re
+import time
 from collections.abc import Callable
 from datetime import date, datetime
 from typing import Any
@@ -223,3 +224,48 @@ def test_any_backup_content_gets_a_page_never_a_500(app: Flask, games: list[obje
         assert message(response) and imported == 0
     else:
         assert f"{imported} {'game' if imported == 1 else 'games'} imported" in page
+
+
+#: A house formula of the costliest kind within the limits, made different for each game so that
+#: nothing checked for one is reused for the next.
+COSTLY_MADE = ("10 + bid * 2 + max(bid, tricks) ** 2 - min(cards, players) + abs(bid - tricks) * 3"
+               " + (bid > 3) * 5 + cards // 2 + players % 3 - (tricks != bid) * 7 + max(1, 2, 3, bid)"
+               " * min(4, cards) + {n}")
+COSTLY_MISSED = "-abs(bid - tricks) * 3 - (bid - tricks) ** 2 + max(bid, tricks) - min(cards, players) * 2 - {n}"
+
+
+def costly(number: int) -> dict[str, Any]:
+    """A game with two decks, hands up to 52 cards and its own house formulas: each one alone is
+    within what a new game may cost to check."""
+    return {"title": f"Costly {number}", "players": ["Ann", "Bob"],
+            "rules": {"decks": 2, "max_cards": 52, "scoring": "custom",
+                      "made": COSTLY_MADE.format(n=number), "missed": COSTLY_MISSED.format(n=number)}}
+
+
+def timed_restore(client: FlaskClient, document: object) -> TestResponse:
+    client.get("/import")
+    started = time.perf_counter()
+    response = restore(client, document)
+    took = time.perf_counter() - started
+    assert took < 2, f"the restore took {took:.2f} s"
+    return response
+
+
+def test_each_costly_game_is_accepted_on_its_own(client: FlaskClient) -> None:
+    for number in range(2):
+        created = client.post("/api/games", json=costly(number))
+        assert created.status_code == 201, created.get_json()
+
+
+def test_a_backup_of_costly_games_is_refused_within_2_s_and_stores_nothing(app: Flask, client: FlaskClient) -> None:
+    response = timed_restore(client, backup(*[costly(number) for number in range(MAX_GAMES)]))
+    assert response.status_code == 422
+    assert (f"This backup holds {MAX_GAMES} games; checking the house scoring formulas of them all is too much "
+            "work for one restore, so nothing was imported") in message(response)
+    assert snapshot(app) == []
+
+
+def test_a_backup_with_one_costly_game_is_restored_within_2_s(app: Flask, client: FlaskClient) -> None:
+    response = timed_restore(client, backup(costly(0), GOOD, costly(0)))
+    assert response.status_code == 200
+    assert len(snapshot(app)) == 3

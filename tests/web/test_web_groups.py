@@ -382,3 +382,18 @@ def test_each_take_out_form_on_the_group_page_carries_this_phones_form_token(cli
     response = client.post(f"/gr/{edit}/remove", data={"csrf_token": field.group(1), "game": game.view_token})
     assert response.status_code == 302
     assert client.get(f"/api/groups/{edit}").get_json()["games"] == []
+
+
+def test_the_games_csv_is_the_same_in_every_language(client: FlaskClient, start: Start) -> None:
+    group = new_group(client)
+    add(client, group, start(players=["Ann", "Bob", "Cy"], rules={"preset": "up-and-down-the-river"}))
+    add(client, group, finished(start, ["Ann", "Bob", "Cy"], [1, 1, 0], [1, 0, 0]))
+    add(client, group, start(players=["Ann", "Bob", "Cy"], rules={"preset": "cooperative"}))
+    view = token(group["links"]["view"])
+    english = client.get(f"/gr/{view}/games.csv", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    variants = [row[3] for row in csv.reader(io.StringIO(english))][1:]
+    assert variants == ["Up and Down the River", "Oh Hell, house rules", "Cooperative"]
+    for language in ("nl", "de", "fr", "es", "it", "pt"):
+        for asked in ({"query_string": {"lang": language}}, {"headers": {"Accept-Language": language}}):
+            response = client.get(f"/gr/{view}/games.csv", **asked)
+            assert response.get_data(as_text=True) == english, (language, asked)

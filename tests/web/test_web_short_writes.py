@@ -35,11 +35,11 @@ MADE = ("10 + bid * 2 + max(bid, tricks) ** 2 - min(cards, players) + abs(bid - 
 MISSED = "-abs(bid - tricks) * 3 - (bid - tricks) ** 2 + max(bid, tricks) - min(cards, players) * 2 - {n}"
 
 
-def costly(number: int) -> dict[str, Any]:
-    """A game with two decks, hands up to 52 cards and its own house formulas: its check replays
+def costly(number: int, top: int = 52) -> dict[str, Any]:
+    """A game with two decks, hands up to ``top`` cards and its own house formulas: its check replays
     the formulas over every deal of the schedule."""
     return {"title": f"Costly {number}", "players": ["Ann", "Bob"],
-            "rules": {"decks": 2, "max_cards": 52, "scoring": "custom",
+            "rules": {"decks": 2, "max_cards": top, "scoring": "custom",
                       "made": MADE.format(n=number), "missed": MISSED.format(n=number)}}
 
 
@@ -52,7 +52,8 @@ def upload(client: FlaskClient, document: object) -> TestResponse:
 
 #: The costly requests: what each posts, and the module whose game-file check it runs.
 REQUESTS: dict[str, tuple[Callable[[FlaskClient], TestResponse], Any, int]] = {
-    "a backup import": (lambda c: upload(c, {"format": FORMAT, "games": [costly(n) for n in range(4)]}),
+    # four games of hands up to 39 cards: most of the checking one restore may do
+    "a backup import": (lambda c: upload(c, {"format": FORMAT, "games": [costly(n, 39) for n in range(4)]}),
                         games.backup, 4),
     "a game file import": (lambda c: upload(c, costly(0)), games, 1),
     "a new game through the API": (lambda c: c.post("/api/games", json=costly(0)), api, 1),
