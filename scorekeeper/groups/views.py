@@ -51,6 +51,7 @@ from .loaded import (
     percent,
     ratings_chart,
     roster,
+    shared,
     shown_date,
     signed,
 )
@@ -311,7 +312,7 @@ def for_new_game(token: str) -> tuple[StoredGroup | None, list[str], str]:
     if not editable:
         return None, [], _("This is the read-only link of a group: a game can be started in it only with its edit "
                            "link.")
-    loaded = Loaded(found, True, *marked(found.token, found.mark(), found.members, game_data))
+    loaded = Loaded(found, True, *marked(found.token, found.mark(), found.members, game_data, shared()))
     if len(loaded.members) >= values.MAX_GROUP_GAMES:
         return None, [], refusal("full")
     return found, roster(loaded), ""
