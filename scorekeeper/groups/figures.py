@@ -13,6 +13,7 @@ import hashlib
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -51,8 +52,15 @@ class Rating(NamedTuple):
 
 def rate(ratings: Sequence[Rating], ranks: Sequence[int]) -> list[Rating]:
     """The ratings of one game's players after it, ranked by its standings (1 the best, ties share)."""
+    return list(_rated(tuple(ratings), tuple(ranks)))
+
+
+@lru_cache(maxsize=4096)
+def _rated(ratings: tuple[Rating, ...], ranks: tuple[int, ...]) -> tuple[Rating, ...]:
+    """``rate``, worked out once for the same ratings and ranks: a game of players new to the group
+    (guests, a new group's first games) rates them all from the same default."""
     new = MODEL.rate([[MODEL.rating(*rating)] for rating in ratings], ranks=list(ranks))
-    return [Rating(player.mu, player.sigma) for (player,) in new]
+    return tuple(Rating(player.mu, player.sigma) for (player,) in new)
 
 
 class Entry(NamedTuple):
