@@ -30,7 +30,7 @@ endef
 # System libraries WeasyPrint loads via cffi, plus fonts so PDFs have an embeddable font (DejaVu;
 # Droid Sans Fallback for the names in Chinese, Japanese or Korean).
 DEB_RUN := libglib2.0-0 libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz0b libharfbuzz-subset0 \
-	libfontconfig1 fontconfig fonts-dejavu-core fonts-droid-fallback
+	libfontconfig1 fontconfig fonts-dejavu-core fonts-droid-fallback fonts-symbola
 # Extra for the test suite: Chromium for Playwright, pdftoppm for PDF -> PNG, a PostgreSQL server.
 DEB_TEST := $(DEB_RUN) chromium poppler-utils postgresql
 
