@@ -18,7 +18,7 @@ from markupsafe import Markup
 from ..play.board import is_redeal
 from ..play.chart import running_totals_svg, shorten
 from ..play.summary import at_the_table, rules_summary
-from ..play.wording import money, points, signed, suit_sign, written
+from ..play.wording import money, points, reason, signed, suit_sign, written
 from ..rules.bidding import bid_check
 from ..rules.game import replay
 from ..rules.gamefile import GameFile
@@ -361,7 +361,9 @@ def filled_sheet(game: GameFile, *, paper: str = "a4", orientation: str | None =
     players = len(names)
     made_bids = [0] * players
     rows: list[Row] = []
-    series: list[list[Fraction]] = [[Fraction(0)] for _ in names]
+    # A late arrival has no total before the deal they joined after (its adjustment gives their start).
+    joined = {a.player: a.last if a.last is not None else len(state.deals) + 1 for a in game.absences if a.first == 1}
+    series: list[list[Fraction | None]] = [[None if s in joined else Fraction(0)] for s in range(players)]
     adjusted = {(a.deal, a.player) for a in game.adjustments}
     for result in state.deals:
         seats = result.deal.seats(players)
@@ -369,15 +371,16 @@ def filled_sheet(game: GameFile, *, paper: str = "a4", orientation: str | None =
                         for s, b in enumerate(result.bids))
         if result.tricks is not None and result.made is not None and result.points is not None:
             bids = [b or 0 for b in result.bids]
+            before = {seat for seat, last in joined.items() if result.deal.number < last}
             for seat in range(players):
                 made_bids[seat] += bids[seat] if result.made[seat] else 0
-                series[seat].append(Fraction(result.totals[seat]))
+                series[seat].append(None if seat in before else Fraction(result.totals[seat]))
             leaders = {s.player for s in standings(rules, result.totals, made_bids) if s.rank == 1}
             entries = tuple(
                 Entry(str(bids[s]), str(result.tricks[s]), points(result.points[s]),  # type: ignore[arg-type]
                       points(result.totals[s]), not result.made[s],
                       s in leaders and not rules.cooperative, (result.deal.number, s) in adjusted)
-                if s in seats else
+                if s in seats else replace(AWAY, total="–") if s in before else
                 replace(AWAY, total=points(result.totals[s]), leader=s in leaders and not rules.cooperative,
                         adjusted=(result.deal.number, s) in adjusted)
                 for s in range(players)
@@ -440,7 +443,7 @@ def _results(game: GameFile) -> Results:
                            amount=money(p.amount, currency))
                          for p in settlement.payments) or (_("Nobody pays anybody."),)
     adjustments = tuple(_adjustment(a.deal, names[a.player], f"{'+' if a.points > 0 else ''}{points(a.points)}",
-                                    a.reason)
+                                    reason(a.reason))
                         for a in game.adjustments)
     return Results(heading, places, verdict, payments, adjustments, at_the_table(game))
 
