@@ -28,7 +28,7 @@ define LOCK_HEADER
 endef
 
 # System libraries WeasyPrint loads via cffi, plus fonts so PDFs have an embeddable font (DejaVu;
-# Droid Sans Fallback for the names in Chinese, Japanese or Korean).
+# Droid Sans Fallback for the names in Chinese, Japanese or Korean; Symbola for emoji in a name).
 DEB_RUN := libglib2.0-0 libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz0b libharfbuzz-subset0 \
 	libfontconfig1 fontconfig fonts-dejavu-core fonts-droid-fallback fonts-symbola
 # Extra for the test suite: Chromium for Playwright, pdftoppm for PDF -> PNG, a PostgreSQL server.
