@@ -44,6 +44,7 @@ from .forms import (
     tap_id,
 )
 from .models import StoredGame, find_game
+from .rules.bidding import announce
 from .rules.errors import RulesError
 from .rules.game import trump_choices
 from .rules.gamefile import GameFile, GameFileError, export, parse
@@ -275,9 +276,11 @@ def tricks(token: str) -> Response:
 def _correct_page(game: StoredGame, number: int, form: SeatsForm, error: str = "", status: int = 200) -> Response:
     gamefile = game.load()
     result = gamefile.game.deals[number - 1]
+    data, struck = board.correction_data(gamefile, result.deal, form.numbers["bids"])
     page = render_template("play/correct.html", game=game, file=gamefile, result=result, form=form,
                            error=error, trumps=trump_choices(gamefile.rules, result.deal),
-                           title=board.deal_name(gamefile, result.deal))
+                           title=board.deal_name(gamefile, result.deal), data=data, struck=struck,
+                           announce=announce)
     return _no_store(make_response(page, status))
 
 

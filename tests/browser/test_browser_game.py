@@ -65,13 +65,25 @@ def test_a_whole_game_to_the_settled_end(page: Page) -> None:
     # Correct deal 1: it was Dee, not Cy, who took the second trick.
     taps.save(page.get_by_role("link", name="1 · ").first)
     assert_fits_the_phone(page)
-    page.fill("input[name=tricks-2]", "0")
-    page.fill("input[name=tricks-3]", "1")
-    page.fill("input[name=tricks-0]", "5")
-    taps.save(".correct button[type=submit]")
-    expect(page.locator("#error")).to_contain_text("Ann can't have taken 5 tricks")
-    expect(page.locator("input[name=tricks-3]")).to_have_value("1")
-    page.fill("input[name=tricks-0]", "0")
+    expect(page.locator("input[type=text]")).to_have_count(0)  # the big buttons of the entry steps
+    tricks = "[data-kind=tricks][data-seat='{}'] label.num"
+    taps.tap(page.locator(tricks.format(2)).nth(0))
+    expect(page.locator("[data-kind=tricks][data-seat='2'] [data-mark]")).to_have_text("✓ made")
+    expect(page.locator("#trick-sum")).to_have_text("Together 1 of 2 tricks: 1 missing")
+    taps.tap(page.locator(tricks.format(3)).nth(1))
+    taps.tap(page.locator(tricks.format(0)).nth(1))
+    expect(page.locator("#trick-sum")).to_have_text("Together 3 of 2 tricks: 1 too many")
+    taps.tap(".correct button[type=submit]")  # as at the tricks step, not sent: the sum is read
+    expect(page.locator("#trick-sum")).to_be_focused()
+    assert "/deal/1" in page.url and page.locator("#error").count() == 0
+    taps.tap(page.locator("[data-kind=bids][data-seat='2'] label.num").nth(1))  # Cy bid 1: Ann can't bid 0
+    expect(page.locator("#reason-0")).to_have_text("Ann deals and can't bid 0: the bids would add up to the 2 tricks (hook)")
+    taps.tap(".correct button[type=submit]")
+    expect(page.locator("#reason-0")).to_be_focused()
+    taps.tap(page.locator("[data-kind=bids][data-seat='2'] label.num").nth(0))
+    expect(page.locator("#reason-0")).to_contain_text("Ann deals and can't bid 1")
+    taps.tap(page.locator(tricks.format(0)).nth(0))
+    expect(page.locator("#trick-sum")).to_have_text("Together 2 of 2 tricks ✓")
     taps.save(".correct button[type=submit]")
     expect(page.locator(".deal-title")).to_have_text("Deal 3 of 3 · 2 cards")
     totals = page.locator(".board tfoot td")

@@ -38,8 +38,23 @@ def test_the_board_links_every_finished_deal_to_its_correction(start: Start) -> 
     assert f'href="/g/{game.token}/deal/1"' in page and f'href="/g/{game.token}/deal/2"' in page
     form = game.client.get(game.url + "/deal/1").get_data(as_text=True)
     assert "Correct deal 1 of 5" in text(form)
-    assert re.search(r'<input[^>]*name="bids-1"[^>]*value="1"', form)
-    assert re.search(r'<input[^>]*name="tricks-0"[^>]*value="1"', form)
+    assert re.search(r'<input type="radio" name="bids-1" value="1" checked', form)
+    assert re.search(r'<input type="radio" name="tricks-0" value="1" checked', form)
+
+
+def test_a_correction_is_entered_with_the_big_buttons_of_the_entry_steps(start: Start) -> None:
+    """No small text fields: a radio button per bid and per count of tricks, the dealer's refused bid
+    struck out with the reason (as the bids stand), the tricks' sum under them."""
+    game = two_deals(start)
+    form = game.client.get(game.url + "/deal/1").get_data(as_text=True)
+    assert 'type="text"' not in form
+    for kind in ("bids", "tricks"):
+        for seat in range(4):
+            assert len(re.findall(rf'<input type="radio" name="{kind}-{seat}" value="\d"', form)) == 4  # 0 to 3
+    struck = re.findall(r'<label class="num[^"]*struck"><input type="radio" name="(bids-\d)" value="(\d)"', form)
+    assert struck == [("bids-0", "1")]  # Ann dealt: 1, 1, 0 bid before her, so not 1
+    assert "Ann deals and can&#39;t bid 1: the bids would add up to the 3 tricks (hook)" in form
+    assert "Together 3 of 3 tricks ✓" in text(form)
 
 
 def test_a_correction_recomputes_everything_after_it(start: Start) -> None:
@@ -75,8 +90,9 @@ def test_a_bad_correction_shows_a_message_and_keeps_the_old_game(start: Start, f
     assert text(page).count(message) == 1
     assert game.export() == before
     if "version" not in fields:
-        typed = next(iter(fields.values()))
-        assert f'value="{typed}"' in page  # what was typed is still in the form
+        name, typed = next(iter(fields.items()))
+        kept = re.search(rf'name="{name}" value="{typed}" checked', page)
+        assert bool(kept) == (str(typed) in "0123")  # what was tapped is still in the form
 
 
 def test_a_correction_that_breaks_a_later_deal_names_it_and_changes_nothing(start: Start) -> None:
