@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from playwright.sync_api import Page, expect
+from phone import PHONE
+from playwright.sync_api import Browser, Page, expect
 
 pytestmark = pytest.mark.browser
 
@@ -32,3 +33,29 @@ def test_enter_in_a_name_moves_to_the_next_name_then_to_the_rules(page: Page) ->
     expect(page.locator("#preset")).to_be_focused()
     expect(page.locator("h1")).to_have_text("New game")  # nothing was sent
     assert [page.input_value(f"input[name=players-{seat}]") for seat in range(4)] == ["Ann", "Bob", "Cy", "Dee"]
+
+
+@pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])
+def test_a_player_typed_right_after_add_a_player_goes_into_the_new_row(
+        browser: Browser, server: str, javascript: bool) -> None:
+    """With JavaScript the row is added in place; without, the page comes back with the focus on it."""
+    context = browser.new_context(viewport=PHONE, base_url=server, java_script_enabled=javascript)
+    page = context.new_page()
+    page.goto("/new")
+    for seat, name in enumerate(["Ann", "Bob", "Cy", "Dee"]):
+        page.fill(f"input[name=players-{seat}]", name)
+    if javascript:
+        page.evaluate("() => { window.stayed = true; }")
+    page.get_by_role("button", name="+ Add a player").click()
+    new_row = page.locator("input[name=players-4]")
+    expect(new_row).to_be_focused()
+    expect(new_row).to_have_attribute("placeholder", "Player 5")
+    if javascript:
+        assert page.evaluate("() => window.stayed === true")  # added in place: no page load
+        expect(page.get_by_role("button", name="Move player 4 down")).to_be_enabled()
+        expect(page.get_by_role("button", name="Move player 5 down")).to_be_disabled()
+        expect(page.get_by_role("radio", name="Player 5 deals")).to_have_attribute("value", "4")
+    page.keyboard.type("Eve")
+    page.locator("button.primary[value=preview]").click()
+    expect(page.locator(".lead")).to_contain_text("Ann · Bob · Cy · Dee · Eve")
+    context.close()
