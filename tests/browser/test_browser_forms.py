@@ -59,3 +59,28 @@ def test_a_player_typed_right_after_add_a_player_goes_into_the_new_row(
     page.locator("button.primary[value=preview]").click()
     expect(page.locator(".lead")).to_contain_text("Ann · Bob · Cy · Dee · Eve")
     context.close()
+
+
+def test_a_name_longer_than_40_characters_is_said_as_it_is_typed_and_refused_whole(
+        browser: Browser, server: str) -> None:
+    """In the phone's language (a Dutch phone here); the server still refuses it, naming the limit."""
+    context = browser.new_context(viewport=PHONE, base_url=server, locale="nl")
+    page = context.new_page()
+    page.goto("/new")
+    page.fill("input[name=players-0]", "Ann")
+    field = page.locator("input[name=players-1]")
+    field.focus()
+    page.keyboard.type("B" * 40)
+    expect(page.locator("#players-1-long")).to_have_count(0)  # 40 is allowed: nothing said
+    page.keyboard.type("ob")
+    expect(field).to_have_value("B" * 40 + "ob")  # nothing cut
+    said = "42 tekens: een naam heeft er hoogstens 40. Maak hem korter."
+    expect(page.locator("#players-1-long")).to_have_text(said)
+    expect(field).to_have_attribute("aria-invalid", "true")
+    expect(field).to_have_accessible_description(said)
+    page.locator("button.primary[value=preview]").click()
+    expect(page.locator("#error")).to_contain_text("is langer dan 40 tekens")
+    page.fill("input[name=players-1]", "Bob")
+    expect(page.locator("#players-1-long")).to_have_count(0)
+    expect(page.locator("input[name=players-1]")).not_to_have_attribute("aria-invalid", "true")
+    context.close()
