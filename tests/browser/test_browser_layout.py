@@ -107,3 +107,26 @@ def test_held_sideways_the_first_row_of_buttons_shows_above_the_save_bar(page: P
     assert at["header"] <= 48, at  # one line
     assert at["bar"][1] - at["bar"][0] <= 70, at  # the sum beside the Save button
     assert at["row"][1] <= at["bar"][0], at  # the whole first row, above the bar
+
+
+#: How many pixels of the board are out of sight to the right of its box.
+OVERFLOW = "() => { const box = document.querySelector('.board-scroll'); return box.scrollWidth - box.clientWidth; }"
+
+
+@pytest.mark.parametrize("where", ["edit", "view"])
+def test_the_scroll_hint_shows_only_when_columns_are_hidden(page: Page, where: str) -> None:
+    created = page.request.post("/api/games", data={
+        "players": ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"], "rules": {"max_cards": 3},
+        "deals": [{"bids": [1, 1, 0, 0, 0, 0], "tricks": [1, 1, 1, 0, 0, 0]}]}).json()
+    page.goto(created["links"][where])
+    hint = page.locator(".scroll-hint")
+    overflow = page.evaluate(OVERFLOW)
+    assert overflow > 60  # 390 px: a player's column is out of sight
+    expect(hint).to_be_visible()
+    page.set_viewport_size({"width": 390 + overflow - 4, "height": 844})  # the board 4 px wider than its box
+    expect(hint).to_be_hidden()
+    assert 0 < page.evaluate(OVERFLOW) <= 8
+    page.set_viewport_size({"width": 390 + overflow + 40, "height": 844})  # all of it in sight
+    expect(hint).to_be_hidden()
+    page.set_viewport_size({"width": 390, "height": 844})  # turned back: hidden columns again
+    expect(hint).to_be_visible()
