@@ -307,6 +307,14 @@ def correct(token: str, number: int) -> Response:
                  lambda: _("Deal %(number)s corrected.", number=number))
 
 
+@bp.post("/g/<token>/deal/<count:number>/undo")
+def undo_deal(token: str, number: int) -> Response:
+    """Take back the tricks of the last deal (from its card), to enter them again."""
+    found = game_or_404(token, edit=True)
+    return _save(found, VersionForm(), lambda doc: edits.undo_tricks(doc, number),
+                 done=lambda: _("Deal %(number)s: the tricks are taken back; enter them again.", number=number))
+
+
 @bp.post("/g/<token>/adjust")
 def adjust(token: str) -> Response:
     """Give a player one-off points at a deal, with a reason."""

@@ -117,6 +117,41 @@ def test_an_unfinished_deal_is_not_corrected_here(start: Start) -> None:
     assert game.client.get(game.url + "/deal/7").status_code == 404
 
 
+def test_the_last_deal_is_corrected_or_undone_from_its_card(start: Start) -> None:
+    """The card "Deal 2 scored" links to its correction, and takes its tricks back to enter them again."""
+    game = two_deals(start)
+    page = game.page()
+    card = page[page.index('class="last-deal"'):]
+    card = card[:card.index("</div>")]
+    assert "Deal 2 scored" in text(card)
+    assert f'href="/g/{game.token}/deal/2"' in card
+    assert f'action="/g/{game.token}/deal/2/undo"' in card
+    response = game.post("/deal/2/undo")
+    assert response.status_code == 302
+    after = game.export()
+    assert len(after["deals"]) == 2 and "tricks" not in after["deals"][1]
+    assert after["deals"][1]["bids"] == [0, 0, 0, 1]  # by seat: Dee bid 1
+    page = game.client.get(response.location).get_data(as_text=True)
+    assert "Deal 2: the tricks are taken back; enter them again." in text(page)
+    assert 'class="live seats tricks-form"' in page  # deal 2 is back at its tricks
+    assert game.tricks(0, 1, 0, 1).status_code == 302
+    assert game.export()["deals"][1]["tricks"] == [0, 1, 0, 1]
+
+
+@pytest.mark.parametrize(("deal", "message"), [
+    pytest.param(1, "Deal 1 is not the last deal: correct it instead.", id="an earlier deal"),
+    pytest.param(3, "Deal 3 is not finished: it has no tricks to take back.", id="a deal being played"),
+])
+def test_only_the_last_finished_deal_is_undone(start: Start, deal: int, message: str) -> None:
+    game = two_deals(start)
+    game.bid(1)
+    before = game.export()
+    response = game.post(f"/deal/{deal}/undo")
+    assert response.status_code == 422
+    assert text(response.get_data(as_text=True)).count(message) == 1
+    assert game.export() == before
+
+
 def test_an_adjustment_counts_in_the_totals_with_its_reason(start: Start) -> None:
     game = two_deals(start)
     response = game.post("/adjust", player=2, deal=1, points="-10", reason="revoke")
