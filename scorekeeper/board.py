@@ -537,6 +537,23 @@ def last_result(gamefile: GameFile) -> DealResult | None:
     return finished[-1] if finished else None
 
 
+def running_totals(gamefile: GameFile) -> list[list[Fraction]]:
+    """Each player's total before the first deal (0) and after every deal scored, for the chart.
+
+    >>> from .rules.gamefile import parse
+    >>> file = parse({"players": ["Ann", "Bob"], "rules": {"max_cards": 1},
+    ...               "deals": [{"bids": [0, 0], "tricks": [1, 0]}]})
+    >>> [[int(total) for total in line] for line in running_totals(file)]
+    [[0, 1], [0, 10]]
+    """
+    series: list[list[Fraction]] = [[Fraction(0)] for _ in gamefile.players]
+    for result in gamefile.game.deals:
+        if result.tricks is not None and result.points is not None:
+            for line, total in zip(series, result.totals, strict=True):
+                line.append(Fraction(total))
+    return series
+
+
 def news(gamefile: GameFile) -> str:
     """The game's last step in words, for the read-only page's status line: 'Deal 3: Ann bid 1 · Bob
     bids next', 'Deal 3: the bids are in · the tricks next', 'Deal 2 scored', 'Game over'."""

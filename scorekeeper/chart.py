@@ -89,9 +89,11 @@ def thinned(line: Sequence[tuple[int, float]], every: int) -> list[tuple[int, fl
     return [point for n, point in enumerate(line) if n in (0, len(line) - 1) or point[0] % every == 0]
 
 
-def running_totals_svg(names: Sequence[str], series: Sequence[Sequence[Fraction]]) -> Markup:
-    """An SVG chart of each player's total after every deal (``series[p][0]`` is the start, 0)."""
-    return lines_svg(names, [list(enumerate(float(v) for v in line)) for line in series], _("Running totals"), _("deal"))
+def running_totals_svg(names: Sequence[str], series: Sequence[Sequence[Fraction]], ink: str = "#000") -> Markup:
+    """An SVG chart of each player's total after every deal (``series[p][0]`` is the start, 0), in
+    ``ink`` (black on the sheet, the text's colour on a page)."""
+    return lines_svg(names, [list(enumerate(float(v) for v in line)) for line in series], _("Running totals"), _("deal"),
+                     ink)
 
 
 def lines_svg(names: Sequence[str], series: Sequence[Sequence[tuple[int, float]]], label: str, axis: str,

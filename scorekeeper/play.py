@@ -28,6 +28,7 @@ from werkzeug.utils import secure_filename
 from werkzeug.wrappers import Response
 
 from . import address, board, device, edits, language, pages
+from .chart import running_totals_svg
 from .forms import (
     BID_TAP,
     UNDO_TAP,
@@ -181,6 +182,19 @@ def state(token: str) -> Response:
     html = pages.cached(("live", found.key), lambda: render_template(
         "play/_live.html", **context(found, found.load(), editable=False)))
     return _no_store(jsonify(version=found.version, html=html, news=board.news(found.load())))
+
+
+@bp.get("/g/<token>/chart")
+@bp.get("/v/<token>/chart", endpoint="view_chart")
+def chart(token: str) -> Response:
+    """The running totals as a chart (the sheet's), asked for from the board."""
+    found, editable = find_game(token)
+    if found is None:
+        no_game()
+    gamefile = found.load()
+    page = render_template("play/chart.html", game=found, file=gamefile, token=token, editable=editable,
+                           chart=running_totals_svg(gamefile.players, board.running_totals(gamefile), "currentColor"))
+    return _no_store(make_response(page))
 
 
 @bp.get("/g/<token>/deals.json")

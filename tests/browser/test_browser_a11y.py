@@ -205,6 +205,7 @@ PAGES: dict[str, Callable[[Page], object]] = {
     "board-wide": lambda page: game(page, players=FOUR + ["Eve", "Fay"], rules={"max_cards": 3},
                                     deals=[{"bids": [1, 1, 0, 0, 0, 0], "tricks": [1, 1, 1, 0, 0, 0]}]),
     "tools": tools_open,
+    "chart": lambda page: page.goto(game(page, rules={"max_cards": 3}, deals=SCORED) + "/chart"),
     "adjust-refused": refused_adjustment,
     "correct": lambda page: page.goto(game(page, rules={"max_cards": 3}, deals=SCORED) + "/deal/1"),
     "correct-refused": refused_correction,
