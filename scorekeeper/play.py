@@ -84,6 +84,8 @@ def context(game: StoredGame, gamefile: GameFile, *, editable: bool) -> dict[str
                               lang=language.current()),
         "step_json": _step_json(board.step_data(gamefile, game.version) or {"version": game.version})
         if editable else None,
+        # Asked of the database only once the game is over: the deals' pages stay as light as they were.
+        "joinable": device.joinable(game) if editable and gamefile.game.finished else None,
     }
 
 

@@ -167,6 +167,14 @@ def unsaved(page: Page) -> None:
     expect(page.locator(".unsaved li")).to_have_count(1, timeout=10_000)
 
 
+def over_with_groups(page: Page) -> None:
+    """A game over on a phone that holds two groups' edit links: each a one-tap choice."""
+    for name in ("Friday club", "Family"):
+        page.goto(page.request.post("/api/groups", data={"name": name}).json()["links"]["edit"])
+    game(page, rules={"max_cards": 1, "deal": "down"}, deals=[{"bids": [0, 0, 0, 0], "tricks": [0, 1, 0, 0]}])
+    expect(page.locator(".group-choices button")).to_have_count(2)
+
+
 #: Each page (or step of a game) as a phone opens it.
 def group(page: Page, games: int = 3) -> str:
     """A group of ``games`` finished games, opened on this phone by its edit link; that link."""
@@ -214,6 +222,7 @@ PAGES: dict[str, Callable[[Page], object]] = {
                                                deals=SCORED + [{"bids": [None, None, None, 1]}]) + "/end"),
     "over": lambda page: game(page, rules={"max_cards": 1, "deal": "down"}, stakes={"per_point": "0.10", "currency": "€"},
                               deals=[{"bids": [0, 0, 0, 0], "tricks": [0, 1, 0, 0]}]),
+    "over-with-groups": over_with_groups,
     "cooperative": lambda page: game(page, rules={"preset": "cooperative", "max_cards": 3},
                                      deals=[{"bids": [1, 1, 1, 0], "tricks": [1, 1, 1, 0]}]),
     "share": lambda page: page.goto(game(page) + "/share"),
