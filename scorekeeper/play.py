@@ -296,7 +296,7 @@ def _correct_page(game: StoredGame, number: int, form: SeatsForm, error: str = "
     page = render_template("play/correct.html", game=game, file=gamefile, result=result, form=form,
                            error=error, trumps=trump_choices(gamefile.rules, result.deal),
                            title=board.deal_name(gamefile, result.deal), data=data, struck=struck,
-                           announce=announce)
+                           announce=announce, undoable=number == len(game.document.get("deals", [])))
     return _no_store(make_response(page, status))
 
 

@@ -118,14 +118,16 @@ def test_an_unfinished_deal_is_not_corrected_here(start: Start) -> None:
 
 
 def test_the_last_deal_is_corrected_or_undone_from_its_card(start: Start) -> None:
-    """The card "Deal 2 scored" links to its correction, and takes its tricks back to enter them again."""
+    """The card "Deal 2 scored" links to its correction, whose page takes its tricks back (the last
+    deal's only) to enter them again."""
     game = two_deals(start)
     page = game.page()
     card = page[page.index('class="last-deal"'):]
     card = card[:card.index("</div>")]
     assert "Deal 2 scored" in text(card)
     assert f'href="/g/{game.token}/deal/2"' in card
-    assert f'action="/g/{game.token}/deal/2/undo"' in card
+    assert f'action="/g/{game.token}/deal/2/undo"' in game.client.get(game.url + "/deal/2").get_data(as_text=True)
+    assert "/undo" not in game.client.get(game.url + "/deal/1").get_data(as_text=True)
     response = game.post("/deal/2/undo")
     assert response.status_code == 302
     after = game.export()
