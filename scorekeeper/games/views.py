@@ -152,7 +152,8 @@ def new() -> str | BaseResponse | tuple[str, int]:
         return _form(form, group=group, roster=roster)
     if action not in ("preview", "start"):
         _rearrange(form, action)
-        return _form(form, group=group, roster=roster)
+        # The row just added opens with the focus: a name typed next goes into it.
+        return _form(form, group=group, roster=roster, focus=len(form.rows) - 1 if action == "add" else None)
     if refusal:
         return _form(form, refusal, group=group, roster=roster), 422
     if not form.validate():
@@ -174,9 +175,10 @@ def new() -> str | BaseResponse | tuple[str, int]:
                            summary=rules_summary(checked.rules, checked.stakes))
 
 
-def _form(form: NewGameForm, error: str = "", group: StoredGroup | None = None, roster: list[str] | None = None) -> str:
+def _form(form: NewGameForm, error: str = "", group: StoredGroup | None = None, roster: list[str] | None = None,
+          focus: int | None = None) -> str:
     return render_template("games/new.html", form=form, error=error, presets=PRESETS, systems=SYSTEMS,
-                           group=group, chips=_chips(form, roster or []))
+                           group=group, chips=_chips(form, roster or []), focus=focus)
 
 
 def _chips(form: NewGameForm, roster: list[str]) -> list[tuple[str, bool]]:

@@ -292,7 +292,7 @@ def _attach_page(game: StoredGame, current: StoredGroup | None, form: LinkForm, 
     except RulesError:
         name = game.title or _("this game")
     return render_template("groups/attach.html", game=game, current=current, form=form, error=error, typed=typed,
-                           name=name)
+                           name=name, joinable=device.joinable(game))
 
 
 def init_app(app: Any) -> None:

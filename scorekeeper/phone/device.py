@@ -16,7 +16,7 @@ from typing import NamedTuple, TypeVar
 from flask import session
 
 from ..store.games import StoredGame, games_by_id, games_of
-from ..store.groups import StoredGroup, groups_by_id
+from ..store.groups import StoredGroup, group_of, groups_by_id
 
 #: The most games a device remembers (the oldest opened are forgotten first); a restored backup
 #: holds at most half of them (backup.MAX_GAMES), so a restore is never forgotten at once.
@@ -139,3 +139,10 @@ def groups() -> list[tuple[StoredGroup, bool]]:
     """The groups this device has opened, the most recently changed first, and whether it may edit
     each; entries of groups that are gone are dropped."""
     return _held("groups", _group_entries(), groups_by_id)
+
+
+def joinable(game: StoredGame) -> tuple[StoredGroup | None, list[StoredGroup]]:
+    """The group a game is in (None: none), and the groups this device may put it in: those it holds
+    the edit link of, offered as one tap each instead of a link to paste."""
+    current = group_of(game)
+    return current, [group for group, editable in groups() if editable and current is None]

@@ -111,6 +111,9 @@ def words(*scripts: str) -> dict[str, str | list[str]]:
         "extook": _("took"),
         "expoints": _("points"),
     }
+    # names.js: a name typed longer than the limit, said at once.
+    every["names"] = {"namelong": _("%(length)s characters: a name has at most %(max)s. Shorten it.",
+                                    **keep("length", "max"))}
     every["plan"] = {"togo": [ngettext("%(num)s deal to come", "%(num)s deals to come", n, **num) for n in (1, 2)]}
     return {key: text for script in scripts or every for key, text in every[script].items()}
 

@@ -231,6 +231,33 @@ def last_result(gamefile: GameFile) -> DealResult | None:
     return finished[-1] if finished else None
 
 
+def joined_after(gamefile: GameFile) -> dict[int, int]:
+    """The late arrivals (away from the first deal on), each with the deal they joined after: they
+    have no total before it. One who never joined joins after the last deal played."""
+    return {a.player: a.last if a.last is not None else len(gamefile.game.deals) + 1
+            for a in gamefile.absences if a.first == 1}
+
+
+def running_totals(gamefile: GameFile) -> list[list[Fraction | None]]:
+    """Each player's total before the first deal (0) and after every deal scored, for the chart;
+    None before a late arrival joined (``joined_after``).
+
+    >>> from ..rules.gamefile import parse
+    >>> file = parse({"players": ["Ann", "Bob"], "rules": {"max_cards": 1},
+    ...               "deals": [{"bids": [0, 0], "tricks": [1, 0]}]})
+    >>> [[int(total) for total in line] for line in running_totals(file)]
+    [[0, 1], [0, 10]]
+    """
+    joined = joined_after(gamefile)
+    series: list[list[Fraction | None]] = [[None if seat in joined else Fraction(0)]
+                                           for seat in range(len(gamefile.players))]
+    for result in gamefile.game.deals:
+        if result.tricks is not None and result.points is not None:
+            for seat, (line, total) in enumerate(zip(series, result.totals, strict=True)):
+                line.append(None if result.deal.number < joined.get(seat, 0) else Fraction(total))
+    return series
+
+
 def news(gamefile: GameFile) -> str:
     """The game's last step in words, for the read-only page's status line: 'Deal 3: Ann bid 1 · Bob
     bids next', 'Deal 3: the bids are in · the tricks next', 'Deal 2 scored', 'Game over'."""

@@ -89,11 +89,12 @@ def thinned(line: Sequence[tuple[int, float]], every: int) -> list[tuple[int, fl
     return [point for n, point in enumerate(line) if n in (0, len(line) - 1) or point[0] % every == 0]
 
 
-def running_totals_svg(names: Sequence[str], series: Sequence[Sequence[Fraction | None]]) -> Markup:
-    """An SVG chart of each player's total after every deal (``series[p][0]`` is the start, 0); a
-    None is a deal before the player joined the game, where their line has not started yet."""
+def running_totals_svg(names: Sequence[str], series: Sequence[Sequence[Fraction | None]], ink: str = "#000") -> Markup:
+    """An SVG chart of each player's total after every deal (``series[p][0]`` is the start, 0), in
+    ``ink`` (black on the sheet, the text's colour on a page); a None is a deal before the player
+    joined the game, where their line has not started yet."""
     lines = [[(deal, float(v)) for deal, v in enumerate(line) if v is not None] for line in series]
-    return lines_svg(names, lines, _("Running totals"), _("deal"))
+    return lines_svg(names, lines, _("Running totals"), _("deal"), ink)
 
 
 def lines_svg(names: Sequence[str], series: Sequence[Sequence[tuple[int, float]]], label: str, axis: str,

@@ -173,6 +173,34 @@ def bidding_table(gamefile: GameFile, deal: Deal) -> tuple[list[list[list[Any]]]
     return table, reasons
 
 
+def correction_data(gamefile: GameFile, deal: Deal, bids: list[int | None]
+                    ) -> tuple[dict[str, Any], list[tuple[list[int], str] | None]]:
+    """What the page correcting a finished deal needs to strike out and sum up as the entry steps
+    do (the rules core's answers, looked up by static/js/correct.js, which decides nothing); and
+    by seat, the bids refused after the ``bids`` given before it and why, as the page is
+    drawn (None where every bid is allowed), for the page without JavaScript.
+
+    >>> from ..rules.gamefile import parse
+    >>> file = parse({"players": ["Ann", "Bob"], "rules": {"max_cards": 1}})
+    >>> data, struck = correction_data(file, file.game.schedule[0], [None, 0])
+    >>> data["order"], struck[1], struck[0]
+    ([1, 0], None, ([1], "Ann deals and can't bid 1: the bids would add up to the 1 tricks (hook)"))
+    """
+    table, reasons = bidding_table(gamefile, deal)
+    cards, order, bidding = deal.cards or 0, deal.bidding_order(len(gamefile.players)), gamefile.rules.bidding
+    struck: list[tuple[list[int], str] | None] = [None] * len(gamefile.players)
+    before: list[int] = []
+    for seat in order:
+        check = bid_check(bidding, cards, [] if bidding.simultaneous else before, dealer=seat == deal.dealer,
+                          name=gamefile.players[seat])
+        if len(check.allowed) <= cards:
+            struck[seat] = ([bid for bid in range(cards + 1) if bid not in check.allowed], check.reason)
+        before.append(bids[seat] or 0)
+    return {"cards": cards, "names": list(gamefile.players), "dealer": deal.dealer, "order": order,
+            "bidding": table, "reasons": reasons, "announce": announce_forms(),
+            "tricks": {"total": cards, "rest": deal.dealer}}, struck
+
+
 def deals_after(gamefile: GameFile) -> list[Deal]:
     """The deals after the one being played (or about to start) that are known whatever its points:
     the plan's, as far as a hand size is known and no trump must be said. None when the points

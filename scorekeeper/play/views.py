@@ -29,6 +29,7 @@ from werkzeug.utils import secure_filename
 from werkzeug.wrappers import Response
 
 from ..phone import device
+from ..rules.bidding import announce
 from ..rules.errors import RulesError
 from ..rules.game import trump_choices
 from ..rules.gamefile import GameFile, GameFileError, export, parse
@@ -39,6 +40,7 @@ from ..web import address, language
 from ..web.fields import VersionForm, sentence
 from ..web.site import endpoint_url, game_links, game_or_404, no_game
 from . import board, pages, wording
+from .chart import running_totals_svg
 from .forms import (
     BID_TAP,
     UNDO_TAP,
@@ -52,7 +54,16 @@ from .forms import (
     seats_form,
     tap_id,
 )
-from .step import Screen, bid_panel, deal_steps, plan_name, screen, step_data, tricks_guess
+from .step import (
+    Screen,
+    bid_panel,
+    correction_data,
+    deal_steps,
+    plan_name,
+    screen,
+    step_data,
+    tricks_guess,
+)
 from .summary import stakes_words
 from .taps import Target, misplaced, target
 
@@ -86,6 +97,8 @@ def context(game: StoredGame, gamefile: GameFile, *, editable: bool) -> dict[str
                               lang=language.current()),
         "step_json": _step_json(step_data(gamefile, game.version) or {"version": game.version})
         if editable else None,
+        # Asked of the database only once the game is over: the deals' pages stay as light as they were.
+        "joinable": device.joinable(game) if editable and gamefile.game.finished else None,
     }
 
 
@@ -186,6 +199,19 @@ def state(token: str) -> Response:
     return _no_store(jsonify(version=found.version, html=html, news=board.news(found.load())))
 
 
+@bp.get("/g/<token>/chart")
+@bp.get("/v/<token>/chart", endpoint="view_chart")
+def chart(token: str) -> Response:
+    """The running totals as a chart (the sheet's), asked for from the board."""
+    found, editable = find_game(token)
+    if found is None:
+        no_game()
+    gamefile = found.load()
+    page = render_template("play/chart.html", game=found, file=gamefile, token=token, editable=editable,
+                           chart=running_totals_svg(gamefile.players, board.running_totals(gamefile), "currentColor"))
+    return _no_store(make_response(page))
+
+
 @bp.get("/g/<token>/deals.json")
 def deals(token: str) -> Response:
     """The deals after the one being played, as the phone draws them without a connection: each
@@ -279,9 +305,11 @@ def tricks(token: str) -> Response:
 def _correct_page(game: StoredGame, number: int, form: SeatsForm, error: str = "", status: int = 200) -> Response:
     gamefile = game.load()
     result = gamefile.game.deals[number - 1]
+    data, struck = correction_data(gamefile, result.deal, form.numbers["bids"])
     page = render_template("play/correct.html", game=game, file=gamefile, result=result, form=form,
                            error=error, trumps=trump_choices(gamefile.rules, result.deal),
-                           title=board.deal_name(gamefile, result.deal))
+                           title=board.deal_name(gamefile, result.deal), data=data, struck=struck,
+                           announce=announce, undoable=number == len(game.document.get("deals", [])))
     return _no_store(make_response(page, status))
 
 
@@ -306,6 +334,14 @@ def correct(token: str, number: int) -> Response:
                                                 form.trump),
                  lambda g, error, status: _correct_page(g, number, form, error, status),
                  lambda: _("Deal %(number)s corrected.", number=number))
+
+
+@bp.post("/g/<token>/deal/<count:number>/undo")
+def undo_deal(token: str, number: int) -> Response:
+    """Take back the tricks of the last deal (from its card), to enter them again."""
+    found = game_or_404(token, edit=True)
+    return _save(found, VersionForm(), lambda doc: edits.undo_tricks(doc, number),
+                 done=lambda: _("Deal %(number)s: the tricks are taken back; enter them again.", number=number))
 
 
 @bp.post("/g/<token>/adjust")

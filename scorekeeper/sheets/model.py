@@ -15,7 +15,7 @@ from typing import Any
 
 from markupsafe import Markup
 
-from ..play.board import is_redeal
+from ..play.board import is_redeal, joined_after
 from ..play.chart import running_totals_svg, shorten
 from ..play.summary import at_the_table, rules_summary
 from ..play.wording import money, points, reason, signed, suit_sign, written
@@ -361,8 +361,7 @@ def filled_sheet(game: GameFile, *, paper: str = "a4", orientation: str | None =
     players = len(names)
     made_bids = [0] * players
     rows: list[Row] = []
-    # A late arrival has no total before the deal they joined after (its adjustment gives their start).
-    joined = {a.player: a.last if a.last is not None else len(state.deals) + 1 for a in game.absences if a.first == 1}
+    joined = joined_after(game)  # a late arrival has no total before the deal they joined after
     series: list[list[Fraction | None]] = [[None if s in joined else Fraction(0)] for s in range(players)]
     adjusted = {(a.deal, a.player) for a in game.adjustments}
     for result in state.deals:

@@ -115,6 +115,22 @@ def replace_deal(doc: Document, number: int, bids: list[int | None], tricks: lis
     deals[number - 1] = deal
 
 
+def undo_tricks(doc: Document, number: int) -> None:
+    """Take back the tricks of the last deal (1-based ``number``), which goes back to its tricks step,
+    its bids kept; an earlier deal is corrected instead.
+
+    >>> doc = {"players": ["Ann", "Bob"], "deals": [{"bids": [1, 0], "tricks": [1, 0]}]}
+    >>> undo_tricks(doc, 1); doc["deals"]
+    [{'bids': [1, 0]}]
+    """
+    deals = doc.get("deals", [])
+    if number != len(deals):
+        raise EditError(_("Deal %(deal)s is not the last deal: correct it instead.", deal=number))
+    if "tricks" not in deals[-1]:
+        raise EditError(_("Deal %(deal)s is not finished: it has no tricks to take back.", deal=number))
+    del deals[-1]["tricks"]
+
+
 def add_adjustment(doc: Document, deal: int, player: int, points: float, reason: str) -> None:
     """Give a player one-off points at a deal, with a reason."""
     doc.setdefault("adjustments", []).append(

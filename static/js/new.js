@@ -24,6 +24,22 @@
     (names[names.indexOf(field) + 1] || preset).focus();
   });
 
+  // "+ Add a player" adds the row in place, from the page's template of one, and gives it the focus,
+  // so the name typed next goes into it. (Without JavaScript the page comes back with the focus there.)
+  var rows = form.querySelector(".players"), blank = document.getElementById("player-row");
+  form.addEventListener("click", function (event) {
+    var add = event.target.closest && event.target.closest("button[value=add]");
+    if (!add || !blank) return;
+    event.preventDefault();
+    var names = rows.querySelectorAll(".player-row"), count = names.length;
+    var html = blank.innerHTML.replace(/__I__/g, String(count)).replace(/__NUM__/g, String(count + 1));
+    names[count - 1].insertAdjacentHTML("afterend", html);
+    names[count - 1].querySelector("button[value^=down]").disabled = false;
+    rows.querySelectorAll("button[value^=remove]").forEach(function (button) { button.disabled = false; });
+    add.disabled = count + 1 >= +add.dataset.max;
+    rows.querySelectorAll(".player-row")[count].querySelector("input[type=text]").focus();
+  });
+
   preset.addEventListener("change", function () {
     description.textContent = preset.options[preset.selectedIndex].dataset.description || "";
   });

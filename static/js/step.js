@@ -211,5 +211,5 @@
     return +f.seat === s.next && allowed(s.d, s.d.order.indexOf(s.next), s.total)[0](+f.bid);
   }
 
-  window.Step = { esc, state, draw, sums, focus, label, said, fits };
+  window.Step = { esc, state, draw, sums, focus, label, said, fits, allowed, announce };
 })();

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from playwright.sync_api import Page, expect
+from phone import PHONE
+from playwright.sync_api import Browser, Page, expect
 
 pytestmark = pytest.mark.browser
 
@@ -32,3 +33,54 @@ def test_enter_in_a_name_moves_to_the_next_name_then_to_the_rules(page: Page) ->
     expect(page.locator("#preset")).to_be_focused()
     expect(page.locator("h1")).to_have_text("New game")  # nothing was sent
     assert [page.input_value(f"input[name=players-{seat}]") for seat in range(4)] == ["Ann", "Bob", "Cy", "Dee"]
+
+
+@pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])
+def test_a_player_typed_right_after_add_a_player_goes_into_the_new_row(
+        browser: Browser, server: str, javascript: bool) -> None:
+    """With JavaScript the row is added in place; without, the page comes back with the focus on it."""
+    context = browser.new_context(viewport=PHONE, base_url=server, java_script_enabled=javascript)
+    page = context.new_page()
+    page.goto("/new")
+    for seat, name in enumerate(["Ann", "Bob", "Cy", "Dee"]):
+        page.fill(f"input[name=players-{seat}]", name)
+    if javascript:
+        page.evaluate("() => { window.stayed = true; }")
+    page.get_by_role("button", name="+ Add a player").click()
+    new_row = page.locator("input[name=players-4]")
+    expect(new_row).to_be_focused()
+    expect(new_row).to_have_attribute("placeholder", "Player 5")
+    if javascript:
+        assert page.evaluate("() => window.stayed === true")  # added in place: no page load
+        expect(page.get_by_role("button", name="Move player 4 down")).to_be_enabled()
+        expect(page.get_by_role("button", name="Move player 5 down")).to_be_disabled()
+        expect(page.get_by_role("radio", name="Player 5 deals")).to_have_attribute("value", "4")
+    page.keyboard.type("Eve")
+    page.locator("button.primary[value=preview]").click()
+    expect(page.locator(".lead")).to_contain_text("Ann · Bob · Cy · Dee · Eve")
+    context.close()
+
+
+def test_a_name_longer_than_40_characters_is_said_as_it_is_typed_and_refused_whole(
+        browser: Browser, server: str) -> None:
+    """In the phone's language (a Dutch phone here); the server still refuses it, naming the limit."""
+    context = browser.new_context(viewport=PHONE, base_url=server, locale="nl")
+    page = context.new_page()
+    page.goto("/new")
+    page.fill("input[name=players-0]", "Ann")
+    field = page.locator("input[name=players-1]")
+    field.focus()
+    page.keyboard.type("B" * 40)
+    expect(page.locator("#players-1-long")).to_have_count(0)  # 40 is allowed: nothing said
+    page.keyboard.type("ob")
+    expect(field).to_have_value("B" * 40 + "ob")  # nothing cut
+    said = "42 tekens: een naam heeft er hoogstens 40. Maak hem korter."
+    expect(page.locator("#players-1-long")).to_have_text(said)
+    expect(field).to_have_attribute("aria-invalid", "true")
+    expect(field).to_have_accessible_description(said)
+    page.locator("button.primary[value=preview]").click()
+    expect(page.locator("#error")).to_contain_text("is langer dan 40 tekens")
+    page.fill("input[name=players-1]", "Bob")
+    expect(page.locator("#players-1-long")).to_have_count(0)
+    expect(page.locator("input[name=players-1]")).not_to_have_attribute("aria-invalid", "true")
+    context.close()

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from phone import Taps, assert_fits_the_phone
-from playwright.sync_api import Page, expect
+from phone import PHONE, Taps, assert_fits_the_phone
+from playwright.sync_api import Browser, Page, expect
 
 pytestmark = pytest.mark.browser
 
@@ -65,13 +65,25 @@ def test_a_whole_game_to_the_settled_end(page: Page) -> None:
     # Correct deal 1: it was Dee, not Cy, who took the second trick.
     taps.save(page.get_by_role("link", name="1 · ").first)
     assert_fits_the_phone(page)
-    page.fill("input[name=tricks-2]", "0")
-    page.fill("input[name=tricks-3]", "1")
-    page.fill("input[name=tricks-0]", "5")
-    taps.save(".correct button[type=submit]")
-    expect(page.locator("#error")).to_contain_text("Ann can't have taken 5 tricks")
-    expect(page.locator("input[name=tricks-3]")).to_have_value("1")
-    page.fill("input[name=tricks-0]", "0")
+    expect(page.locator("input[type=text]")).to_have_count(0)  # the big buttons of the entry steps
+    tricks = "[data-kind=tricks][data-seat='{}'] label.num"
+    taps.tap(page.locator(tricks.format(2)).nth(0))
+    expect(page.locator("[data-kind=tricks][data-seat='2'] [data-mark]")).to_have_text("✓ made")
+    expect(page.locator("#trick-sum")).to_have_text("Together 1 of 2 tricks: 1 missing")
+    taps.tap(page.locator(tricks.format(3)).nth(1))
+    taps.tap(page.locator(tricks.format(0)).nth(1))
+    expect(page.locator("#trick-sum")).to_have_text("Together 3 of 2 tricks: 1 too many")
+    taps.tap(".correct button[type=submit]")  # as at the tricks step, not sent: the sum is read
+    expect(page.locator("#trick-sum")).to_be_focused()
+    assert "/deal/1" in page.url and page.locator("#error").count() == 0
+    taps.tap(page.locator("[data-kind=bids][data-seat='2'] label.num").nth(1))  # Cy bid 1: Ann can't bid 0
+    expect(page.locator("#reason-0")).to_have_text("Ann deals and can't bid 0: the bids would add up to the 2 tricks (hook)")
+    taps.tap(".correct button[type=submit]")
+    expect(page.locator("#reason-0")).to_be_focused()
+    taps.tap(page.locator("[data-kind=bids][data-seat='2'] label.num").nth(0))
+    expect(page.locator("#reason-0")).to_contain_text("Ann deals and can't bid 1")
+    taps.tap(page.locator(tricks.format(0)).nth(0))
+    expect(page.locator("#trick-sum")).to_have_text("Together 2 of 2 tricks ✓")
     taps.save(".correct button[type=submit]")
     expect(page.locator(".deal-title")).to_have_text("Deal 3 of 3 · 2 cards")
     totals = page.locator(".board tfoot td")
@@ -90,3 +102,29 @@ def test_a_whole_game_to_the_settled_end(page: Page) -> None:
     assert_fits_the_phone(page)
     page.emulate_media(color_scheme="dark")
     assert_fits_the_phone(page)
+
+
+@pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])
+def test_the_deal_just_scored_is_corrected_or_taken_back_from_its_card(
+        browser: Browser, server: str, javascript: bool) -> None:
+    context = browser.new_context(viewport=PHONE, base_url=server, java_script_enabled=javascript)
+    page = context.new_page()
+    created = page.request.post("/api/games", data={"players": ["Ann", "Bob", "Cy", "Dee"], "rules": {"max_cards": 3},
+                                                     "deals": [{"bids": [1, 1, 0, 0], "tricks": [1, 1, 1, 0]}]}).json()
+    page.goto(created["links"]["edit"])
+    card = page.locator(".last-deal")
+    expect(card).to_contain_text("Deal 1 scored")
+    card.get_by_role("link", name="Correct this deal").click()
+    expect(page.locator("h1")).to_have_text("Correct deal 1 of 5")
+    page.get_by_role("button", name="↶ Take back its tricks").click()
+    expect(page.locator(".flash-done")).to_have_text("Deal 1: the tricks are taken back; enter them again.")
+    expect(page.locator(".deal-title")).to_contain_text("Deal 1 of")
+    expect(page.locator(".tricks-form")).to_be_visible()  # its bids kept, the tricks to enter again
+    page.locator(".seat-row[data-seat='2'] label.num").nth(0).click()
+    page.locator(".seat-row[data-seat='3'] label.num").nth(1).click()
+    if not javascript:
+        page.locator(".seat-row[data-seat='0'] label.num").nth(1).click()
+    page.locator(".tricks-form button[type=submit]").click()
+    expect(page.locator(".last-deal h2")).to_have_text("Deal 1 scored", timeout=10_000)
+    expect(page.locator(".board tfoot td")).to_have_text(["11", "11", "10", "1"])
+    context.close()

@@ -75,3 +75,58 @@ def test_a_board_that_fits_says_nothing_about_scrolling(page: Page) -> None:
     page.goto(created["links"]["edit"])
     assert page.locator(".board-scroll").evaluate("e => e.scrollWidth <= e.clientWidth")
     assert page.locator(".scroll-hint").evaluate("e => getComputedStyle(e).opacity") == "0"
+
+
+#: Where the first row of buttons and the Save bar are on screen, as the page opens.
+FIRST_ROW = """() => {
+  const row = document.querySelector('.seat-row'), bar = document.querySelector('.action-bar');
+  const top = document.querySelector('.top'), r = row.getBoundingClientRect(), b = bar.getBoundingClientRect();
+  return { row: [r.top, r.bottom], bar: [b.top, b.bottom], header: top.getBoundingClientRect().height,
+           scrolled: scrollY, height: innerHeight };
+}"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("step", ["tricks", "bids-at-once", "correct"])
+def test_held_sideways_the_first_row_of_buttons_shows_above_the_save_bar(page: Page, step: str, scheme: str) -> None:
+    """844 × 390: the header, the deal's title and the Save bar leave room for the first row, unscrolled."""
+    page.set_viewport_size({"width": 844, "height": 390})
+    page.emulate_media(color_scheme=scheme)
+    rules: dict[str, object] = {"max_cards": 10}
+    deals: list[dict[str, object]] = [{"bids": [3, 2, 2, 2]}]
+    if step == "bids-at-once":
+        rules, deals = {"preset": "british-oh-hell", "deal": "down", "max_cards": 10}, []
+    if step == "correct":
+        deals = [{"bids": [3, 2, 2, 2], "tricks": [3, 2, 2, 3]}]
+    created = page.request.post("/api/games", data={"players": ["Ann", "Bob", "Cy", "Dee"], "rules": rules,
+                                                     "deals": deals}).json()
+    page.goto(created["links"]["edit"] + ("/deal/1" if step == "correct" else ""))
+    expect(page.locator(".action-bar")).to_be_visible()
+    at = page.evaluate(FIRST_ROW)
+    assert at["scrolled"] == 0
+    assert at["header"] <= 48, at  # one line
+    assert at["bar"][1] - at["bar"][0] <= 70, at  # the sum beside the Save button
+    assert at["row"][1] <= at["bar"][0], at  # the whole first row, above the bar
+
+
+#: How many pixels of the board are out of sight to the right of its box.
+OVERFLOW = "() => { const box = document.querySelector('.board-scroll'); return box.scrollWidth - box.clientWidth; }"
+
+
+@pytest.mark.parametrize("where", ["edit", "view"])
+def test_the_scroll_hint_shows_only_when_columns_are_hidden(page: Page, where: str) -> None:
+    created = page.request.post("/api/games", data={
+        "players": ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"], "rules": {"max_cards": 3},
+        "deals": [{"bids": [1, 1, 0, 0, 0, 0], "tricks": [1, 1, 1, 0, 0, 0]}]}).json()
+    page.goto(created["links"][where])
+    hint = page.locator(".scroll-hint")
+    overflow = page.evaluate(OVERFLOW)
+    assert overflow > 60  # 390 px: a player's column is out of sight
+    expect(hint).to_be_visible()
+    page.set_viewport_size({"width": 390 + overflow - 4, "height": 844})  # the board 4 px wider than its box
+    expect(hint).to_be_hidden()
+    assert 0 < page.evaluate(OVERFLOW) <= 8
+    page.set_viewport_size({"width": 390 + overflow + 40, "height": 844})  # all of it in sight
+    expect(hint).to_be_hidden()
+    page.set_viewport_size({"width": 390, "height": 844})  # turned back: hidden columns again
+    expect(hint).to_be_visible()

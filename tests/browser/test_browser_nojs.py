@@ -44,3 +44,21 @@ def test_without_javascript_enter_in_a_name_previews(plain: Page) -> None:
     plain.press("input[name=players-2]", "Enter")
     expect(plain.locator("h1")).to_have_text("Ready to play?")
     expect(plain.locator(".lead")).to_contain_text("Ann · Bob · Cy")
+
+
+def test_without_javascript_a_deal_is_corrected_with_the_same_buttons_and_checks(plain: Page) -> None:
+    created = plain.request.post("/api/games", data={"players": ["Ann", "Bob", "Cy", "Dee"], "rules": {"max_cards": 3},
+                                                     "deals": [{"bids": [0, 1, 1, 0], "tricks": [1, 1, 1, 0]}]}).json()
+    plain.goto(created["links"]["edit"] + "/deal/1")
+    taps = Taps(plain)
+    expect(plain.locator("input[type=text]")).to_have_count(0)
+    expect(plain.locator("[data-kind=bids][data-seat='0'] label.struck")).to_have_text("1")  # Ann dealt: the hook
+    taps.tap("[data-kind=tricks][data-seat='3'] label.num >> nth=1")  # Dee took 1 too: 4 of 3
+    taps.save(".correct button[type=submit]")
+    expect(plain.locator("#error")).to_contain_text("The tricks add up to 4, but 3 were played")
+    expect(plain.locator("#trick-sum")).to_have_text("Together 4 of 3 tricks: 1 too many")
+    expect(plain.locator("[data-kind=tricks][data-seat='3'] input:checked")).to_have_value("1")  # kept
+    taps.tap("[data-kind=tricks][data-seat='0'] label.num >> nth=0")
+    taps.save(".correct button[type=submit]")
+    expect(plain.locator(".flash-done")).to_have_text("Deal 1 corrected.")
+    assert taps.count == 4

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import re
+from pathlib import Path
 
 import pytest
 from phone import Taps, assert_fits_the_phone
@@ -68,3 +70,24 @@ def test_when_the_dealer_is_the_one_who_missed_the_deal_takes_5_taps(page: Page)
     expect(page.locator(".last-deal")).to_contain_text("Deal 1 scored")
     assert taps.count == 5
     assert deal(page)["tricks"] == [3, 3, 2, 2] and deal(page)["made"] == [False, True, True, True]
+
+
+def test_setting_up_four_players_with_enter_between_the_names_takes_the_taps_the_readme_says(page: Page) -> None:
+    """From the home page to the first deal: the names typed with Enter between them (a key, not a tap)."""
+    taps = Taps(page)
+    page.goto("/")
+    taps.tap("text=New game")
+    first = page.locator("input[name=players-0]")
+    if not first.evaluate("e => e === document.activeElement"):
+        taps.tap(first)
+    for name in ("Ann", "Bob", "Cy", "Dee"):
+        page.keyboard.type(name)
+        page.keyboard.press("Enter")
+    assert [page.input_value(f"input[name=players-{seat}]") for seat in range(4)] == ["Ann", "Bob", "Cy", "Dee"]
+    taps.save("button.primary[value=preview]")
+    taps.save(page.locator("button[value=start]").first)
+    expect(page.locator(".deal-title")).to_have_text("Deal 1 of 19 · 10 cards")
+    print(f"setup taps, names typed with Enter: {taps.count}")
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    said = re.search(r"the\s+first\s+deal\s+in\s+(\d+)\s+taps", readme)
+    assert said and int(said.group(1)) == taps.count, (said and said.group(0), taps.count)

@@ -37,6 +37,11 @@ def test_the_read_only_page_updates_itself_as_deals_are_entered(page: Page, brow
         taps.bid(bid)
     taps.save(".tricks-form button[type=submit]")
     expect(viewer.locator(".last-deal")).to_contain_text("Deal 1 scored", timeout=10_000)
+    expect(viewer.locator("#live-status")).to_have_text("Deal 1 scored")  # for a screen reader,
+    expect(viewer.get_by_text("Deal 1 scored")).to_have_count(2)
+    seen = viewer.get_by_text("Deal 1 scored").evaluate_all(
+        "found => found.filter(e => e.checkVisibility() && e.getBoundingClientRect().width > 1).length")
+    assert seen == 1  # but said once to the eye: the deal's card
     expect(viewer.locator(".board tbody tr").first).to_contain_text("1 / 1")
     assert viewer.evaluate("window.notReloaded") is True
     viewer_context.close()

@@ -38,8 +38,23 @@ def test_the_board_links_every_finished_deal_to_its_correction(start: Start) -> 
     assert f'href="/g/{game.token}/deal/1"' in page and f'href="/g/{game.token}/deal/2"' in page
     form = game.client.get(game.url + "/deal/1").get_data(as_text=True)
     assert "Correct deal 1 of 5" in text(form)
-    assert re.search(r'<input[^>]*name="bids-1"[^>]*value="1"', form)
-    assert re.search(r'<input[^>]*name="tricks-0"[^>]*value="1"', form)
+    assert re.search(r'<input type="radio" name="bids-1" value="1" checked', form)
+    assert re.search(r'<input type="radio" name="tricks-0" value="1" checked', form)
+
+
+def test_a_correction_is_entered_with_the_big_buttons_of_the_entry_steps(start: Start) -> None:
+    """No small text fields: a radio button per bid and per count of tricks, the dealer's refused bid
+    struck out with the reason (as the bids stand), the tricks' sum under them."""
+    game = two_deals(start)
+    form = game.client.get(game.url + "/deal/1").get_data(as_text=True)
+    assert 'type="text"' not in form
+    for kind in ("bids", "tricks"):
+        for seat in range(4):
+            assert len(re.findall(rf'<input type="radio" name="{kind}-{seat}" value="\d"', form)) == 4  # 0 to 3
+    struck = re.findall(r'<label class="num[^"]*struck"><input type="radio" name="(bids-\d)" value="(\d)"', form)
+    assert struck == [("bids-0", "1")]  # Ann dealt: 1, 1, 0 bid before her, so not 1
+    assert "Ann deals and can&#39;t bid 1: the bids would add up to the 3 tricks (hook)" in form
+    assert "Together 3 of 3 tricks ✓" in text(form)
 
 
 def test_a_correction_recomputes_everything_after_it(start: Start) -> None:
@@ -75,8 +90,9 @@ def test_a_bad_correction_shows_a_message_and_keeps_the_old_game(start: Start, f
     assert text(page).count(message) == 1
     assert game.export() == before
     if "version" not in fields:
-        typed = next(iter(fields.values()))
-        assert f'value="{typed}"' in page  # what was typed is still in the form
+        name, typed = next(iter(fields.items()))
+        kept = re.search(rf'name="{name}" value="{typed}" checked', page)
+        assert bool(kept) == (str(typed) in "0123")  # what was tapped is still in the form
 
 
 def test_a_correction_that_breaks_a_later_deal_names_it_and_changes_nothing(start: Start) -> None:
@@ -99,6 +115,43 @@ def test_an_unfinished_deal_is_not_corrected_here(start: Start) -> None:
     assert response.status_code == 404
     assert "is not a finished deal of this game" in text(response.get_data(as_text=True))
     assert game.client.get(game.url + "/deal/7").status_code == 404
+
+
+def test_the_last_deal_is_corrected_or_undone_from_its_card(start: Start) -> None:
+    """The card "Deal 2 scored" links to its correction, whose page takes its tricks back (the last
+    deal's only) to enter them again."""
+    game = two_deals(start)
+    page = game.page()
+    card = page[page.index('class="last-deal"'):]
+    card = card[:card.index("</div>")]
+    assert "Deal 2 scored" in text(card)
+    assert f'href="/g/{game.token}/deal/2"' in card
+    assert f'action="/g/{game.token}/deal/2/undo"' in game.client.get(game.url + "/deal/2").get_data(as_text=True)
+    assert "/undo" not in game.client.get(game.url + "/deal/1").get_data(as_text=True)
+    response = game.post("/deal/2/undo")
+    assert response.status_code == 302
+    after = game.export()
+    assert len(after["deals"]) == 2 and "tricks" not in after["deals"][1]
+    assert after["deals"][1]["bids"] == [0, 0, 0, 1]  # by seat: Dee bid 1
+    page = game.client.get(response.location).get_data(as_text=True)
+    assert "Deal 2: the tricks are taken back; enter them again." in text(page)
+    assert 'class="live seats tricks-form"' in page  # deal 2 is back at its tricks
+    assert game.tricks(0, 1, 0, 1).status_code == 302
+    assert game.export()["deals"][1]["tricks"] == [0, 1, 0, 1]
+
+
+@pytest.mark.parametrize(("deal", "message"), [
+    pytest.param(1, "Deal 1 is not the last deal: correct it instead.", id="an earlier deal"),
+    pytest.param(3, "Deal 3 is not finished: it has no tricks to take back.", id="a deal being played"),
+])
+def test_only_the_last_finished_deal_is_undone(start: Start, deal: int, message: str) -> None:
+    game = two_deals(start)
+    game.bid(1)
+    before = game.export()
+    response = game.post(f"/deal/{deal}/undo")
+    assert response.status_code == 422
+    assert text(response.get_data(as_text=True)).count(message) == 1
+    assert game.export() == before
 
 
 def test_an_adjustment_counts_in_the_totals_with_its_reason(start: Start) -> None:

@@ -79,7 +79,7 @@ def test_a_cooperative_game_shows_made_and_missed_deals_never_points(start: Star
     assert "Playing together: 0 deals made, 1 missed and dealt again." in board
     assert "1 / 1 ✗" not in board and "1 / 0 ✗" in board and "Total" not in board
     assert not re.search(r"<i>[^<]*</i> <b>", page)  # no points, no running totals
-    last = text(re.search(r'<div class="last-deal">.*?</div>', page, re.DOTALL).group(0))  # type: ignore[union-attr]
+    last = text(re.search(r'<div class="last-deal">.*?</ul>', page, re.DOTALL).group(0))  # type: ignore[union-attr]
     assert last == "Deal 1 missed, so it is dealt again Ann ✓ Bob ✗ took 0 for 1 Cy ✗ took 1 for 0"
     assert 'id="adjust"' not in page  # nothing to add points to
     assert "1 missed and dealt again" in text(game.client.get("/").get_data(as_text=True))

@@ -397,3 +397,26 @@ def test_the_games_csv_is_the_same_in_every_language(client: FlaskClient, start:
         for asked in ({"query_string": {"lang": language}}, {"headers": {"Accept-Language": language}}):
             response = client.get(f"/gr/{view}/games.csv", **asked)
             assert response.get_data(as_text=True) == english, (language, asked)
+
+
+def test_this_phones_groups_are_one_tap_choices_for_a_game_and_at_its_end(client: FlaskClient, start: Start) -> None:
+    """No link to paste: the groups this phone may edit are buttons on the game's "Add to a group" page
+    and on its game-over screen; a group it only follows is not offered."""
+    friday, family = new_group(client, "Friday club"), new_group(client, "Family")
+    client.get(f"/gr/{token(friday['links']['edit'])}")
+    client.get(f"/gr/{token(family['links']['view'])}")  # read-only: can't take games
+    game = finished(start, ["Ann", "Bob", "Cy"], [1, 1, 0], [1, 0, 0])
+    for page in (client.get(f"/g/{game.token}/group").get_data(as_text=True), game.page()):
+        choices = re.findall(r'<button type="submit" name="link" value="([^"]+)"[^>]*>([^<]+)</button>', page)
+        assert choices == [(token(friday["links"]["edit"]), "Friday club")]
+    over = game.page()
+    assert "Add to a group" in text(over) and f'action="/g/{game.token}/group"' in over
+    done = client.post(f"/g/{game.token}/group", data={"csrf_token": csrf_from(over), "link": choices[0][0]})
+    assert done.status_code == 302 and done.headers["Location"] == f"/gr/{token(friday['links']['edit'])}"
+    assert client.get(f"/api/groups/{token(friday['links']['edit'])}").get_json()["games"][0]["players"] == [
+        "Ann", "Bob", "Cy"]
+    over = game.page()
+    assert f'This game is in the group <a href="/gr/{token(friday["links"]["edit"])}">Friday club</a>.' in over
+    assert 'name="link"' not in over
+    other = client.application.test_client()  # another phone holds no group: nothing offered
+    assert 'name="link" value=' not in other.get(f"/g/{game.token}/group").get_data(as_text=True)

@@ -269,3 +269,25 @@ def test_a_players_name_is_shown_as_text(start: Start) -> None:
     assert "<i>Friday</i>" not in page
 
 
+
+
+def test_a_chart_of_the_running_totals_is_a_tap_away_from_the_board(start: Any) -> None:
+    """Drawn by the sheet's chart code, in the page's text colour, lines told apart by dashes and numbers."""
+    game = start(rules={"max_cards": 3})
+    assert "/chart" not in game.page()  # no deal scored yet: nothing to draw
+    game.bid(1, 1, 0, 0)
+    game.tricks(1, 1, 1, 0)
+    for url in (game.url, f"/v/{game.view_token}"):
+        page = game.client.get(url).get_data(as_text=True)
+        assert f'href="{url}/chart"' in page
+        chart = game.client.get(url + "/chart")
+        assert chart.status_code == 200
+        html = chart.get_data(as_text=True)
+        svg = html[html.index("<svg"):html.index("</svg>")]
+        assert 'role="img" aria-label="Running totals"' in svg
+        assert svg.count("<polyline") == 4 and 'stroke="currentColor"' in svg and "#000" not in svg
+        assert len(set(re.findall(r'polyline points="[^"]*" stroke-dasharray="([^"]*)"', svg))) == 4
+        assert all(f">{seat} {name}</text>" in svg for seat, name in enumerate(["Ann", "Bob", "Cy", "Dee"], 1))
+        assert "told apart by their dashes" in text(html)
+        assert f'href="{url}"' in html  # back to the game
+    assert game.client.get("/g/no-such-game/chart").status_code == 404
