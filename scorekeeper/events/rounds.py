@@ -1,0 +1,213 @@
+"""A club night's rounds: the table games of each round read at once, their progress, the
+standings, the proposed seating of the next round, and starting it (EVENTS.md, "Playing a round").
+
+A round is started by checking everything first (the seating, one game file per table, replayed
+by the rules core) and only then writing: the table games, their places in the event's group and
+the event's new document, in one short transaction.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from ..rules.errors import EventError
+from ..rules.event import Seating, lineups
+from ..rules.gamefile import GameFile, parse
+from ..rules.ranking import Line, RoundResult, TableResult, standings, table_result
+from ..rules.seating import next_round
+from ..rules.seats import manual, ranked, swap
+from ..rules.words import _
+from ..store.cache import LRU
+from ..store.events import StoredEvent
+from ..store.games import StoredGame, games_by_id
+from ..store.groups import groups_by_id
+from .document import Document, core_event
+
+#: The next round's seating ``mixed`` by event and version: planning it is the costly part of a page.
+_planned: LRU[Seating] = LRU(32)
+
+
+class Busy(EventError):
+    """A round can't be started now: the current one is not finished, or every round was played."""
+
+
+@dataclass(frozen=True)
+class Table:
+    """A table of a started round: its number, players in seat order, and its game (None once deleted)."""
+
+    number: int
+    players: tuple[str, ...]
+    game: StoredGame | None
+    file: GameFile | None
+
+    @property
+    def finished(self) -> bool:
+        """Its game is finished (or ended early, or deleted: it holds the round up no longer)."""
+        return self.file is None or self.file.game.finished
+
+    @property
+    def deal(self) -> tuple[int, int]:
+        """The deal being played (or the last one) and the deals planned."""
+        if self.file is None:
+            return 0, 0
+        state = self.file.game
+        return len(state.deals), len(state.schedule)
+
+    @property
+    def winners(self) -> list[str]:
+        """The winners of its finished game."""
+        if self.file is None or not self.file.game.finished:
+            return []
+        return [self.file.players[w] for w in self.file.game.winners]
+
+    @property
+    def result(self) -> TableResult | None:
+        """What the standings take of its finished game."""
+        if self.file is None or not self.file.game.finished:
+            return None
+        return table_result(self.file.game)
+
+
+@dataclass(frozen=True)
+class Round:
+    """A started round: its number, tables and byes."""
+
+    number: int
+    tables: tuple[Table, ...]
+    byes: tuple[str, ...]
+
+    @property
+    def finished(self) -> bool:
+        """Every table's game is finished (a game ended early counts)."""
+        return all(table.finished for table in self.tables)
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """An event as its pages and its API show it: the stored row, whether the token may edit, its
+    document and its started rounds with their games (read in one SELECT)."""
+
+    stored: StoredEvent
+    editable: bool
+    doc: Document
+    rounds: tuple[Round, ...]
+
+    @property
+    def current(self) -> Round | None:
+        """The round started last, if any."""
+        return self.rounds[-1] if self.rounds else None
+
+    @property
+    def finished_rounds(self) -> tuple[Round, ...]:
+        """The rounds whose games are all finished."""
+        return tuple(r for r in self.rounds if r.finished)
+
+    def standings(self) -> tuple[Line, ...]:
+        """The standings after the finished rounds."""
+        results = [RoundResult(tuple(t.result for t in r.tables if t.result is not None), r.byes)
+                   for r in self.finished_rounds]
+        return standings([p["name"] for p in self.doc["players"]], results, self.doc["ranking"])
+
+    @property
+    def to_come(self) -> bool:
+        """Rounds are left to play."""
+        return len(self.rounds) < self.doc["rounds"]
+
+    def ready(self) -> None:
+        """Refuse (Busy) to start a round now, naming why."""
+        if not self.to_come:
+            raise Busy(_("Every planned round has been played"))
+        current = self.current
+        if current is not None and not current.finished:
+            waiting = [str(t.number) for t in current.tables if not t.finished]
+            raise Busy(_("Round %(round)s is not finished: table %(tables)s is still playing",
+                         round=current.number, tables=", ".join(waiting)))
+
+    def proposal(self) -> Seating | None:
+        """The seating proposed for the next round (a swap the director made included), or None
+        when every round has been started."""
+        if not self.to_come:
+            return None
+        number = len(self.rounds) + 1
+        kept = self.doc.get("proposal")
+        if kept is not None and kept["round"] == number:
+            return Seating(tuple(map(tuple, kept["tables"])), tuple(kept["byes"]))
+        event = core_event(self.doc)
+        if self.doc["seating"] == "ranked" and self.rounds:
+            return ranked(lineups(event)[0], [line.name for line in self.standings()])
+        key = (self.stored.token, self.stored.version)
+        return _planned.get(key, lambda: next_round(event))
+
+
+def load(stored: StoredEvent, editable: bool) -> Loaded:
+    """The event with its rounds' games (one SELECT of them all, replayed once per version)."""
+    doc = stored.document
+    ids = [t["game"] for r in doc["played"] for t in r["tables"]]
+    games = {game.id: game for game in games_by_id(ids)}
+    rounds = []
+    for played in doc["played"]:
+        tables = []
+        for number, table in enumerate(played["tables"], start=1):
+            game = games.get(table["game"])
+            tables.append(Table(number, tuple(table["players"]), game, None if game is None else game.load()))
+        rounds.append(Round(played["round"], tuple(tables), tuple(played["byes"])))
+    return Loaded(stored, editable, doc, tuple(rounds))
+
+
+def swapped(loaded: Loaded, one: object, other: object) -> Document:
+    """The document with two players of the proposed seating exchanged."""
+    loaded.ready()
+    seating = loaded.proposal()
+    assert seating is not None
+    done = swap(seating, one, other)  # type: ignore[arg-type]
+    return dict(loaded.doc, proposal={"round": len(loaded.rounds) + 1, "tables": [list(t) for t in done.tables],
+                                      "byes": list(done.byes)})
+
+
+def game_title(doc: Document, number: int, table: int) -> str:
+    """A table game's title: "<event> · round r · table t"."""
+    return _("%(event)s · round %(round)s · table %(table)s", event=doc["name"], round=number, table=table)
+
+
+def start(loaded: Loaded, tables: object | None) -> Document:
+    """Seat and start the next round (``tables``: a manual seating): the table games are made and
+    stored, and the event's new document returned for the caller to save, which commits them all."""
+    loaded.ready()
+    doc = loaded.doc
+    seating = manual(core_event(doc), tables) if tables is not None else loaded.proposal()
+    assert seating is not None
+    number = len(loaded.rounds) + 1
+    files = [parse({"title": game_title(doc, number, t), "players": list(players), "rules": doc["rules"],
+                    "first_dealer": 0})
+             for t, players in enumerate(seating.tables, start=1)]
+    group = groups_by_id([doc["group"]]) if doc.get("group") is not None else []
+    made = []
+    for file in files:
+        game = StoredGame.create(file)
+        for found in group:
+            found.add(game)
+        made.append(game)
+    played = {"round": number, "byes": list(seating.byes),
+              "tables": [{"players": list(players), "game": game.id} for players, game in zip(seating.tables, made)]}
+    return dict(doc, played=[*doc["played"], played], proposal=None)
+
+
+def score(value: Fraction) -> float:
+    """A score as the file gives it: rounded to 2 decimals, half to even."""
+    return float(round(value, 2))
+
+
+def total(value: Fraction) -> int | float:
+    """A sum of final totals as the file gives it."""
+    return int(value) if value.denominator == 1 else score(value)
+
+
+def standing_lines(loaded: Loaded) -> list[dict[str, Any]]:
+    """The standings as the event's file gives them."""
+    return [{"rank": line.rank, "name": line.name, "score": score(line.score), "rounds_played": line.rounds_played,
+             "tables_won": line.tables_won, "deals": line.deals, "made": line.made,
+             "per_round": [score(s) for s in line.per_round], "totals": total(line.totals)}
+            for line in loaded.standings()]
+
