@@ -32,8 +32,13 @@ STALE = N_("The event was changed at the same time by another request: look at i
 
 def event_links(stored: StoredEvent, editable: bool) -> dict[str, str]:
     """The event's links a token may see: the edit link only with the edit token."""
-    token = stored.token if editable else stored.view_token
-    return {"api": url_for("events_api.get_event", event=token, _external=True)}
+    links = {"view": url_for("events.event", event=stored.view_token, _external=True)}
+    token = stored.view_token
+    if editable:
+        token = stored.token
+        links["edit"] = url_for("events.event", event=token, _external=True)
+    links["api"] = url_for("events_api.get_event", event=token, _external=True)
+    return links
 
 
 def document(loaded: rounds.Loaded) -> dict[str, Any]:

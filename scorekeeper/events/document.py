@@ -201,8 +201,9 @@ def change_players(doc: Document, data: Mapping[str, Any]) -> Document:
     changed = dict(doc, players=[dict(p) for p in doc["players"]], proposal=None)
     if kinds == ["arrive"]:
         name = values.name(data["arrive"])
-        if any(key(p["name"]) == key(name) for p in doc["players"]):
-            raise EventError(_("%(name)s is a player of this event already", name=name))
+        known = [p["name"] for p in doc["players"] if key(p["name"]) == key(name)]
+        if known:
+            raise EventError(_("%(name)s is a player of this event already", name=known[0]))
         changed["players"].append({"name": name, "arrives": number, "last": None, "asked": []})
         check_tables(len(changed["players"]), sizes(doc))
     else:

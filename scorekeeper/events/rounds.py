@@ -49,11 +49,16 @@ class Table:
 
     @property
     def deal(self) -> tuple[int, int]:
-        """The deal being played (or the last one) and the deals planned."""
+        """The deal being played (the last one once finished; 0 before the first) and the deals planned."""
         if self.file is None:
             return 0, 0
         state = self.file.game
-        return len(state.deals), len(state.schedule)
+        played = len(state.deals)
+        waiting = played and not state.finished and state.current is None  # the next deal is up
+        planned = len(state.schedule)
+        if waiting:
+            played = min(played + 1, planned) if planned else played + 1
+        return played, planned
 
     @property
     def winners(self) -> list[str]:

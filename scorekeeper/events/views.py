@@ -1,0 +1,205 @@
+"""A club night's pages: the director's page (the edit link) and the room screen (the read-only
+link), which follows the tables as they enter deals (static/js/view.js polls ``state``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    flash,
+    jsonify,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from markupsafe import Markup
+from werkzeug.wrappers import Response as BaseResponse
+
+from ..rules import values
+from ..rules.errors import RulesError
+from ..rules.gamefile import GameFile
+from ..rules.words import N_, _
+from ..store import edits
+from ..store.db import rollback
+from ..store.events import StoredEvent, find_event, games_mark
+from . import document as documents
+from . import rounds
+
+bp = Blueprint("events", __name__)
+
+#: What a director's change says when another came first.
+STALE = N_("The event was changed meanwhile on another screen: here it is as it is now. Try again.")
+
+
+def _event_or_404(token: str, *, edit: bool) -> tuple[StoredEvent, bool]:
+    stored, editable = find_event(token)
+    if stored is None:
+        abort(404, _("No event has this link: check that the whole link was opened."))
+    if edit and not editable:
+        abort(403, _("This is the read-only link of an event: it shows the event but can't change it."))
+    return stored, editable
+
+
+def _no_store(response: Response) -> Response:
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def _current_ids(doc: documents.Document) -> list[int]:
+    return [t["game"] for t in doc["played"][-1]["tables"]] if doc["played"] else []
+
+
+def mark(stored: StoredEvent) -> str:
+    """What the room screen compares: the event's version and its current round's games' versions."""
+    count, versions = games_mark(_current_ids(stored.document))
+    return f"{stored.version}.{count}.{versions}"
+
+
+def _token(loaded: rounds.Loaded) -> str:
+    return loaded.stored.token if loaded.editable else loaded.stored.view_token
+
+
+def _live(loaded: rounds.Loaded) -> str:
+    return render_template("events/_live.html", loaded=loaded, token=_token(loaded), lines=loaded.standings())
+
+
+def where(loaded: rounds.Loaded, typed: str) -> str:
+    """Where a player sits in the current round, in words: the table and seat, a bye, or why not."""
+    try:
+        name = documents.find_player(loaded.doc, typed)["name"]
+    except RulesError as exc:
+        return str(exc)
+    current = loaded.current
+    if current is None:
+        return _("%(name)s: the first round has not been seated yet.", name=name)
+    for table in current.tables:
+        if name in table.players:
+            return _("%(name)s: round %(round)s, table %(table)s, seat %(seat)s.", name=name, round=current.number,
+                     table=table.number, seat=table.players.index(name) + 1)
+    if name in current.byes:
+        return _("%(name)s has a bye in round %(round)s.", name=name, round=current.number)
+    return _("%(name)s does not play round %(round)s.", name=name, round=current.number)
+
+
+def _page(loaded: rounds.Loaded, error: str = "", status: int = 200) -> Response:
+    if not loaded.editable:
+        asked = values.visible(str(request.args.get("name", "")))[:values.MAX_NAME]
+        answer = where(loaded, asked) if asked.strip() else ""
+        page = render_template("events/room.html", loaded=loaded, live=Markup(_live(loaded)), mark=mark(loaded.stored),
+                               asked=asked, answer=answer)
+        return _no_store(make_response(page, status))
+    try:
+        loaded.ready()
+        busy = ""
+    except rounds.Busy as exc:
+        busy = str(exc)
+    proposal = loaded.proposal() if loaded.to_come else None
+    page = render_template("events/director.html", loaded=loaded, live=Markup(_live(loaded)),
+                           mark=mark(loaded.stored), proposal=proposal, busy=busy, error=error,
+                           next_round=len(loaded.rounds) + 1)
+    return _no_store(make_response(page, status))
+
+
+@bp.get("/e/<event>")
+def event(event: str) -> Response:
+    """The director's page with the edit link; the room screen with the read-only link."""
+    stored, editable = _event_or_404(event, edit=False)
+    return _page(rounds.load(stored, editable))
+
+
+@bp.get("/e/<event>/state")
+def state(event: str) -> Response:
+    """The event's mark, and its tables and standings as HTML when they changed since ``?v=``."""
+    stored, editable = _event_or_404(event, edit=False)
+    now = mark(stored)
+    if request.args.get("v") == now:
+        return _no_store(jsonify(version=now))
+    return _no_store(jsonify(version=now, html=_live(rounds.load(stored, editable))))
+
+
+def _save(stored: StoredEvent, change: Any, done: str) -> Response | BaseResponse:
+    """Make the event's new document with ``change`` and store it; else the page says why."""
+    loaded = rounds.load(stored, True)
+    try:
+        doc = change(loaded)
+    except rounds.Busy as exc:
+        rollback()  # the table games a refused start made
+        return _page(loaded, str(exc), 409)
+    except RulesError as exc:
+        rollback()  # the table games a refused start made
+        return _page(loaded, str(exc), 422)
+    if not stored.save(doc):
+        return _page(rounds.load(_event_or_404(stored.token, edit=True)[0], True), _(STALE), 409)
+    flash(done, "done")
+    return redirect(url_for("events.event", event=stored.token))
+
+
+@bp.post("/e/<event>/players")
+def players(event: str) -> Response | BaseResponse:
+    """Someone arrives, withdraws, or asks for a bye in a round to come."""
+    stored, _editable = _event_or_404(event, edit=True)
+    action = str(request.form.get("action", ""))
+    if action not in ("arrive", "withdraw", "bye"):
+        return _page(rounds.load(stored, True), _("Choose what changes: someone arrives, withdraws or takes a bye."),
+                     422)
+    change: dict[str, Any] = {action: str(request.form.get("name", ""))}
+    if action == "bye":
+        change["round"] = str(request.form.get("round", ""))
+
+    def changed(loaded: rounds.Loaded) -> documents.Document:
+        if "round" in change:
+            change["round"] = values.whole(change["round"], lambda: _("The round"), 1, loaded.doc["rounds"])
+        return documents.change_players(loaded.doc, change)
+
+    name = change[action].strip()
+    done = {"arrive": _("%(name)s plays from the next round.", name=name),
+            "withdraw": _("%(name)s has withdrawn.", name=name),
+            "bye": _("%(name)s has a bye in round %(round)s.", name=name, round=change.get("round", ""))}[action]
+    return _save(stored, changed, done)
+
+
+@bp.post("/e/<event>/swap")
+def swap(event: str) -> Response | BaseResponse:
+    """Exchange two players' seats in the proposed seating of the next round."""
+    stored, _editable = _event_or_404(event, edit=True)
+    one, other = str(request.form.get("one", "")), str(request.form.get("other", ""))
+    return _save(stored, lambda loaded: rounds.swapped(loaded, one, other),
+                 _("%(one)s and %(other)s have changed seats.", one=one.strip(), other=other.strip()))
+
+
+@bp.post("/e/<event>/start")
+def start(event: str) -> Response | BaseResponse:
+    """Start the next round as proposed: one game per table."""
+    stored, _editable = _event_or_404(event, edit=True)
+    return _save(stored, lambda loaded: rounds.start(loaded, None),
+                 _("Round %(round)s has started: every table's game is ready.", round=len(stored.document["played"]) + 1))
+
+
+@bp.post("/e/<event>/tables/<int:number>/end")
+def end_table(event: str, number: int) -> Response | BaseResponse:
+    """End a table's game of the current round early (the round's time limit): it counts as it stands."""
+    stored, _editable = _event_or_404(event, edit=True)
+    loaded = rounds.load(stored, True)
+    current = loaded.current
+    table = current.tables[number - 1] if current is not None and 1 <= number <= len(current.tables) else None
+    if table is None or table.game is None:
+        return _page(loaded, _("The current round has no table %(table)s.", table=number), 404)
+    if table.finished:
+        return _page(loaded, _("Table %(table)s has finished already.", table=number), 409)
+    game = table.game
+    document = game.document
+    edits.set_ended(document, True)
+    try:
+        ended: GameFile = game.replay(document)
+    except RulesError as exc:
+        return _page(loaded, str(exc), 422)
+    if not game.save(ended):
+        return _page(rounds.load(stored, True), _(STALE), 409)
+    flash(_("Table %(table)s's game has ended: it counts as it stands.", table=number), "done")
+    return redirect(url_for("events.event", event=stored.token))
+

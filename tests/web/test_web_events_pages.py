@@ -1,0 +1,144 @@
+"""A club night's pages: the director's page (the edit link) seats, swaps, starts rounds, takes
+arrivals, withdrawals and byes and ends a table's game early; the room screen (the read-only link)
+shows the tables and standings, follows them, and tells a player where to sit."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from test_web_events_api import QUICK_RULES, events_snapshot, finish, new_event, token
+from webhelpers import csrf_from, message, text
+
+
+@pytest.fixture
+def night(client: FlaskClient) -> dict[str, Any]:
+    """A night of 13 at three tables, nothing started yet, with its two links."""
+    event = new_event(client)
+    return {"edit": token(event["links"]["edit"]), "view": token(event["links"]["view"]), "event": event}
+
+
+def post(client: FlaskClient, edit: str, path: str, **form: str) -> Any:
+    page = client.get(f"/e/{edit}").get_data(as_text=True)
+    return client.post(f"/e/{edit}/{path}", data={**form, "csrf_token": csrf_from(page)})
+
+
+def test_the_director_starts_a_round_as_proposed_and_follows_its_tables(client: FlaskClient,
+                                                                        night: dict[str, Any]) -> None:
+    page = text(client.get(f"/e/{night['edit']}").get_data(as_text=True))
+    assert "Round 1: proposed seating" in page and "Start round 1" in page
+    assert "The first round has not started yet" in page
+    response = post(client, night["edit"], "start")
+    assert response.status_code == 302
+    page = client.get(f"/e/{night['edit']}")
+    shown = text(page.get_data(as_text=True))
+    assert "Round 1 has started: every table's game is ready." in shown
+    assert "Round 1 of 3" in shown and "not started" in shown and "Table 3" in shown
+    event = client.get(f"/api/events/{night['edit']}").get_json()
+    for table in event["played"][0]["tables"]:
+        assert f"/g/{token(table['links']['edit'])}" in page.get_data(as_text=True)
+    assert "Round 1 is not finished: table 1, 2, 3 is still playing" in shown
+    finish(client, event["played"][0]["tables"][0])
+    shown = text(client.get(f"/e/{night['edit']}").get_data(as_text=True))
+    assert "finished: " + event["played"][0]["tables"][0]["players"][0] in shown
+    refused = post(client, night["edit"], "start")
+    assert refused.status_code == 409 and message(refused) == "Round 1 is not finished: table 2, 3 is still playing"
+
+
+def test_a_swap_changes_the_proposed_seating_and_the_round_starts_with_it(client: FlaskClient,
+                                                                          night: dict[str, Any]) -> None:
+    before = client.get(f"/api/events/{night['edit']}").get_json()
+    assert before["played"] == []
+    response = post(client, night["edit"], "swap", one="Ann", other="Bob")
+    assert response.status_code == 302
+    refused = post(client, night["edit"], "swap", one="Ann", other="Zed")
+    assert refused.status_code == 422 and message(refused) == "Zed is not at a table of this round"
+    same = post(client, night["edit"], "swap", one="Ann", other="ann")
+    assert same.status_code == 422 and message(same) == "Choose two different players to swap"
+    page = client.get(f"/e/{night['edit']}").get_data(as_text=True)
+    proposed = [t.split("</ol>")[0] for t in page.split('id="ev-next"')[1].split('class="ev-seats">')[1:]]
+    assert post(client, night["edit"], "start").status_code == 302
+    played = client.get(f"/api/events/{night['edit']}").get_json()["played"][0]["tables"]
+    assert ["".join(f"<li>{n}</li>" for n in t["players"]) for t in played] == proposed
+
+
+def test_arrivals_withdrawals_and_byes_from_the_director_s_page(app: Flask, client: FlaskClient,
+                                                                night: dict[str, Any]) -> None:
+    assert post(client, night["edit"], "players", action="arrive", name="Ned").status_code == 302
+    assert post(client, night["edit"], "players", action="withdraw", name="Bob").status_code == 302
+    assert post(client, night["edit"], "players", action="bye", name="Cy", round="2").status_code == 302
+    before = events_snapshot(app)
+    for form, said in (({"action": "arrive", "name": "ann"}, "Ann is a player of this event already"),
+                       ({"action": "bye", "name": "Cy", "round": "9"}, "The round must be a whole number from 1 to 3"),
+                       ({"action": "bye", "name": "Cy", "round": "2"}, "Cy has a bye in round 2 already"),
+                       ({"action": "leave", "name": "Cy"}, "Choose what changes")):
+        refused = post(client, night["edit"], "players", **form)
+        assert refused.status_code == 422 and said in message(refused)
+    assert events_snapshot(app) == before
+    shown = text(client.get(f"/e/{night['edit']}").get_data(as_text=True))
+    assert "Ned · from round 1" not in shown and "Bob · withdrew after round 0" in shown
+    assert "Cy · bye in round 2" in shown
+
+
+def test_a_table_s_game_is_ended_early_from_the_director_s_page(client: FlaskClient) -> None:
+    event = new_event(client, rules={**QUICK_RULES, "deals": 3})
+    edit = token(event["links"]["edit"])
+    post(client, edit, "start")
+    table = client.get(f"/api/events/{edit}").get_json()["played"][0]["tables"][1]
+    read = client.get(table["links"]["api"])
+    game = read.get_json()
+    n = len(game["players"])
+    doc = {name: game[name] for name in ("format", "title", "players", "rules", "first_dealer")}
+    doc["deals"] = [{"bids": [0] * n, "tricks": [1] + [0] * (n - 1)}]
+    client.put(f"/api/games/{token(table['links']['edit'])}", json=doc, headers={"If-Match": read.headers["ETag"]})
+    assert "deal 2 of 3" in text(client.get(f"/e/{edit}").get_data(as_text=True))
+    ended = post(client, edit, "tables/2/end")
+    assert ended.status_code == 302
+    assert "Table 2's game has ended: it counts as it stands." in text(client.get(f"/e/{edit}").get_data(as_text=True))
+    after = client.get(f"/api/events/{edit}").get_json()["played"][0]["tables"][1]
+    assert after["finished"] and client.get(table["links"]["api"]).get_json()["ended"]
+    again = post(client, edit, "tables/2/end")
+    assert again.status_code == 409 and message(again) == "Table 2 has finished already."
+    assert post(client, edit, "tables/9/end").status_code == 404
+
+
+def test_the_room_screen_shows_the_tables_and_standings_but_no_edit_link(client: FlaskClient,
+                                                                         night: dict[str, Any]) -> None:
+    post(client, night["edit"], "start")
+    event = client.get(f"/api/events/{night['edit']}").get_json()
+    room = client.get(f"/e/{night['view']}")
+    html = room.get_data(as_text=True)
+    assert room.status_code == 200 and "Round 1 of 3" in text(html) and "Standings" in text(html)
+    assert night["edit"] not in html
+    assert not any(token(t["links"]["edit"]) in html for t in event["played"][0]["tables"])
+    assert all(f"/v/{token(t['links']['view'])}" in html for t in event["played"][0]["tables"])
+    assert "csrf_token" not in html
+    first = event["played"][0]["tables"][2]
+    name = first["players"][1]
+    answer = text(client.get(f"/e/{night['view']}", query_string={"name": name.upper()}).get_data(as_text=True))
+    assert f"{name}: round 1, table 3, seat 2." in answer
+    assert "Zed is not a player of this event" in text(client.get(f"/e/{night['view']}?name=Zed").get_data(as_text=True))
+
+
+def test_the_room_screen_follows_the_tables_as_they_enter_deals(client: FlaskClient, night: dict[str, Any]) -> None:
+    post(client, night["edit"], "start")
+    state = client.get(f"/e/{night['view']}/state").get_json()
+    assert "Round 1 of 3" in text(state["html"])
+    unchanged = client.get(f"/e/{night['view']}/state", query_string={"v": state["version"]}).get_json()
+    assert unchanged == {"version": state["version"]}
+    finish(client, client.get(f"/api/events/{night['edit']}").get_json()["played"][0]["tables"][0])
+    changed = client.get(f"/e/{night['view']}/state", query_string={"v": state["version"]}).get_json()
+    assert changed["version"] != state["version"] and "finished" in text(changed["html"])
+
+
+def test_a_read_only_link_can_t_post_to_the_director_s_forms(app: Flask, client: FlaskClient,
+                                                             night: dict[str, Any]) -> None:
+    csrf = csrf_from(client.get(f"/e/{night['edit']}").get_data(as_text=True))
+    before = events_snapshot(app)
+    for path in ("start", "swap", "players", "tables/1/end"):
+        response = client.post(f"/e/{night['view']}/{path}", data={"csrf_token": csrf, "action": "arrive",
+                                                                  "name": "Ned", "one": "Ann", "other": "Bob"})
+        assert response.status_code == 403
+    assert events_snapshot(app) == before
