@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cached_property
 from typing import Any
 
 from ..rules.errors import EventError
@@ -20,13 +21,16 @@ from ..rules.seating import next_round
 from ..rules.seats import manual, ranked, swap
 from ..rules.words import _
 from ..store.cache import LRU
-from ..store.events import StoredEvent
+from ..store.events import StoredEvent, games_mark
 from ..store.games import StoredGame, games_by_id
 from ..store.groups import groups_by_id
 from .document import Document, core_event
 
 #: The next round's seating ``mixed`` by event and version: planning it is the costly part of a page.
 _planned: LRU[Seating] = LRU(32)
+#: Events with their rounds' games by ``Loaded.key``: 300 phones following a room screen, or a
+#: director's page opened again, read and rank the games once per change.
+_loaded: LRU[Loaded] = LRU(32)
 
 
 class Busy(EventError):
@@ -109,6 +113,11 @@ class Loaded:
         """The rounds whose games are all finished."""
         return tuple(r for r in self.rounds if r.finished)
 
+    @cached_property
+    def lines(self) -> tuple[Line, ...]:
+        """The standings after the finished rounds (worked out once per state of the event)."""
+        return self.standings()
+
     def standings(self) -> tuple[Line, ...]:
         """The standings after the finished rounds."""
         results = [RoundResult(tuple(t.result for t in r.tables if t.result is not None), r.byes)
@@ -141,16 +150,35 @@ class Loaded:
             return Seating(tuple(map(tuple, kept["tables"])), tuple(kept["byes"]))
         event = core_event(self.doc)
         if self.doc["seating"] == "ranked" and self.rounds:
-            return ranked(lineups(event)[0], [line.name for line in self.standings()])
+            return ranked(lineups(event)[0], [line.name for line in self.lines])
         key = (self.stored.token, self.stored.version)
         return _planned.get(key, lambda: next_round(event))
 
 
-def load(stored: StoredEvent, editable: bool) -> Loaded:
-    """The event with its rounds' games (one SELECT of them all, replayed once per version)."""
+def game_ids(doc: Document) -> list[int]:
+    """The ids of every table game of the rounds started."""
+    return [t["game"] for r in doc["played"] for t in r["tables"]]
+
+
+def mark(stored: StoredEvent) -> str:
+    """What tells one state of an event and its games from another (one SELECT, without reading
+    the games): the event's version, and how many of its games are left and the sum of their
+    versions (a version only grows)."""
+    count, versions = games_mark(game_ids(stored.document))
+    return f"{stored.version}.{count}.{versions}"
+
+
+def load(stored: StoredEvent, editable: bool, state: str | None = None) -> Loaded:
+    """The event with its rounds' games (one SELECT of them all, replayed once per version), kept
+    by the event, the link's kind and ``state`` (its ``mark``) when given."""
+    if state is None:
+        return _read(stored, editable)
+    return _loaded.get((stored.id, stored.token, editable, state), lambda: _read(stored, editable))
+
+
+def _read(stored: StoredEvent, editable: bool) -> Loaded:
     doc = stored.document
-    ids = [t["game"] for r in doc["played"] for t in r["tables"]]
-    games = {game.id: game for game in games_by_id(ids)}
+    games = {game.id: game for game in games_by_id(game_ids(doc))}
     rounds = []
     for played in doc["played"]:
         tables = []
@@ -214,5 +242,5 @@ def standing_lines(loaded: Loaded) -> list[dict[str, Any]]:
     return [{"rank": line.rank, "name": line.name, "score": score(line.score), "rounds_played": line.rounds_played,
              "tables_won": line.tables_won, "deals": line.deals, "made": line.made,
              "per_round": [score(s) for s in line.per_round], "totals": total(line.totals)}
-            for line in loaded.standings()]
+            for line in loaded.lines]
 

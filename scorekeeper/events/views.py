@@ -9,6 +9,7 @@ from flask import (
     Blueprint,
     Response,
     abort,
+    current_app,
     flash,
     jsonify,
     make_response,
@@ -20,13 +21,19 @@ from flask import (
 from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
+from ..groups.views import csrf_field
+from ..play.views import qr_code
 from ..rules import values
 from ..rules.errors import RulesError
 from ..rules.gamefile import GameFile
 from ..rules.words import N_, _
+from ..sheets import pdf
 from ..store import edits
+from ..store.cache import LRU
 from ..store.db import rollback
-from ..store.events import StoredEvent, find_event, games_mark
+from ..store.events import StoredEvent, find_event
+from ..web import language
+from ..web.site import game_links
 from . import document as documents
 from . import rounds
 
@@ -50,22 +57,22 @@ def _no_store(response: Response) -> Response:
     return response
 
 
-def _current_ids(doc: documents.Document) -> list[int]:
-    return [t["game"] for t in doc["played"][-1]["tables"]] if doc["played"] else []
-
-
-def mark(stored: StoredEvent) -> str:
-    """What the room screen compares: the event's version and its current round's games' versions."""
-    count, versions = games_mark(_current_ids(stored.document))
-    return f"{stored.version}.{count}.{versions}"
-
-
 def _token(loaded: rounds.Loaded) -> str:
     return loaded.stored.token if loaded.editable else loaded.stored.view_token
 
 
-def _live(loaded: rounds.Loaded) -> str:
-    return render_template("events/_live.html", loaded=loaded, token=_token(loaded), lines=loaded.standings())
+#: Where each phone's form token goes in a kept part of a page.
+CSRF_MARK = "\x00csrf\x00"
+#: The tables and standings as HTML, by the event's state, the link's kind and the language.
+_parts: LRU[str] = LRU(64)
+
+
+def _live(loaded: rounds.Loaded, state: str) -> str:
+    """The part of the pages that follows the tables, rendered once per state of the event."""
+    key = (loaded.stored.id, _token(loaded), state, language.current())
+    html = _parts.get(key, lambda: render_template("events/_live.html", loaded=loaded, token=_token(loaded),
+                                                    lines=loaded.lines, csrf_mark=Markup(CSRF_MARK)))
+    return html.replace(CSRF_MARK, str(csrf_field())) if loaded.editable else html
 
 
 def where(loaded: rounds.Loaded, typed: str) -> str:
@@ -86,22 +93,22 @@ def where(loaded: rounds.Loaded, typed: str) -> str:
     return _("%(name)s does not play round %(round)s.", name=name, round=current.number)
 
 
-def _page(loaded: rounds.Loaded, error: str = "", status: int = 200) -> Response:
-    if not loaded.editable:
+def _page(stored: StoredEvent, editable: bool, error: str = "", status: int = 200) -> Response:
+    state = rounds.mark(stored)
+    loaded = rounds.load(stored, editable, state)
+    live = Markup(_live(loaded, state))
+    if not editable:
         asked = values.visible(str(request.args.get("name", "")))[:values.MAX_NAME]
         answer = where(loaded, asked) if asked.strip() else ""
-        page = render_template("events/room.html", loaded=loaded, live=Markup(_live(loaded)), mark=mark(loaded.stored),
-                               asked=asked, answer=answer)
+        page = render_template("events/room.html", loaded=loaded, live=live, mark=state, asked=asked, answer=answer)
         return _no_store(make_response(page, status))
     try:
         loaded.ready()
         busy = ""
     except rounds.Busy as exc:
         busy = str(exc)
-    proposal = loaded.proposal() if loaded.to_come else None
-    page = render_template("events/director.html", loaded=loaded, live=Markup(_live(loaded)),
-                           mark=mark(loaded.stored), proposal=proposal, busy=busy, error=error,
-                           next_round=len(loaded.rounds) + 1)
+    page = render_template("events/director.html", loaded=loaded, live=live, mark=state, proposal=loaded.proposal(),
+                           busy=busy, error=error, next_round=len(loaded.rounds) + 1)
     return _no_store(make_response(page, status))
 
 
@@ -109,17 +116,17 @@ def _page(loaded: rounds.Loaded, error: str = "", status: int = 200) -> Response
 def event(event: str) -> Response:
     """The director's page with the edit link; the room screen with the read-only link."""
     stored, editable = _event_or_404(event, edit=False)
-    return _page(rounds.load(stored, editable))
+    return _page(stored, editable)
 
 
 @bp.get("/e/<event>/state")
 def state(event: str) -> Response:
     """The event's mark, and its tables and standings as HTML when they changed since ``?v=``."""
     stored, editable = _event_or_404(event, edit=False)
-    now = mark(stored)
+    now = rounds.mark(stored)
     if request.args.get("v") == now:
         return _no_store(jsonify(version=now))
-    return _no_store(jsonify(version=now, html=_live(rounds.load(stored, editable))))
+    return _no_store(jsonify(version=now, html=_live(rounds.load(stored, editable, now), now)))
 
 
 def _save(stored: StoredEvent, change: Any, done: str) -> Response | BaseResponse:
@@ -129,14 +136,33 @@ def _save(stored: StoredEvent, change: Any, done: str) -> Response | BaseRespons
         doc = change(loaded)
     except rounds.Busy as exc:
         rollback()  # the table games a refused start made
-        return _page(loaded, str(exc), 409)
+        return _page(stored, True, str(exc), 409)
     except RulesError as exc:
         rollback()  # the table games a refused start made
-        return _page(loaded, str(exc), 422)
+        return _page(stored, True, str(exc), 422)
     if not stored.save(doc):
-        return _page(rounds.load(_event_or_404(stored.token, edit=True)[0], True), _(STALE), 409)
+        return _page(_event_or_404(stored.token, edit=True)[0], True, _(STALE), 409)
     flash(done, "done")
     return redirect(url_for("events.event", event=stored.token))
+
+
+@bp.get("/e/<event>/cards.pdf")
+def cards(event: str) -> Response:
+    """The current round's table cards (edit link only: each card's QR code opens its table's game
+    to score it): one A6 card per table, four to an A4 page."""
+    stored, _editable = _event_or_404(event, edit=True)
+    loaded = rounds.load(stored, True, rounds.mark(stored))
+    current = loaded.current
+    if current is None:
+        abort(404, _("No round has started yet: the table cards are made when a round starts."))
+    codes = {t.number: qr_code(game_links(t.game)["edit"]) for t in current.tables if t.game is not None}
+    page = render_template("events/cards.html", doc=loaded.doc, current=current, codes=codes,
+                           static=current_app.static_url_path)
+    data, _pages = pdf.page_pdf(page)
+    response = Response(data, mimetype="application/pdf")
+    response.headers["Content-Disposition"] = f'inline; filename="round-{current.number}-tables.pdf"'
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 @bp.post("/e/<event>/players")
@@ -145,8 +171,7 @@ def players(event: str) -> Response | BaseResponse:
     stored, _editable = _event_or_404(event, edit=True)
     action = str(request.form.get("action", ""))
     if action not in ("arrive", "withdraw", "bye"):
-        return _page(rounds.load(stored, True), _("Choose what changes: someone arrives, withdraws or takes a bye."),
-                     422)
+        return _page(stored, True, _("Choose what changes: someone arrives, withdraws or takes a bye."), 422)
     change: dict[str, Any] = {action: str(request.form.get("name", ""))}
     if action == "bye":
         change["round"] = str(request.form.get("round", ""))
@@ -188,18 +213,18 @@ def end_table(event: str, number: int) -> Response | BaseResponse:
     current = loaded.current
     table = current.tables[number - 1] if current is not None and 1 <= number <= len(current.tables) else None
     if table is None or table.game is None:
-        return _page(loaded, _("The current round has no table %(table)s.", table=number), 404)
+        return _page(stored, True, _("The current round has no table %(table)s.", table=number), 404)
     if table.finished:
-        return _page(loaded, _("Table %(table)s has finished already.", table=number), 409)
+        return _page(stored, True, _("Table %(table)s has finished already.", table=number), 409)
     game = table.game
     document = game.document
     edits.set_ended(document, True)
     try:
         ended: GameFile = game.replay(document)
     except RulesError as exc:
-        return _page(loaded, str(exc), 422)
+        return _page(stored, True, str(exc), 422)
     if not game.save(ended):
-        return _page(rounds.load(stored, True), _(STALE), 409)
+        return _page(stored, True, _(STALE), 409)
     flash(_("Table %(table)s's game has ended: it counts as it stands.", table=number), "done")
     return redirect(url_for("events.event", event=stored.token))
 

@@ -142,3 +142,54 @@ def test_a_read_only_link_can_t_post_to_the_director_s_forms(app: Flask, client:
                                                                   "name": "Ned", "one": "Ann", "other": "Bob"})
         assert response.status_code == 403
     assert events_snapshot(app) == before
+
+
+def test_the_sql_statements_of_each_page_do_not_grow_with_tables_or_rounds(app: Flask, client: FlaskClient) -> None:
+    from sqlalchemy import event as sql_event
+
+    from scorekeeper.store.db import db
+
+    statements: list[str] = []
+    with app.app_context():
+        sql_event.listen(db.engine, "before_cursor_execute", lambda *args: statements.append(args[2]))
+    counts: list[dict[str, int]] = []
+    for players, rounds in ((8, 1), (24, 3)):
+        made = new_event(client, players=[f"P{i}" for i in range(players)], rounds=rounds)
+        edit, view = token(made["links"]["edit"]), token(made["links"]["view"])
+        for number in range(rounds):
+            started = client.post(f"/api/events/{edit}/rounds", json={}).get_json()
+            if number < rounds - 1:
+                for table in started["played"][-1]["tables"]:
+                    finish(client, table)
+        state = client.get(f"/e/{view}/state").get_json()["version"]
+        found = {}
+        for path in (f"/e/{edit}", f"/e/{view}", f"/e/{view}/state?v={state}", f"/api/events/{view}"):
+            client.get(path)
+            statements.clear()
+            assert client.get(path).status_code == 200
+            found[path.replace(edit, "edit").replace(view, "view").replace(state, "v")] = len(statements)
+        counts.append(found)
+    assert counts[0] == counts[1]
+    assert max(counts[0].values()) <= 3
+
+
+def test_the_table_cards_show_each_table_s_round_players_first_dealer_and_a_qr_code(client: FlaskClient,
+                                                                                   night: dict[str, Any]) -> None:
+    from io import BytesIO
+
+    from pypdf import PdfReader
+
+    assert client.get(f"/e/{night['edit']}/cards.pdf").status_code == 404
+    post(client, night["edit"], "start")
+    assert "Table cards of round 1 (PDF)" in text(client.get(f"/e/{night['edit']}").get_data(as_text=True))
+    response = client.get(f"/e/{night['edit']}/cards.pdf")
+    assert response.status_code == 200 and response.mimetype == "application/pdf"
+    reader = PdfReader(BytesIO(response.data))
+    assert len(reader.pages) == 1  # three cards: one A4 page
+    words = " ".join(reader.pages[0].extract_text().split())
+    tables = client.get(f"/api/events/{night['edit']}").get_json()["played"][0]["tables"]
+    for table in tables:
+        assert f"Round 1 · Table {table['table']}" in words
+        assert f"{table['players'][0]} deals first." in words
+    assert words.count("Scan to score this table's game on your phone.") == 3
+    assert client.get(f"/e/{night['view']}/cards.pdf").status_code == 403
