@@ -71,7 +71,7 @@ def document(loaded: rounds.Loaded) -> dict[str, Any]:
 
 
 def _answer(stored: StoredEvent, editable: bool = True) -> Response:
-    return jsonify(document(rounds.load(stored, editable)))
+    return jsonify(document(rounds.load(stored, editable, rounds.mark(stored))))
 
 
 @bp.post("/events")

@@ -31,6 +31,12 @@ _planned: LRU[Seating] = LRU(32)
 #: Events with their rounds' games by ``Loaded.key``: 300 phones following a room screen, or a
 #: director's page opened again, read and rank the games once per change.
 _loaded: LRU[Loaded] = LRU(32)
+#: What the event's pages take of each table game, by ``game_key``: a deal entered at one table
+#: replays that table's game alone.
+_progress: LRU[Progress] = LRU(2048)
+#: The standings by the event and the versions of its finished rounds' games: they change only
+#: when a round finishes or a finished game is corrected, not at every deal.
+_standings: LRU[tuple[Line, ...]] = LRU(32)
 
 
 class Busy(EventError):
@@ -38,45 +44,61 @@ class Busy(EventError):
 
 
 @dataclass(frozen=True)
+class Progress:
+    """What the event takes of a table's game: finished, the deal being played (the last one once
+    finished; 0 before the first), the deals planned, the winners and the result for the standings."""
+
+    finished: bool
+    deal: int
+    deals: int
+    winners: tuple[str, ...]
+    result: TableResult | None
+
+
+def progress(file: GameFile) -> Progress:
+    """A table game's progress, from its replay."""
+    state = file.game
+    played, planned = len(state.deals), len(state.schedule)
+    if played and not state.finished and state.current is None:  # the next deal is up
+        played = min(played + 1, planned) if planned else played + 1
+    if not state.finished:
+        return Progress(False, played, planned, (), None)
+    return Progress(True, played, planned, tuple(file.players[w] for w in state.winners), table_result(state))
+
+
+#: A table whose game was deleted: it holds its round up no longer, and has no result.
+GONE = Progress(True, 0, 0, (), None)
+
+
+@dataclass(frozen=True)
 class Table:
-    """A table of a started round: its number, players in seat order, and its game (None once deleted)."""
+    """A table of a started round: its number, players in seat order, its game (None once
+    deleted) and that game's progress."""
 
     number: int
     players: tuple[str, ...]
     game: StoredGame | None
-    file: GameFile | None
+    now: Progress
 
     @property
     def finished(self) -> bool:
-        """Its game is finished (or ended early, or deleted: it holds the round up no longer)."""
-        return self.file is None or self.file.game.finished
+        """Its game is finished (or ended early, or deleted)."""
+        return self.now.finished
 
     @property
     def deal(self) -> tuple[int, int]:
-        """The deal being played (the last one once finished; 0 before the first) and the deals planned."""
-        if self.file is None:
-            return 0, 0
-        state = self.file.game
-        played = len(state.deals)
-        waiting = played and not state.finished and state.current is None  # the next deal is up
-        planned = len(state.schedule)
-        if waiting:
-            played = min(played + 1, planned) if planned else played + 1
-        return played, planned
+        """The deal being played and the deals planned."""
+        return self.now.deal, self.now.deals
 
     @property
     def winners(self) -> list[str]:
         """The winners of its finished game."""
-        if self.file is None or not self.file.game.finished:
-            return []
-        return [self.file.players[w] for w in self.file.game.winners]
+        return list(self.now.winners)
 
     @property
     def result(self) -> TableResult | None:
         """What the standings take of its finished game."""
-        if self.file is None or not self.file.game.finished:
-            return None
-        return table_result(self.file.game)
+        return self.now.result
 
 
 @dataclass(frozen=True)
@@ -115,8 +137,9 @@ class Loaded:
 
     @cached_property
     def lines(self) -> tuple[Line, ...]:
-        """The standings after the finished rounds (worked out once per state of the event)."""
-        return self.standings()
+        """The standings after the finished rounds, worked out again only when they can change."""
+        games = tuple(t.game.key if t.game else None for r in self.finished_rounds for t in r.tables)
+        return _standings.get((self.stored.id, self.stored.version, games), self.standings)
 
     def standings(self) -> tuple[Line, ...]:
         """The standings after the finished rounds."""
@@ -184,7 +207,8 @@ def _read(stored: StoredEvent, editable: bool) -> Loaded:
         tables = []
         for number, table in enumerate(played["tables"], start=1):
             game = games.get(table["game"])
-            tables.append(Table(number, tuple(table["players"]), game, None if game is None else game.load()))
+            now = GONE if game is None else _progress.get(game.key, lambda game=game: progress(game.load()))
+            tables.append(Table(number, tuple(table["players"]), game, now))
         rounds.append(Round(played["round"], tuple(tables), tuple(played["byes"])))
     return Loaded(stored, editable, doc, tuple(rounds))
 
