@@ -115,6 +115,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     play.init_app(app)
     sheets.init_app(app)
     groups.init_app(app)
+    events.init_app(app)
     for blueprint in (api.bp, events_api.bp, events.bp, games.bp, play.bp, plan.bp, sheets.bp, table.bp, offline.bp, groups.bp, group_files.bp):
         app.register_blueprint(blueprint)
     ratelimits.init_app(app)

@@ -3,6 +3,7 @@ link), which follows the tables as they enter deals (static/js/view.js polls ``s
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 from flask import (
@@ -158,11 +159,34 @@ def cards(event: str) -> Response:
     codes = {t.number: qr_code(game_links(t.game)["edit"]) for t in current.tables if t.game is not None}
     page = render_template("events/cards.html", doc=loaded.doc, current=current, codes=codes,
                            static=current_app.static_url_path)
-    data, _pages = pdf.page_pdf(page)
+    return _pdf(pdf.page_pdf(page)[0], f"round-{current.number}-tables.pdf")
+
+
+@bp.get("/e/<event>/results.pdf")
+def results(event: str) -> Response:
+    """The results sheet: the standings after the finished rounds and each round's tables with
+    their final totals, by either link (it holds no link)."""
+    stored, editable = _event_or_404(event, edit=False)
+    loaded = rounds.load(stored, editable, rounds.mark(stored))
+    page = render_template("events/results.html", doc=loaded.doc, loaded=loaded, static=current_app.static_url_path)
+    return _pdf(pdf.page_pdf(page)[0], "results.pdf")
+
+
+def _pdf(data: bytes, name: str) -> Response:
     response = Response(data, mimetype="application/pdf")
-    response.headers["Content-Disposition"] = f'inline; filename="round-{current.number}-tables.pdf"'
+    response.headers["Content-Disposition"] = f'inline; filename="{name}"'
     response.headers["Cache-Control"] = "no-store"
     return response
+
+
+def event_score(value: Fraction) -> str:
+    """A score or a sum of totals as a sheet shows it: whole, or to 2 decimals."""
+    return str(value.numerator) if value.denominator == 1 else f"{float(round(value, 2)):.2f}"
+
+
+def init_app(app: Any) -> None:
+    """The template helpers of the event pages."""
+    app.jinja_env.filters.update(event_score=event_score, zip=zip)
 
 
 @bp.post("/e/<event>/players")

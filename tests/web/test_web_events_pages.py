@@ -193,3 +193,27 @@ def test_the_table_cards_show_each_table_s_round_players_first_dealer_and_a_qr_c
         assert f"{table['players'][0]} deals first." in words
     assert words.count("Scan to score this table's game on your phone.") == 3
     assert client.get(f"/e/{night['view']}/cards.pdf").status_code == 403
+
+
+def test_the_results_sheet_holds_the_standings_and_each_round_s_tables(client: FlaskClient,
+                                                                      night: dict[str, Any]) -> None:
+    from io import BytesIO
+
+    from pypdf import PdfReader
+
+    post(client, night["edit"], "start")
+    event = client.get(f"/api/events/{night['edit']}").get_json()
+    for table in event["played"][0]["tables"]:
+        finish(client, table)
+    event = client.get(f"/api/events/{night['edit']}").get_json()
+    response = client.get(f"/e/{night['view']}/results.pdf")
+    assert response.status_code == 200 and response.mimetype == "application/pdf"
+    reader = PdfReader(BytesIO(response.data))
+    assert len(reader.pages) == 1
+    words = " ".join(reader.pages[0].extract_text().split())
+    assert "Club night" in words and "STANDINGS" in words and "ROUND 1" in words
+    for line in event["standings"]:
+        assert f"{line['rank']} {line['name']} {line['score']:g}" in words
+    for table in event["played"][0]["tables"]:
+        assert f"Table {table['table']} 1 {table['players'][0]} 11" in words  # the winner first, with 11 points
+    assert night["edit"].encode() not in response.data
