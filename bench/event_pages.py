@@ -3,7 +3,8 @@ for 8 rounds, seven of them played, the eighth being played. In-process (the Fla
 one thread), beside the scoreboard page of a game of 8 players and 25 deals in the same run:
 
 - the p50 of the director's page, the room screen, and the room screen's poll (``state``) when
-  nothing changed and when a table entered a deal, against the scoreboard page's p50;
+  nothing changed and when a table entered a deal, against the scoreboard page's p50 (and the
+  poll against a game's live view's);
 - the SQL statements of each page at a small event (13 players, 3 tables, 3 rounds) and at the
   largest: they must be the same;
 - starting a round of 80 tables, seating it included.
@@ -113,6 +114,9 @@ def main() -> None:
     client.get(scoreboard)
     base = p50(client, scoreboard)
     print(f"scoreboard page (8 players, 25 deals): p50 {base:.2f} ms")
+    version = client.get(f"/api/games/{token(game['links']['api'])}").headers["ETag"].strip('"')
+    live = p50(client, f"{scoreboard}/state?v={version}")
+    print(f"a game's live view, unchanged: p50 {live:.2f} ms")
     for name, path in pages.items():
         took = p50(client, path)
         print(f"{name}: p50 {took:.2f} ms = {took / base:.2f}× the scoreboard's")

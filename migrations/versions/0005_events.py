@@ -1,4 +1,5 @@
-"""events: club nights, each a document of its players, rounds and the games of its tables.
+"""events and event_games: club nights, each a document of its players, rounds and the games of
+its tables, and which games are an event's (its state is read through them in one SELECT).
 
 Revision ID: 0005
 Revises: 0004
@@ -28,7 +29,17 @@ def upgrade():
     sa.UniqueConstraint('token'),
     sa.UniqueConstraint('view_token')
     )
+    op.create_table('event_games',
+    sa.Column('game_id', sa.Integer(), nullable=False),
+    sa.Column('event_id', sa.Integer(), nullable=False),
+    sa.ForeignKeyConstraint(['event_id'], ['events.id'], ondelete='CASCADE'),
+    sa.ForeignKeyConstraint(['game_id'], ['games.id'], ondelete='CASCADE'),
+    sa.PrimaryKeyConstraint('game_id')
+    )
+    op.create_index('ix_event_games_event_id', 'event_games', ['event_id'], unique=False)
 
 
 def downgrade():
+    op.drop_index('ix_event_games_event_id', table_name='event_games')
+    op.drop_table('event_games')
     op.drop_table('events')

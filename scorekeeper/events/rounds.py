@@ -21,7 +21,7 @@ from ..rules.seating import next_round
 from ..rules.seats import manual, ranked, swap
 from ..rules.words import _
 from ..store.cache import LRU
-from ..store.events import StoredEvent, games_mark
+from ..store.events import StoredEvent
 from ..store.games import StoredGame, games_by_id
 from ..store.groups import groups_by_id
 from .document import Document, core_event
@@ -184,11 +184,8 @@ def game_ids(doc: Document) -> list[int]:
 
 
 def mark(stored: StoredEvent) -> str:
-    """What tells one state of an event and its games from another (one SELECT, without reading
-    the games): the event's version, and how many of its games are left and the sum of their
-    versions (a version only grows)."""
-    count, versions = games_mark(game_ids(stored.document))
-    return f"{stored.version}.{count}.{versions}"
+    """What tells one state of an event and its games from another (one SELECT)."""
+    return stored.mark()
 
 
 def load(stored: StoredEvent, editable: bool, state: str | None = None) -> Loaded:
@@ -243,6 +240,7 @@ def start(loaded: Loaded, tables: object | None) -> Document:
     made = []
     for file in files:
         game = StoredGame.create(file)
+        loaded.stored.attach(game.id)
         for found in group:
             found.add(game)
         made.append(game)

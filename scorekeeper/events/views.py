@@ -32,7 +32,7 @@ from ..sheets import pdf
 from ..store import edits
 from ..store.cache import LRU
 from ..store.db import rollback
-from ..store.events import StoredEvent, find_event
+from ..store.events import StoredEvent, find_event, state_of
 from ..web import language
 from ..web.site import game_links
 from . import document as documents
@@ -123,10 +123,13 @@ def event(event: str) -> Response:
 @bp.get("/e/<event>/state")
 def state(event: str) -> Response:
     """The event's mark, and its tables and standings as HTML when they changed since ``?v=``."""
+    now = state_of(event)
+    if now is None:
+        abort(404, _("No event has this link: check that the whole link was opened."))
+    if request.args.get("v") == now:  # nothing changed: one SELECT, as a game's live view
+        return _no_store(jsonify(version=now))
     stored, editable = _event_or_404(event, edit=False)
     now = rounds.mark(stored)
-    if request.args.get("v") == now:
-        return _no_store(jsonify(version=now))
     return _no_store(jsonify(version=now, html=_live(rounds.load(stored, editable, now), now)))
 
 

@@ -9,7 +9,19 @@ from datetime import datetime
 from typing import Any
 
 import orjson
-from sqlalchemy import DateTime, Integer, String, Text, bindparam, func, insert, or_, select, update
+from sqlalchemy import (
+    DateTime,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    bindparam,
+    func,
+    insert,
+    or_,
+    select,
+    update,
+)
 from sqlalchemy.orm import Mapped, mapped_column
 
 from .db import TOKEN_CHARS, commit, connection, db, new_token, utc_now
@@ -29,6 +41,16 @@ class Event(db.Model):  # type: ignore[name-defined]
     version: Mapped[int] = mapped_column(Integer, nullable=False)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utc_now, onupdate=utc_now)
+
+
+class EventGame(db.Model):  # type: ignore[name-defined]
+    """A table game of an event: what tells a state of the event's games from another is read
+    through it in one SELECT, without reading the event's document or the games."""
+
+    __tablename__ = "event_games"
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    event_id: Mapped[int] = mapped_column(ForeignKey("events.id", ondelete="CASCADE"), index=True)
 
 
 @dataclass(slots=True)
@@ -58,6 +80,15 @@ class StoredEvent:
                "data": orjson.dumps(document).decode(), "version": 1, "created_at": now, "updated_at": now}
         found = connection().execute(insert(_events).values(row).returning(_events.c.id)).scalar_one()
         return cls(id=found, **row)
+
+    def attach(self, game_id: int) -> None:
+        """Count a new table game among the event's: one INSERT, which ``save`` commits."""
+        connection().execute(_ATTACH, {"game_id": game_id, "event_id": self.id})
+
+    def mark(self) -> str:
+        """What tells one state of the event and its games from another (``state_of``)."""
+        found = connection().execute(_MARK, {"event_id": self.id}).one()
+        return _marked(self.version, found[0], found[1])
 
     def save(self, document: dict[str, Any]) -> bool:
         """Store the document as the next version and commit (with whatever else this request
@@ -92,14 +123,29 @@ def find_event(token: str) -> tuple[StoredEvent | None, bool]:
 
 
 _games = Game.__table__
-_VERSIONS = select(func.count(), func.coalesce(func.sum(_games.c.version), 0)).where(
-    _games.c.id.in_(bindparam("ids", expanding=True)))
+_links = EventGame.__table__
+_ATTACH = insert(_links).values(game_id=bindparam("game_id"), event_id=bindparam("event_id"))
+_MARK = (select(func.count(_games.c.id), func.coalesce(func.sum(_games.c.version), 0))
+         .select_from(_links.join(_games, _links.c.game_id == _games.c.id))
+         .where(_links.c.event_id == bindparam("event_id")))
+_STATE = (select(_events.c.version,
+                 select(func.count(_games.c.id)).select_from(_links.join(_games, _links.c.game_id == _games.c.id))
+                 .where(_links.c.event_id == _events.c.id).scalar_subquery(),
+                 select(func.coalesce(func.sum(_games.c.version), 0))
+                 .select_from(_links.join(_games, _links.c.game_id == _games.c.id))
+                 .where(_links.c.event_id == _events.c.id).scalar_subquery())
+          .where(or_(_events.c.token == bindparam("t"), _events.c.view_token == bindparam("t"))))
 
 
-def games_mark(ids: list[int]) -> tuple[int, int]:
-    """What tells one state of these games from another without reading them (one SELECT): how
-    many are left and the sum of their versions (a version only grows)."""
-    if not ids:
-        return 0, 0
-    count, versions = connection().execute(_VERSIONS, {"ids": ids}).one()
-    return int(count), int(versions)
+def _marked(version: int, count: int, versions: int) -> str:
+    return f"{version}.{count}.{versions}"
+
+
+def state_of(token: str) -> str | None:
+    """An event's state by its link, in one SELECT that reads neither its document nor its games:
+    its version, how many of its games are left and the sum of their versions (a version only
+    grows). None when no event has this link."""
+    if not token or len(token) > 64 or not TOKEN_CHARS.issuperset(token):
+        return None
+    found = connection().execute(_STATE, {"t": token}).first()
+    return None if found is None else _marked(found[0], found[1], found[2])

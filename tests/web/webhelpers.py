@@ -138,7 +138,7 @@ def closed(app: Flask) -> None:
     """Empty the tables (a shared PostgreSQL database stays empty for the next test) and close the
     connections of an app a test made for itself."""
     with app.app_context():
-        for table in ("group_games", "groups", "games", "events"):
+        for table in ("group_games", "groups", "event_games", "games", "events"):
             db.session.execute(db.text(f"DELETE FROM {table}"))
         db.session.commit()
         db.engine.dispose()
