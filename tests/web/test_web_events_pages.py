@@ -4,13 +4,16 @@ shows the tables and standings, follows them, and tells a player where to sit.""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from test_web_events_api import QUICK_RULES, events_snapshot, finish, new_event, token
-from webhelpers import csrf_from, message, text
+from webhelpers import QUICK, csrf_from, hostile_text, message, text
 
 
 @pytest.fixture
@@ -217,3 +220,39 @@ def test_the_results_sheet_holds_the_standings_and_each_round_s_tables(client: F
     for table in event["played"][0]["tables"]:
         assert f"Table {table['table']} 1 {table['players'][0]} 11" in words  # the winner first, with 11 points
     assert night["edit"].encode() not in response.data
+
+
+FORM_VALUES = hostile_text | st.sampled_from(["Ann", "ann ", "Bob", "Zed", "1", "2", "3", "0", "-1", "arrive",
+                                              "withdraw", "bye", "", "x" * 300])
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(path=st.sampled_from(["players", "swap", "start", "tables/1/end"]),
+       form=st.fixed_dictionaries({}, optional={"action": FORM_VALUES, "name": FORM_VALUES, "round": FORM_VALUES,
+                                                "one": FORM_VALUES, "other": FORM_VALUES}))
+def test_any_value_in_any_director_form_gets_an_answer_and_a_refusal_stores_nothing(
+        app: Flask, path: str, form: dict[str, str]) -> None:
+    client = app.test_client()
+    edit = token(new_event(client, rules=QUICK_RULES)["links"]["edit"])
+    before = events_snapshot(app)
+    began = time.perf_counter()
+    response = post(client, edit, path, **form)
+    assert time.perf_counter() - began < QUICK
+    assert response.status_code in (302, 404, 409, 422), response.status_code
+    if response.status_code != 302:
+        assert message(response)
+        assert events_snapshot(app) == before
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(match=hostile_text | st.sampled_from(['"1"', "*", 'W/"1"', '"2"', " \"1\" "]))
+def test_any_if_match_gets_an_answer_and_only_the_game_s_etag_replaces_it(app: Flask, match: str) -> None:
+    client = app.test_client()
+    made = client.post("/api/games", json={"players": ["Ann", "Bob", "Cy"], "rules": {"max_cards": 3}}).get_json()
+    doc = {"players": ["Ann", "Bob", "Cy"], "rules": {"max_cards": 3}, "deals": [{"bids": [1, 1, 0]}]}
+    try:
+        response = client.put(f"/api/games/{token(made['links']['edit'])}", json=doc, headers={"If-Match": match})
+    except ValueError:  # a header no HTTP client can send (a line break): the test client refuses it
+        return
+    assert response.status_code in (200, 412), response.get_json()
+    assert (response.status_code == 200) == (match.strip() in ('"1"', "*"))
