@@ -17,6 +17,7 @@ from flask import (
     redirect,
     render_template,
     request,
+    session,
     url_for,
 )
 from markupsafe import Markup
@@ -69,11 +70,11 @@ _parts: LRU[str] = LRU(64)
 
 
 def _live(loaded: rounds.Loaded, state: str) -> str:
-    """The part of the pages that follows the tables, rendered once per state of the event."""
+    """The part of the pages that follows the tables, rendered once per state of the event (with
+    ``CSRF_MARK`` where each phone's form token goes)."""
     key = (loaded.stored.id, _token(loaded), state, language.current())
-    html = _parts.get(key, lambda: render_template("events/_live.html", loaded=loaded, token=_token(loaded),
+    return _parts.get(key, lambda: render_template("events/_live.html", loaded=loaded, token=_token(loaded),
                                                     lines=loaded.lines, csrf_mark=Markup(CSRF_MARK)))
-    return html.replace(CSRF_MARK, str(csrf_field())) if loaded.editable else html
 
 
 def where(loaded: rounds.Loaded, typed: str) -> str:
@@ -95,22 +96,33 @@ def where(loaded: rounds.Loaded, typed: str) -> str:
 
 
 def _page(stored: StoredEvent, editable: bool, error: str = "", status: int = 200) -> Response:
+    """The director's page or the room screen. Kept whole per state of the event and language while
+    it carries nothing for one visitor (an error, a name asked, a message); each phone's form token
+    is put in as it is sent."""
     state = rounds.mark(stored)
-    loaded = rounds.load(stored, editable, state)
+    asked = "" if editable else values.visible(str(request.args.get("name", "")))[:values.MAX_NAME]
+    plain = not error and not asked.strip() and not session.get("_flashes")
+    key = ("page", stored.id, editable, state, language.current())
+    page = _parts.find(key) if plain else None
+    if page is None:
+        page = _render(rounds.load(stored, editable, state), state, error, asked)
+        if plain:
+            _parts.put(key, page)
+    return _no_store(make_response(page.replace(CSRF_MARK, str(csrf_field())) if editable else page, status))
+
+
+def _render(loaded: rounds.Loaded, state: str, error: str, asked: str) -> str:
     live = Markup(_live(loaded, state))
-    if not editable:
-        asked = values.visible(str(request.args.get("name", "")))[:values.MAX_NAME]
+    if not loaded.editable:
         answer = where(loaded, asked) if asked.strip() else ""
-        page = render_template("events/room.html", loaded=loaded, live=live, mark=state, asked=asked, answer=answer)
-        return _no_store(make_response(page, status))
+        return render_template("events/room.html", loaded=loaded, live=live, mark=state, asked=asked, answer=answer)
     try:
         loaded.ready()
         busy = ""
     except rounds.Busy as exc:
         busy = str(exc)
-    page = render_template("events/director.html", loaded=loaded, live=live, mark=state, proposal=loaded.proposal(),
-                           busy=busy, error=error, next_round=len(loaded.rounds) + 1)
-    return _no_store(make_response(page, status))
+    return render_template("events/director.html", loaded=loaded, live=live, mark=state, proposal=loaded.proposal(),
+                           busy=busy, error=error, next_round=len(loaded.rounds) + 1, csrf_mark=Markup(CSRF_MARK))
 
 
 @bp.get("/e/<event>")
@@ -130,7 +142,8 @@ def state(event: str) -> Response:
         return _no_store(jsonify(version=now))
     stored, editable = _event_or_404(event, edit=False)
     now = rounds.mark(stored)
-    return _no_store(jsonify(version=now, html=_live(rounds.load(stored, editable, now), now)))
+    html = _live(rounds.load(stored, editable, now), now)
+    return _no_store(jsonify(version=now, html=html.replace(CSRF_MARK, str(csrf_field())) if editable else html))
 
 
 def _save(stored: StoredEvent, change: Any, done: str) -> Response | BaseResponse:
