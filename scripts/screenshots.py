@@ -368,6 +368,8 @@ def events(browser: Browser, base: str, out: Path) -> None:
         page.request.put(table["links"]["edit"].replace("/g/", "/api/games/"), data=doc,
                          headers={"If-Match": game.headers["etag"]})
     page.request.post(event["links"]["api"] + "/rounds", data={})
+    page.goto(base + "/events/new")
+    shoot(page, out, "event-new")
     page.goto(edit)
     shoot(page, out, "event-director")
     page.goto(view + "?name=kim")

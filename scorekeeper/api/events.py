@@ -17,7 +17,6 @@ from ..rules.errors import RulesError
 from ..rules.words import N_, _
 from ..store.db import commit, rollback
 from ..store.events import StoredEvent, find_event
-from ..store.groups import find_group
 from ..web.signed import csrf
 from ..web.site import game_links
 from .views import _error, _json_object, http_error
@@ -84,13 +83,7 @@ def create_event() -> tuple[Response, int]:
     try:
         doc = documents.new_event(data, date.today())
         if data.get("group") is not None:
-            token = values.link_token(data["group"], lambda: _("The group's link"))
-            group, editable = find_group(token)
-            if group is None:
-                return _error(_("No group has this link: give the group's edit link"), 422)
-            if not editable:
-                return _error(_("This is the group's read-only link: give the group's edit link"), 422)
-            doc["group"] = group.id
+            doc["group"] = documents.group_id(data["group"])
     except RulesError as exc:
         return _error(str(exc), 422)
     stored = StoredEvent.create(doc)

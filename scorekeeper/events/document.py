@@ -30,6 +30,7 @@ from ..rules.event import (
 from ..rules.presets import rules_for
 from ..rules.ranking import RANKINGS
 from ..rules.words import N_, _, ngettext
+from ..store.groups import find_group
 
 FORMAT = "oh-hell-scorekeeper/event-1"
 FIELDS = ("format", "name", "date", "players", "rules", "rounds", "tables", "seating", "ranking", "seed", "group")
@@ -154,6 +155,16 @@ def new_event(data: object, today: date) -> Document:
     }
     fewest_byes(len(players), tables)  # refuses too few players for a table
     return doc
+
+
+def group_id(link: object) -> int:
+    """The id of the group whose edit link this is; an EventError says why there is none."""
+    group, editable = find_group(values.link_token(link, lambda: _("The group's link")))
+    if group is None:
+        raise EventError(_("No group has this link: give the group's edit link"))
+    if not editable:
+        raise EventError(_("This is the group's read-only link: give the group's edit link"))
+    return group.id
 
 
 def sizes(doc: Document) -> TableSizes:

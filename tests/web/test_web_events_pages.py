@@ -256,3 +256,28 @@ def test_any_if_match_gets_an_answer_and_only_the_game_s_etag_replaces_it(app: F
         return
     assert response.status_code in (200, 412), response.get_json()
     assert (response.status_code == 200) == (match.strip() in ('"1"', "*"))
+
+
+def test_a_club_night_is_created_on_its_form_and_opens_the_director_s_page(app: Flask, client: FlaskClient) -> None:
+    home = client.get("/").get_data(as_text=True)
+    assert "Run a club night: several tables, one ranking" in text(home)
+    form = client.get("/events/new").get_data(as_text=True)
+    fields = {"name": "Friday club night", "date": "", "players": "\n".join(["Ann", "Bob", "Cy", "Dee", " ", "Eve"]),
+              "rounds": "2", "size": "5", "seating": "ranked", "ranking": "totals", "preset": "oh-hell",
+              "group": "", "csrf_token": csrf_from(form)}
+    for change, said in (({"players": "Ann\nBob\nann"}, "The players must be a list of 4 to 400 names"),
+                         ({"rounds": "2.5"}, "The number of rounds must be a whole number from 1 to 20"),
+                         ({"size": "9"}, "The preferred table size must be a whole number from 3 to 8"),
+                         ({"seating": "random"}, "The seating must be one of mixed, ranked, manual"),
+                         ({"group": "https://cards.example/gr/nothing"}, "No group has this link"),
+                         ({"date": "tomorrow"}, "The event's date must be a date such as 2026-12-04")):
+        refused = client.post("/events/new", data={**fields, **change})
+        assert refused.status_code == 422 and said in message(refused)
+        assert events_snapshot(app) == []
+    made = client.post("/events/new", data=fields)
+    assert made.status_code == 302
+    page = text(client.get(made.headers["Location"]).get_data(as_text=True))
+    assert "The club night is ready" in page and "Round 1: proposed seating" in page
+    event = client.get(f"/api/events/{made.headers['Location'].rsplit('/', 1)[1]}").get_json()
+    assert event["players"] == ["Ann", "Bob", "Cy", "Dee", "Eve"] and event["rounds"] == 2
+    assert event["tables"] == {"size": 5, "sizes": [4, 5, 6]} and event["seating"] == "ranked"
