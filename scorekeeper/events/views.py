@@ -3,7 +3,7 @@ link), which follows the tables as they enter deals (static/js/view.js polls ``s
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import UTC, date, datetime, timedelta
 from fractions import Fraction
 from typing import Any
 
@@ -76,7 +76,8 @@ def _live(loaded: rounds.Loaded, state: str) -> str:
     ``CSRF_MARK`` where each phone's form token goes)."""
     key = (loaded.stored.id, _token(loaded), state, language.current())
     return _parts.get(key, lambda: render_template("events/_live.html", loaded=loaded, token=_token(loaded),
-                                                    lines=loaded.lines, csrf_mark=Markup(CSRF_MARK)))
+                                                    lines=loaded.lines, csrf_mark=Markup(CSRF_MARK),
+                                                    ends=round_clock(loaded)))
 
 
 def where(loaded: rounds.Loaded, typed: str) -> str:
@@ -241,6 +242,36 @@ def event_score(value: Fraction) -> str:
 def init_app(app: Any) -> None:
     """The template helpers of the event pages."""
     app.jinja_env.filters.update(event_score=event_score, zip=zip)
+
+
+#: The longest round clock, in minutes.
+MAX_CLOCK = 240
+
+
+@bp.post("/e/<event>/clock")
+def clock(event: str) -> Response | BaseResponse:
+    """Set the current round's clock to end so many minutes from now (0: no clock)."""
+    stored, _editable = _event_or_404(event, edit=True)
+    typed = str(request.form.get("minutes", ""))
+
+    def set_clock(loaded: rounds.Loaded) -> documents.Document:
+        minutes = values.whole(typed, lambda: _("The round clock's minutes"), 0, MAX_CLOCK)
+        if loaded.current is None or loaded.current.finished:
+            raise rounds.Busy(_("No round is being played: the clock is set for a round under way."))
+        ends = datetime.now(UTC) + timedelta(minutes=minutes)
+        found = {"round": loaded.current.number, "ends": ends.isoformat(timespec="seconds")} if minutes else None
+        return dict(loaded.doc, clock=found)
+
+    return _save(stored, set_clock, _("The round clock is set."))
+
+
+def round_clock(loaded: rounds.Loaded) -> datetime | None:
+    """When the current round's clock ends, if the director set one."""
+    found = loaded.doc.get("clock")
+    current = loaded.current
+    if not found or current is None or found["round"] != current.number or current.finished:
+        return None
+    return datetime.fromisoformat(found["ends"])
 
 
 @bp.post("/e/<event>/players")

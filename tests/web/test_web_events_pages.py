@@ -262,7 +262,7 @@ def test_a_club_night_is_created_on_its_form_and_opens_the_director_s_page(app: 
     home = client.get("/").get_data(as_text=True)
     assert "Run a club night: several tables, one ranking" in text(home)
     form = client.get("/events/new").get_data(as_text=True)
-    fields = {"name": "Friday club night", "date": "", "players": "\n".join(["Ann", "Bob", "Cy", "Dee", " ", "Eve"]),
+    fields = {"name": "Friday club night", "date": "", "players": "Ann\nBob\nCy\nDee\n \nEve",
               "rounds": "2", "size": "5", "seating": "ranked", "ranking": "totals", "preset": "oh-hell",
               "group": "", "csrf_token": csrf_from(form)}
     for change, said in (({"players": "Ann\nBob\nann"}, "The players must be a list of 4 to 400 names"),
@@ -281,3 +281,20 @@ def test_a_club_night_is_created_on_its_form_and_opens_the_director_s_page(app: 
     event = client.get(f"/api/events/{made.headers['Location'].rsplit('/', 1)[1]}").get_json()
     assert event["players"] == ["Ann", "Bob", "Cy", "Dee", "Eve"] and event["rounds"] == 2
     assert event["tables"] == {"size": 5, "sizes": [4, 5, 6]} and event["seating"] == "ranked"
+
+
+def test_the_director_sets_a_round_clock_that_the_room_screen_shows(app: Flask, client: FlaskClient,
+                                                                    night: dict[str, Any]) -> None:
+    before = events_snapshot(app)
+    early = post(client, night["edit"], "clock", minutes="30")
+    assert early.status_code == 409 and "No round is being played" in message(early)
+    assert events_snapshot(app) == before
+    post(client, night["edit"], "start")
+    refused = post(client, night["edit"], "clock", minutes="999")
+    assert refused.status_code == 422
+    assert "The round clock's minutes must be a whole number from 0 to 240" in message(refused)
+    assert post(client, night["edit"], "clock", minutes="30").status_code == 302
+    room = client.get(f"/e/{night['view']}").get_data(as_text=True)
+    assert "Round clock: ends at" in text(room) and "data-left-of=" in room and "js/clock.js" in room
+    assert post(client, night["edit"], "clock", minutes="0").status_code == 302
+    assert "Round clock" not in text(client.get(f"/e/{night['view']}").get_data(as_text=True))
