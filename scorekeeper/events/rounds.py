@@ -139,7 +139,7 @@ class Loaded:
     def lines(self) -> tuple[Line, ...]:
         """The standings after the finished rounds, worked out again only when they can change."""
         games = tuple(t.game.key if t.game else None for r in self.finished_rounds for t in r.tables)
-        return _standings.get((self.stored.id, self.stored.version, games), self.standings)
+        return _standings.get((self.stored.token, self.stored.version, games), self.standings)
 
     def standings(self) -> tuple[Line, ...]:
         """The standings after the finished rounds."""

@@ -105,7 +105,7 @@ def _page(stored: StoredEvent, editable: bool, error: str = "", status: int = 20
     state = rounds.mark(stored)
     asked = "" if editable else values.visible(str(request.args.get("name", "")))[:values.MAX_NAME]
     plain = not error and not asked.strip() and not session.get("_flashes")
-    key = ("page", stored.id, editable, state, language.current())
+    key = ("page", stored.token, editable, state, language.current())
     page = _parts.find(key) if plain else None
     if page is None:
         page = _render(rounds.load(stored, editable, state), state, error, asked)
