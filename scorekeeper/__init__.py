@@ -90,7 +90,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)  # type: ignore[method-assign]
 
     # The layers, from the bottom (docs/architecture.md): each package imports only those below it.
+    from .api import events as events_api
     from .api import views as api
+    from .events import views as events
     from .games import retention
     from .games import views as games
     from .groups import files as group_files
@@ -113,7 +115,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     play.init_app(app)
     sheets.init_app(app)
     groups.init_app(app)
-    for blueprint in (api.bp, games.bp, play.bp, plan.bp, sheets.bp, table.bp, offline.bp, groups.bp, group_files.bp):
+    events.init_app(app)
+    for blueprint in (api.bp, events_api.bp, events.bp, games.bp, play.bp, plan.bp, sheets.bp, table.bp, offline.bp, groups.bp, group_files.bp):
         app.register_blueprint(blueprint)
     ratelimits.init_app(app)
     retention.init_app(app)

@@ -16,7 +16,8 @@ browser resolves to 127.0.0.1), with its note on what needs https. docs/screensh
 docs/screenshot-scoreboard.png are copies of deal-light.png and scoreboard-light.png. Then taps
 kept on the phone: deals entered without a connection, synced, and taps another phone made stale;
 docs/screenshot-offline.png is a copy of outbox-pending-light.png. First of all, a group of eight
-evenings: its page, a player's page, and its new-game form.
+evenings: its page, a player's page, and its new-game form. ``events``: only a club night's
+screens (the director's page, the room screen at 1920 × 1080 and 390 × 844, in Dutch once).
 """
 
 from __future__ import annotations
@@ -348,6 +349,43 @@ def groups(page: Page, base: str, out: Path) -> None:
     shoot(page, out, "group-new-game", full_page=False)
 
 
+def events(browser: Browser, base: str, out: Path) -> None:
+    """A club night of 13 at three tables: the director's page with round 1 under way and the
+    next round proposed, and the room screen at 1920 × 1080 and 390 × 844 (also in Dutch)."""
+    players = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kim", "Lou", "Max"]
+    context = browser.new_context(viewport={"width": 390, "height": 844}, base_url=base)
+    page = context.new_page()
+    event = page.request.post(base + "/api/events", data={
+        "name": "Friday club night", "date": "2026-12-04", "players": players, "rounds": 3, "seed": 7,
+        "rules": {"preset": "oh-hell", "deal": "fixed", "max_cards": 1, "deals": 1}}).json()
+    edit, view = event["links"]["edit"], event["links"]["view"]
+    page.request.post(event["links"]["api"] + "/rounds", data={})
+    for table in page.request.get(event["links"]["api"]).json()["played"][0]["tables"]:
+        game = page.request.get(table["links"]["api"])
+        doc = {name: game.json()[name] for name in ("title", "players", "rules", "first_dealer")}
+        n = len(doc["players"])
+        doc["deals"] = [{"bids": [1, 1] + [0] * (n - 2), "tricks": [1] + [0] * (n - 1)}]
+        page.request.put(table["links"]["edit"].replace("/g/", "/api/games/"), data=doc,
+                         headers={"If-Match": game.headers["etag"]})
+    page.request.post(event["links"]["api"] + "/rounds", data={})
+    page.goto(base + "/events/new")
+    shoot(page, out, "event-new")
+    page.goto(edit)
+    shoot(page, out, "event-director")
+    page.goto(view + "?name=kim")
+    shoot(page, out, "event-room-phone")
+    page.set_viewport_size({"width": 1920, "height": 1080})
+    page.goto(view)
+    shoot(page, out, "event-room-tv", full_page=False)
+    page.goto(base + "/language/nl")
+    page.goto(view)
+    shoot(page, out, "event-room-tv-nl", full_page=False)
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(edit)
+    shoot(page, out, "event-director-nl")
+    context.close()
+
+
 def main() -> None:
     out = Path(sys.argv[1] if len(sys.argv) > 1 else "shots")
     out.mkdir(parents=True, exist_ok=True)
@@ -355,6 +393,10 @@ def main() -> None:
         base = serve(Path(folder))
         browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", headless=True, args=ARGS)
         page = browser.new_page(viewport={"width": 390, "height": 844})
+        if sys.argv[2:] == ["events"]:  # only a club night's screens
+            events(browser, base, out)
+            browser.close()
+            return
         groups(page, base, out)
         if sys.argv[2:] == ["groups"]:  # only the group screens
             browser.close()

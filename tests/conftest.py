@@ -74,6 +74,8 @@ def app(database_url: str) -> Iterator[Flask]:
             db.session.execute(db.text("DELETE FROM group_games"))
             db.session.execute(db.text("DELETE FROM groups"))
             db.session.execute(db.text("DELETE FROM games"))
+            db.session.execute(db.text("DELETE FROM event_games"))
+            db.session.execute(db.text("DELETE FROM events"))
             db.session.commit()
         db.engine.dispose()
 

@@ -66,7 +66,40 @@ def get_game(token: str) -> Response | tuple[Response, int]:
     game, editable = find_game(token)
     if game is None:
         return _error(_("no game has this link"), 404)
-    return jsonify(export_game(game, editable))
+    response = jsonify(export_game(game, editable))
+    response.headers["ETag"] = f'"{game.version}"'
+    return response
+
+
+@bp.put("/games/<token>")
+def replace_game(token: str) -> Response | tuple[Response, int]:
+    """Replace a game's input as a whole, over the version its ``If-Match`` names: 200 with the
+    export; 428 without ``If-Match``, 412 when the game changed since; a refused file changes nothing."""
+    game, editable = find_game(token)
+    if game is None:
+        return _error(_("no game has this link"), 404)
+    if not editable:
+        return _error(_("this is the read-only link of a game: it can't change it"), 403)
+    expected, etag = request.headers.get("If-Match"), f'"{game.version}"'
+    if expected is None:
+        return _error(_("send If-Match with the ETag of the game as you read it (GET %(path)s)",
+                        path=request.path), 428)
+    if expected.strip() not in (etag, "*"):
+        return _error(_("the game has changed since you read it: read it again (its ETag is now %(etag)s)",
+                        etag=etag), 412)
+    data, refused = _json_object(_("the game file"))
+    if refused is not None:
+        return refused
+    assert data is not None
+    try:
+        checked = game.replay(data)
+    except RulesError as exc:
+        return _error(str(exc), 422)
+    if not game.save(checked):
+        return _error(_("the game has changed since you read it: read it again"), 412)
+    response = jsonify(export(checked, game_links(game)))
+    response.headers["ETag"] = f'"{game.version}"'
+    return response
 
 
 def _json_object(what: str) -> tuple[dict[str, Any] | None, tuple[Response, int] | None]:

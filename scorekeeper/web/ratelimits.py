@@ -41,7 +41,8 @@ def _starts_no_game() -> bool:
 LIMITED: dict[str, dict[str, tuple[list[str], Callable[[], bool] | None]]] = {
     "games": {"games.new": (["POST"], _starts_no_game), "api.create_game": (["POST"], None)},
     "imports": {"games.import_game": (["POST"], None)},
-    "groups": {"groups.new": (["POST"], None), "api.create_group": (["POST"], None)},
+    "groups": {"groups.new": (["POST"], None), "api.create_group": (["POST"], None),
+               "events_api.create_event": (["POST"], None), "events.new": (["POST"], None)},
     "sheets": {"sheets.blank": (["GET"], None), "sheets.filled": (["GET"], None)},
 }
 

@@ -87,9 +87,9 @@ def test_the_read_only_link_is_refused_on_every_write_route_and_changes_nothing(
     assert mine.status_code in (302, 422), "with the edit link, the same form is not refused as a write"
 
 
-def test_every_write_route_without_a_game_link_only_creates_a_new_game_or_group_or_changes_a_group() -> None:
-    assert {r.endpoint for r in url_rules("POST") if "token" not in r.arguments and "group" not in r.arguments} \
-        == CREATE | {"groups.new", "api.create_group"}
+def test_every_write_route_without_a_game_link_only_creates_a_new_game_group_or_event_or_changes_one() -> None:
+    assert {r.endpoint for r in url_rules("POST") if not {"token", "group", "event"} & set(r.arguments)} \
+        == CREATE | {"groups.new", "api.create_group", "events_api.create_event", "events.new"}
 
 
 @pytest.mark.parametrize("method", ["post", "put", "patch", "delete"])

@@ -138,7 +138,7 @@ def closed(app: Flask) -> None:
     """Empty the tables (a shared PostgreSQL database stays empty for the next test) and close the
     connections of an app a test made for itself."""
     with app.app_context():
-        for table in ("group_games", "groups", "games"):
+        for table in ("group_games", "groups", "event_games", "games", "events"):
             db.session.execute(db.text(f"DELETE FROM {table}"))
         db.session.commit()
         db.engine.dispose()
@@ -163,8 +163,8 @@ def url_rules(method: str = "") -> list[Rule]:
                   key=lambda r: r.rule)
 
 
-#: What fills a placeholder a test leaves out: a group's link that leads to no group, a player.
-DEFAULTS = {"group": "no-such-group", "name": "Ann"}
+#: What fills a placeholder a test leaves out: a group's or an event's link that leads to none, a player.
+DEFAULTS = {"group": "no-such-group", "event": "no-such-event", "name": "Ann"}
 
 
 def fill(rule: Rule, **values: object) -> str:

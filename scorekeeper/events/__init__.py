@@ -1,0 +1,1 @@
+"""Club nights (EVENTS.md): several tables at once, seated again each round, one ranking."""

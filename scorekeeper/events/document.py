@@ -1,0 +1,239 @@
+"""An event's document: what ``POST /api/events`` sends, checked, and the stored document the
+rounds grow (EVENTS.md, "What an event is").
+
+The stored document holds the event's setup, each player with the round they arrive at, the last
+round they play (once withdrawn) and the rounds they asked a bye for, the rounds started with
+their tables' game ids, and a proposed seating the director changed by a swap. It is read into
+the rules core's ``Event`` by ``core_event``.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+from collections.abc import Mapping
+from datetime import date
+from typing import Any
+
+from ..rules import values
+from ..rules.errors import EventError, RulesError
+from ..rules.event import (
+    Entrant,
+    Event,
+    Seating,
+    TableSizes,
+    fewest_byes,
+    lineups,
+    split,
+    table_sizes,
+)
+from ..rules.presets import rules_for
+from ..rules.ranking import RANKINGS
+from ..rules.words import N_, _, ngettext
+from ..store.groups import find_group
+
+FORMAT = "oh-hell-scorekeeper/event-1"
+FIELDS = ("format", "name", "date", "players", "rules", "rounds", "tables", "seating", "ranking", "seed", "group")
+SEATINGS = ("mixed", "ranked", "manual")
+MIN_PLAYERS, MAX_PLAYERS = 4, 400
+MAX_ROUNDS, MAX_TABLES = 20, 100
+MAX_NAME = 60
+MAX_SEED = 2**32 - 1
+_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+
+Document = dict[str, Any]
+
+#: Each field in a player's words.
+LABELS = {"name": N_("The event's name"), "date": N_("The event's date"), "rounds": N_("The number of rounds"),
+          "seating": N_("The seating"), "ranking": N_("The ranking"), "seed": N_("The seed"),
+          "round": N_("The round")}
+
+
+def _label(field: str) -> values.What:
+    return lambda: _(LABELS[field])
+
+
+def key(name: str) -> str:
+    """What tells two players of an event apart, as a group matches names."""
+    return values.name_key(" ".join(name.split()))
+
+
+def event_name(value: object) -> str:
+    """An event's name: 1–60 printable characters, as a game's title."""
+    cleaned = values.text(value, _label("name"), MAX_NAME)
+    if not cleaned:
+        raise EventError(_("The event's name is missing: give the event a name"))
+    return cleaned
+
+
+def event_date(value: object, today: date) -> str:
+    """An event's date, ``YYYY-MM-DD``; today when not given."""
+    if value is None:
+        return today.isoformat()
+    if isinstance(value, str) and _DATE.fullmatch(value.strip()):
+        try:
+            return date.fromisoformat(value.strip()).isoformat()
+        except ValueError:
+            pass
+    raise EventError(_("The event's date must be a date such as 2026-12-04, not %(given)s",
+                       given=values.shown(value)))
+
+
+def player_names(given: object) -> list[str]:
+    """The event's players: 4–400 names, distinct as a group matches them."""
+    if not isinstance(given, list) or not MIN_PLAYERS <= len(given) <= MAX_PLAYERS:
+        raise EventError(_("The players must be a list of %(low)s to %(high)s names",
+                           low=MIN_PLAYERS, high=MAX_PLAYERS))
+    names: list[str] = []
+    seen: dict[str, str] = {}
+    for typed in given:
+        name = values.name(typed)
+        if key(name) in seen:
+            raise EventError(_("%(name)s and %(other)s are the same name: give every player a different one",
+                               name=seen[key(name)], other=name))
+        seen[key(name)] = name
+        names.append(name)
+    return names
+
+
+def _tables(given: object, rules: Mapping[str, Any]) -> TableSizes:
+    if given is None:
+        given = {"size": 4}
+    if not isinstance(given, Mapping):
+        raise EventError(_("The tables must be an object such as %(example)s", example='{"size": 4, "sizes": [3, 4, 5]}'))
+    values.fields(given, ("size", "sizes"), lambda: _("The tables"))
+    sizes = given.get("sizes")
+    if sizes is not None and not isinstance(sizes, list):
+        raise EventError(_("The allowed table sizes must be a list such as %(example)s", example="[3, 4, 5]"))
+    found = table_sizes(given.get("size"), sizes)
+    for size in found.sizes:
+        try:
+            rules_for(rules, size)
+        except RulesError as exc:
+            raise EventError(_("A table of %(size)s can't play these rules: %(problem)s", size=size,
+                               problem=str(exc))) from None
+    return found
+
+
+def check_tables(players: int, tables: TableSizes) -> None:
+    """Refuse more players than ``MAX_TABLES`` tables seat (a table needs at least its smallest size)."""
+    if players > MAX_PLAYERS:
+        raise EventError(_("An event has at most %(num)s players", num=MAX_PLAYERS))
+    seated = split(players, tables)
+    if seated is not None and len(seated) > MAX_TABLES:
+        raise EventError(ngettext("%(num)s player would sit at more than %(most)s tables: allow larger tables",
+                                  "%(num)s players would sit at more than %(most)s tables: allow larger tables",
+                                  players, most=MAX_TABLES))
+
+
+def new_event(data: object, today: date) -> Document:
+    """Check what ``POST /api/events`` sent (the group's link is read by the caller) and make the
+    stored document of a new event; an EventError (or a ValueRefused) names what is wrong."""
+    if not isinstance(data, Mapping):
+        raise EventError(_("Send the event as a JSON object with its name, players and rounds"))
+    values.fields(data, FIELDS, lambda: _("The event"))
+    if data.get("format", FORMAT) != FORMAT:
+        raise EventError(_("The format must be %(format)s", format=FORMAT))
+    name = event_name(data.get("name"))
+    day = event_date(data.get("date"), today)
+    players = player_names(data.get("players"))
+    rules = data.get("rules", {"preset": "oh-hell"})
+    if not isinstance(rules, Mapping):
+        raise EventError(_("The rules must be an object such as %(example)s", example='{"preset": "oh-hell"}'))
+    rounds = values.count(data.get("rounds"), _label("rounds"), 1, MAX_ROUNDS)
+    tables = _tables(data.get("tables"), rules)
+    check_tables(len(players), tables)
+    seating = values.choice(data.get("seating", "mixed"), _label("seating"), SEATINGS)
+    ranking = values.choice(data.get("ranking", "percent"), _label("ranking"), RANKINGS)
+    seed = data.get("seed")
+    seed = secrets.randbelow(MAX_SEED + 1) if seed is None else values.count(seed, _label("seed"), 0, MAX_SEED)
+    doc: Document = {
+        "name": name, "date": day, "rules": dict(rules), "rounds": rounds,
+        "tables": {"size": tables.size, "sizes": list(tables.sizes)}, "seating": seating, "ranking": ranking,
+        "seed": seed, "players": [{"name": n, "arrives": 1, "last": None, "asked": []} for n in players],
+        "played": [], "proposal": None, "group": None,
+    }
+    fewest_byes(len(players), tables)  # refuses too few players for a table
+    return doc
+
+
+def group_id(link: object) -> int:
+    """The id of the group whose edit link this is; an EventError says why there is none."""
+    group, editable = find_group(values.link_token(link, lambda: _("The group's link")))
+    if group is None:
+        raise EventError(_("No group has this link: give the group's edit link"))
+    if not editable:
+        raise EventError(_("This is the group's read-only link: give the group's edit link"))
+    return group.id
+
+
+def sizes(doc: Document) -> TableSizes:
+    """The event's table sizes."""
+    return TableSizes(doc["tables"]["size"], tuple(doc["tables"]["sizes"]))
+
+
+def seatings(doc: Document) -> tuple[Seating, ...]:
+    """The rounds started, as the rules core sees them."""
+    return tuple(Seating(tuple(tuple(t["players"]) for t in r["tables"]), tuple(r["byes"])) for r in doc["played"])
+
+
+def core_event(doc: Document) -> Event:
+    """The event as the rules core takes it."""
+    entrants = tuple(Entrant(p["name"], p["arrives"], p["last"], frozenset(p["asked"])) for p in doc["players"])
+    return Event(entrants, doc["rounds"], sizes(doc), doc["seed"], seatings(doc))
+
+
+def find_player(doc: Document, typed: object) -> Document:
+    """The event's entry of a player named as a group matches names; an EventError when none is."""
+    name = values.name(typed)
+    for player in doc["players"]:
+        if key(player["name"]) == key(name):
+            return dict(player)
+    raise EventError(_("%(name)s is not a player of this event", name=name))
+
+
+def _next(doc: Document) -> int:
+    """The number of the first round not started yet; an EventError once every planned round was."""
+    if len(doc["played"]) >= doc["rounds"]:
+        raise EventError(_("Every planned round has been played"))
+    return len(doc["played"]) + 1
+
+
+def change_players(doc: Document, data: Mapping[str, Any]) -> Document:
+    """The document after ``{"arrive": name}``, ``{"withdraw": name}`` or ``{"bye": name, "round": r}``
+    (EVENTS.md, "Who plays a round"), the rounds to come still playable; the proposed seating is
+    dropped, to be planned again."""
+    kinds = [kind for kind in ("arrive", "withdraw", "bye") if kind in data]
+    values.fields(data, ("arrive", "withdraw", "bye", "round"), lambda: _("The change"))
+    if len(kinds) != 1 or ("round" in data) != (kinds == ["bye"]):
+        raise EventError(_("Send one change: %(examples)s",
+                           examples='{"arrive": "Eve"}, {"withdraw": "Bob"}, {"bye": "Cy", "round": 3}'))
+    number = _next(doc)
+    changed = dict(doc, players=[dict(p) for p in doc["players"]], proposal=None)
+    if kinds == ["arrive"]:
+        name = values.name(data["arrive"])
+        known = [p["name"] for p in doc["players"] if key(p["name"]) == key(name)]
+        if known:
+            raise EventError(_("%(name)s is a player of this event already", name=known[0]))
+        changed["players"].append({"name": name, "arrives": number, "last": None, "asked": []})
+        check_tables(len(changed["players"]), sizes(doc))
+    else:
+        player = find_player(doc, data[kinds[0]])
+        entry = next(p for p in changed["players"] if p["name"] == player["name"])
+        if player["last"] is not None:
+            raise EventError(_("%(name)s has withdrawn from this event", name=player["name"]))
+        if kinds == ["withdraw"]:
+            entry["last"] = max(number, player["arrives"]) - 1
+        else:
+            bye = values.count(data["round"], _label("round"), 1, doc["rounds"])
+            if bye < number:
+                raise EventError(_("Round %(round)s has started already: a bye can be given for a round to come",
+                                   round=bye))
+            if bye < player["arrives"]:
+                raise EventError(_("%(name)s arrives at round %(arrives)s: no bye is needed before",
+                                   name=player["name"], arrives=player["arrives"]))
+            if bye in player["asked"]:
+                raise EventError(_("%(name)s has a bye in round %(round)s already", name=player["name"], round=bye))
+            entry["asked"] = sorted([*player["asked"], bye])
+    lineups(core_event(changed))  # refuses a round left with too few players for a table
+    return changed

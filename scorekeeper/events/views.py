@@ -1,0 +1,339 @@
+"""A club night's pages: the director's page (the edit link) and the room screen (the read-only
+link), which follows the tables as they enter deals (static/js/view.js polls ``state``)."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime, timedelta
+from fractions import Fraction
+from typing import Any
+
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    flash,
+    jsonify,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
+from markupsafe import Markup
+from werkzeug.wrappers import Response as BaseResponse
+
+from ..groups.views import csrf_field
+from ..play.views import qr_code
+from ..rules import values
+from ..rules.errors import RulesError
+from ..rules.gamefile import GameFile
+from ..rules.presets import PRESETS
+from ..rules.words import N_, _
+from ..sheets import pdf
+from ..store import edits
+from ..store.cache import LRU
+from ..store.db import commit, rollback
+from ..store.events import StoredEvent, find_event, state_of
+from ..web import language
+from ..web.site import game_links
+from . import document as documents
+from . import rounds
+
+bp = Blueprint("events", __name__)
+
+#: What a director's change says when another came first.
+STALE = N_("The event was changed meanwhile on another screen: here it is as it is now. Try again.")
+
+
+def _event_or_404(token: str, *, edit: bool) -> tuple[StoredEvent, bool]:
+    stored, editable = find_event(token)
+    if stored is None:
+        abort(404, _("No event has this link: check that the whole link was opened."))
+    if edit and not editable:
+        abort(403, _("This is the read-only link of an event: it shows the event but can't change it."))
+    return stored, editable
+
+
+def _no_store(response: Response) -> Response:
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def _token(loaded: rounds.Loaded) -> str:
+    return loaded.stored.token if loaded.editable else loaded.stored.view_token
+
+
+#: Where each phone's form token goes in a kept part of a page.
+CSRF_MARK = "\x00csrf\x00"
+#: The tables and standings as HTML, by the event's state, the link's kind and the language.
+_parts: LRU[str] = LRU(64)
+
+
+def _live(loaded: rounds.Loaded, state: str) -> str:
+    """The part of the pages that follows the tables, rendered once per state of the event (with
+    ``CSRF_MARK`` where each phone's form token goes)."""
+    key = (loaded.stored.id, _token(loaded), state, language.current())
+    return _parts.get(key, lambda: render_template("events/_live.html", loaded=loaded, token=_token(loaded),
+                                                    lines=loaded.lines, csrf_mark=Markup(CSRF_MARK),
+                                                    ends=round_clock(loaded)))
+
+
+def where(loaded: rounds.Loaded, typed: str) -> str:
+    """Where a player sits in the current round, in words: the table and seat, a bye, or why not."""
+    try:
+        name = documents.find_player(loaded.doc, typed)["name"]
+    except RulesError as exc:
+        return str(exc)
+    current = loaded.current
+    if current is None:
+        return _("%(name)s: the first round has not been seated yet.", name=name)
+    for table in current.tables:
+        if name in table.players:
+            return _("%(name)s: round %(round)s, table %(table)s, seat %(seat)s.", name=name, round=current.number,
+                     table=table.number, seat=table.players.index(name) + 1)
+    if name in current.byes:
+        return _("%(name)s has a bye in round %(round)s.", name=name, round=current.number)
+    return _("%(name)s does not play round %(round)s.", name=name, round=current.number)
+
+
+def _page(stored: StoredEvent, editable: bool, error: str = "", status: int = 200) -> Response:
+    """The director's page or the room screen. Kept whole per state of the event and language while
+    it carries nothing for one visitor (an error, a name asked, a message); each phone's form token
+    is put in as it is sent."""
+    state = rounds.mark(stored)
+    asked = "" if editable else values.visible(str(request.args.get("name", "")))[:values.MAX_NAME]
+    plain = not error and not asked.strip() and not session.get("_flashes")
+    key = ("page", stored.token, editable, state, language.current())
+    page = _parts.find(key) if plain else None
+    if page is None:
+        page = _render(rounds.load(stored, editable, state), state, error, asked)
+        if plain:
+            _parts.put(key, page)
+    return _no_store(make_response(page.replace(CSRF_MARK, str(csrf_field())) if editable else page, status))
+
+
+def _render(loaded: rounds.Loaded, state: str, error: str, asked: str) -> str:
+    live = Markup(_live(loaded, state))
+    if not loaded.editable:
+        answer = where(loaded, asked) if asked.strip() else ""
+        return render_template("events/room.html", loaded=loaded, live=live, mark=state, asked=asked, answer=answer)
+    try:
+        loaded.ready()
+        busy = ""
+    except rounds.Busy as exc:
+        busy = str(exc)
+    return render_template("events/director.html", loaded=loaded, live=live, mark=state, proposal=loaded.proposal(),
+                           busy=busy, error=error, next_round=len(loaded.rounds) + 1, csrf_mark=Markup(CSRF_MARK))
+
+
+#: The fields of the new-event form, and what each starts as.
+NEW_FIELDS = {"name": "", "date": "", "players": "", "rounds": "3", "size": "4", "seating": "mixed",
+              "ranking": "percent", "preset": "oh-hell", "group": ""}
+
+
+@bp.route("/events/new", methods=("GET", "POST"))
+def new() -> str | BaseResponse | tuple[str, int]:
+    """A new club night: its name, date, players (one a line), rounds, table size, seating,
+    ranking, rules and group; then the director's page."""
+    typed = {name: str(request.form.get(name, start))[:20_000] for name, start in NEW_FIELDS.items()}
+    if request.method == "GET":
+        return _new_page(typed)
+    try:
+        doc = documents.new_event({
+            "name": typed["name"], "date": typed["date"].strip() or None,
+            "players": [line for line in typed["players"].splitlines() if line.strip()],
+            "rounds": values.whole(typed["rounds"], lambda: _(documents.LABELS["rounds"]), 1, documents.MAX_ROUNDS),
+            "tables": {"size": values.whole(typed["size"], lambda: _("The preferred table size"), 3, 8)},
+            "seating": typed["seating"], "ranking": typed["ranking"], "rules": {"preset": typed["preset"]},
+        }, date.today())
+        if typed["group"].strip():
+            doc["group"] = documents.group_id(typed["group"])
+    except RulesError as exc:
+        return _new_page(typed, str(exc)), 422
+    stored = StoredEvent.create(doc)
+    response = redirect(url_for("events.event", event=stored.token))
+    commit()
+    flash(_("The club night is ready: seat and start the first round below. Keep this page's link to yourself; "
+            "the room screen's link is for everyone."), "done")
+    return response
+
+
+def _new_page(typed: dict[str, str], error: str = "") -> str:
+    return render_template("events/new.html", typed=typed, error=error, presets=PRESETS)
+
+
+@bp.get("/e/<event>")
+def event(event: str) -> Response:
+    """The director's page with the edit link; the room screen with the read-only link."""
+    stored, editable = _event_or_404(event, edit=False)
+    return _page(stored, editable)
+
+
+@bp.get("/e/<event>/state")
+def state(event: str) -> Response:
+    """The event's mark, and its tables and standings as HTML when they changed since ``?v=``."""
+    now = state_of(event)
+    if now is None:
+        abort(404, _("No event has this link: check that the whole link was opened."))
+    if request.args.get("v") == now:  # nothing changed: one SELECT, as a game's live view
+        return _no_store(jsonify(version=now))
+    stored, editable = _event_or_404(event, edit=False)
+    now = rounds.mark(stored)
+    html = _live(rounds.load(stored, editable, now), now)
+    return _no_store(jsonify(version=now, html=html.replace(CSRF_MARK, str(csrf_field())) if editable else html))
+
+
+def _save(stored: StoredEvent, change: Any, done: str) -> Response | BaseResponse:
+    """Make the event's new document with ``change`` and store it; else the page says why."""
+    loaded = rounds.load(stored, True)
+    try:
+        doc = change(loaded)
+    except rounds.Busy as exc:
+        rollback()  # the table games a refused start made
+        return _page(stored, True, str(exc), 409)
+    except RulesError as exc:
+        rollback()  # the table games a refused start made
+        return _page(stored, True, str(exc), 422)
+    if not stored.save(doc):
+        return _page(_event_or_404(stored.token, edit=True)[0], True, _(STALE), 409)
+    flash(done, "done")
+    return redirect(url_for("events.event", event=stored.token))
+
+
+@bp.get("/e/<event>/cards.pdf")
+def cards(event: str) -> Response:
+    """The current round's table cards (edit link only: each card's QR code opens its table's game
+    to score it): one A6 card per table, four to an A4 page."""
+    stored, _editable = _event_or_404(event, edit=True)
+    loaded = rounds.load(stored, True, rounds.mark(stored))
+    current = loaded.current
+    if current is None:
+        abort(404, _("No round has started yet: the table cards are made when a round starts."))
+    codes = {t.number: qr_code(game_links(t.game)["edit"]) for t in current.tables if t.game is not None}
+    page = render_template("events/cards.html", doc=loaded.doc, current=current, codes=codes,
+                           static=current_app.static_url_path)
+    return _pdf(pdf.page_pdf(page)[0], f"round-{current.number}-tables.pdf")
+
+
+@bp.get("/e/<event>/results.pdf")
+def results(event: str) -> Response:
+    """The results sheet: the standings after the finished rounds and each round's tables with
+    their final totals, by either link (it holds no link)."""
+    stored, editable = _event_or_404(event, edit=False)
+    loaded = rounds.load(stored, editable, rounds.mark(stored))
+    page = render_template("events/results.html", doc=loaded.doc, loaded=loaded, static=current_app.static_url_path)
+    return _pdf(pdf.page_pdf(page)[0], "results.pdf")
+
+
+def _pdf(data: bytes, name: str) -> Response:
+    response = Response(data, mimetype="application/pdf")
+    response.headers["Content-Disposition"] = f'inline; filename="{name}"'
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def event_score(value: Fraction) -> str:
+    """A score or a sum of totals as a sheet shows it: whole, or to 2 decimals."""
+    return str(value.numerator) if value.denominator == 1 else f"{float(round(value, 2)):.2f}"
+
+
+def init_app(app: Any) -> None:
+    """The template helpers of the event pages."""
+    app.jinja_env.filters.update(event_score=event_score, zip=zip)
+
+
+#: The longest round clock, in minutes.
+MAX_CLOCK = 240
+
+
+@bp.post("/e/<event>/clock")
+def clock(event: str) -> Response | BaseResponse:
+    """Set the current round's clock to end so many minutes from now (0: no clock)."""
+    stored, _editable = _event_or_404(event, edit=True)
+    typed = str(request.form.get("minutes", ""))
+
+    def set_clock(loaded: rounds.Loaded) -> documents.Document:
+        minutes = values.whole(typed, lambda: _("The round clock's minutes"), 0, MAX_CLOCK)
+        if loaded.current is None or loaded.current.finished:
+            raise rounds.Busy(_("No round is being played: the clock is set for a round under way."))
+        ends = datetime.now(UTC) + timedelta(minutes=minutes)
+        found = {"round": loaded.current.number, "ends": ends.isoformat(timespec="seconds")} if minutes else None
+        return dict(loaded.doc, clock=found)
+
+    return _save(stored, set_clock, _("The round clock is set."))
+
+
+def round_clock(loaded: rounds.Loaded) -> datetime | None:
+    """When the current round's clock ends, if the director set one."""
+    found = loaded.doc.get("clock")
+    current = loaded.current
+    if not found or current is None or found["round"] != current.number or current.finished:
+        return None
+    return datetime.fromisoformat(found["ends"])
+
+
+@bp.post("/e/<event>/players")
+def players(event: str) -> Response | BaseResponse:
+    """Someone arrives, withdraws, or asks for a bye in a round to come."""
+    stored, _editable = _event_or_404(event, edit=True)
+    action = str(request.form.get("action", ""))
+    if action not in ("arrive", "withdraw", "bye"):
+        return _page(stored, True, _("Choose what changes: someone arrives, withdraws or takes a bye."), 422)
+    change: dict[str, Any] = {action: str(request.form.get("name", ""))}
+    if action == "bye":
+        change["round"] = str(request.form.get("round", ""))
+
+    def changed(loaded: rounds.Loaded) -> documents.Document:
+        if "round" in change:
+            change["round"] = values.whole(change["round"], lambda: _("The round"), 1, loaded.doc["rounds"])
+        return documents.change_players(loaded.doc, change)
+
+    name = change[action].strip()
+    done = {"arrive": _("%(name)s plays from the next round.", name=name),
+            "withdraw": _("%(name)s has withdrawn.", name=name),
+            "bye": _("%(name)s has a bye in round %(round)s.", name=name, round=change.get("round", ""))}[action]
+    return _save(stored, changed, done)
+
+
+@bp.post("/e/<event>/swap")
+def swap(event: str) -> Response | BaseResponse:
+    """Exchange two players' seats in the proposed seating of the next round."""
+    stored, _editable = _event_or_404(event, edit=True)
+    one, other = str(request.form.get("one", "")), str(request.form.get("other", ""))
+    return _save(stored, lambda loaded: rounds.swapped(loaded, one, other),
+                 _("%(one)s and %(other)s have changed seats.", one=one.strip(), other=other.strip()))
+
+
+@bp.post("/e/<event>/start")
+def start(event: str) -> Response | BaseResponse:
+    """Start the next round as proposed: one game per table."""
+    stored, _editable = _event_or_404(event, edit=True)
+    return _save(stored, lambda loaded: rounds.start(loaded, None),
+                 _("Round %(round)s has started: every table's game is ready.", round=len(stored.document["played"]) + 1))
+
+
+@bp.post("/e/<event>/tables/<int:number>/end")
+def end_table(event: str, number: int) -> Response | BaseResponse:
+    """End a table's game of the current round early (the round's time limit): it counts as it stands."""
+    stored, _editable = _event_or_404(event, edit=True)
+    loaded = rounds.load(stored, True)
+    current = loaded.current
+    table = current.tables[number - 1] if current is not None and 1 <= number <= len(current.tables) else None
+    if table is None or table.game is None:
+        return _page(stored, True, _("The current round has no table %(table)s.", table=number), 404)
+    if table.finished:
+        return _page(stored, True, _("Table %(table)s has finished already.", table=number), 409)
+    game = table.game
+    document = game.document
+    edits.set_ended(document, True)
+    try:
+        ended: GameFile = game.replay(document)
+    except RulesError as exc:
+        return _page(stored, True, str(exc), 422)
+    if not game.save(ended):
+        return _page(stored, True, _(STALE), 409)
+    flash(_("Table %(table)s's game has ended: it counts as it stands.", table=number), "done")
+    return redirect(url_for("events.event", event=stored.token))
+

@@ -1,0 +1,151 @@
+"""The events table: a club night's document (``events.document``), with an edit and a read-only
+token made like a game's; each table's game is an ordinary row of the games table."""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+import orjson
+from sqlalchemy import (
+    DateTime,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    bindparam,
+    func,
+    insert,
+    or_,
+    select,
+    update,
+)
+from sqlalchemy.orm import Mapped, mapped_column
+
+from .db import TOKEN_CHARS, commit, connection, db, new_token, utc_now
+from .games import Game
+
+
+class Event(db.Model):  # type: ignore[name-defined]
+    """The events table: an event's tokens, name and document; ``version`` counts its changes."""
+
+    __tablename__ = "events"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    token: Mapped[str] = mapped_column(String(64), unique=True, default=new_token)
+    view_token: Mapped[str] = mapped_column(String(64), unique=True, default=new_token)
+    name: Mapped[str] = mapped_column(String(100))
+    data: Mapped[str] = mapped_column(Text)
+    version: Mapped[int] = mapped_column(Integer, nullable=False)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utc_now, onupdate=utc_now)
+
+
+class EventGame(db.Model):  # type: ignore[name-defined]
+    """A table game of an event: what tells a state of the event's games from another is read
+    through it in one SELECT, without reading the event's document or the games."""
+
+    __tablename__ = "event_games"
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    event_id: Mapped[int] = mapped_column(ForeignKey("events.id", ondelete="CASCADE"), index=True)
+
+
+@dataclass(slots=True)
+class StoredEvent:
+    """An event as stored (its row, as selected), and what can be done with it."""
+
+    id: int
+    token: str
+    view_token: str
+    name: str
+    data: str
+    version: int
+    created_at: datetime
+    updated_at: datetime
+
+    @property
+    def document(self) -> dict[str, Any]:
+        """The stored document (a fresh copy: the caller may change it)."""
+        value: dict[str, Any] = orjson.loads(self.data)
+        return value
+
+    @classmethod
+    def create(cls, document: dict[str, Any]) -> StoredEvent:
+        """A new event holding a checked document: one INSERT, which the caller commits."""
+        now = utc_now()
+        row = {"token": new_token(), "view_token": new_token(), "name": document["name"].replace("\x00", ""),
+               "data": orjson.dumps(document).decode(), "version": 1, "created_at": now, "updated_at": now}
+        found = connection().execute(insert(_events).values(row).returning(_events.c.id)).scalar_one()
+        return cls(id=found, **row)
+
+    def attach(self, game_id: int) -> None:
+        """Count a new table game among the event's: one INSERT, which ``save`` commits."""
+        connection().execute(_ATTACH, {"game_id": game_id, "event_id": self.id})
+
+    def mark(self) -> str:
+        """What tells one state of the event and its games from another (``state_of``)."""
+        found = connection().execute(_MARK, {"event_id": self.id}).one()
+        return _marked(self.version, found[0], found[1])
+
+    def save(self, document: dict[str, Any]) -> bool:
+        """Store the document as the next version and commit (with whatever else this request
+        wrote), only over the version it was read at; False, all of it rolled back, when another
+        change came first."""
+        data, version = orjson.dumps(document).decode(), self.version + 1
+        stored = connection().execute(_SAVE, {"event_id": self.id, "read_at": self.version, "data": data,
+                                              "version": version, "now": utc_now()})
+        if stored.rowcount != 1:
+            connection().rollback()
+            return False
+        commit()
+        self.data, self.version = data, version
+        return True
+
+
+_events = Event.__table__
+_SAVE = (update(_events).where(_events.c.id == bindparam("event_id"), _events.c.version == bindparam("read_at"))
+         .values(data=bindparam("data"), version=bindparam("version"), updated_at=bindparam("now")))
+_BY_TOKEN = select(_events).where(or_(_events.c.token == bindparam("t"), _events.c.view_token == bindparam("t")))
+
+
+def find_event(token: str) -> tuple[StoredEvent | None, bool]:
+    """The event whose edit or read-only token this is, and whether the token may edit."""
+    if not token or len(token) > 64 or not TOKEN_CHARS.issuperset(token):
+        return None, False
+    row = connection().execute(_BY_TOKEN, {"t": token}).first()
+    if row is None:
+        return None, False
+    event = StoredEvent(**row._mapping)
+    return event, secrets.compare_digest(event.token, token)
+
+
+_games = Game.__table__
+_links = EventGame.__table__
+_ATTACH = insert(_links).values(game_id=bindparam("game_id"), event_id=bindparam("event_id"))
+_MARK = (select(func.count(_games.c.id), func.coalesce(func.sum(_games.c.version), 0))
+         .select_from(_links.join(_games, _links.c.game_id == _games.c.id))
+         .where(_links.c.event_id == bindparam("event_id")))
+_STATE = (select(_events.c.version,
+                 select(func.count(_games.c.id)).select_from(_links.join(_games, _links.c.game_id == _games.c.id))
+                 .where(_links.c.event_id == _events.c.id).scalar_subquery(),
+                 select(func.coalesce(func.sum(_games.c.version), 0))
+                 .select_from(_links.join(_games, _links.c.game_id == _games.c.id))
+                 .where(_links.c.event_id == _events.c.id).scalar_subquery())
+          .where(or_(_events.c.token == bindparam("t"), _events.c.view_token == bindparam("t"))))
+
+
+def _marked(version: int, count: int, versions: int) -> str:
+    return f"{version}.{count}.{versions}"
+
+
+def state_of(token: str) -> str | None:
+    """An event's state by its link, in one SELECT that reads neither its document nor its games:
+    its version, how many of its games are left and the sum of their versions (a version only
+    grows). None when no event has this link."""
+    if not token or len(token) > 64 or not TOKEN_CHARS.issuperset(token):
+        return None
+    found = connection().execute(_STATE, {"t": token}).first()
+    return None if found is None else _marked(found[0], found[1], found[2])

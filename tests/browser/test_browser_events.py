@@ -1,0 +1,45 @@
+"""A club night in a real browser: the director starts a round, a table enters its deal on its own
+phone, and the room screen follows without a reload; "Where do I sit?" answers a player."""
+
+from __future__ import annotations
+
+import pytest
+from phone import PHONE, Taps, assert_fits_the_phone
+from playwright.sync_api import Browser, Page, expect
+
+pytestmark = pytest.mark.browser
+
+PLAYERS = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy"]
+
+
+def test_the_room_screen_follows_the_tables_without_a_reload(page: Page, browser: Browser, server: str) -> None:
+    page.goto("/events/new")
+    page.fill("input[name=name]", "Friday club night")
+    page.fill("textarea[name=players]", "\n".join(PLAYERS))
+    page.fill("input[name=rounds]", "2")
+    page.fill("input[name=size]", "3")
+    page.click("button[type=submit]")
+    expect(page.locator(".flash")).to_contain_text("The club night is ready")
+    page.click("text=Start round 1")
+    expect(page.locator(".flash")).to_contain_text("Round 1 has started")
+    room_url = page.locator("a", has_text="Room screen").get_attribute("href")
+    assert room_url
+
+    room_context = browser.new_context(viewport={"width": 1920, "height": 1080}, base_url=server)
+    room = room_context.new_page()
+    room.goto(room_url)
+    expect(room.locator(".ev-table").first).to_contain_text("not started")
+    room.evaluate("window.notReloaded = true")
+
+    page.click("text=Table 1's game")
+    Taps(page).bid(0)
+    expect(room.locator(".ev-table").first).to_contain_text("deal 1 of", timeout=10_000)
+    assert room.evaluate("window.notReloaded") is True
+
+    phone = browser.new_context(viewport=PHONE, base_url=server).new_page()
+    phone.goto(room_url)
+    phone.fill("input[name=name]", "ivy")
+    phone.click("text=Find")
+    expect(phone.locator(".ev-answer")).to_contain_text("Ivy: round 1, table")
+    assert_fits_the_phone(phone)
+    room_context.close()

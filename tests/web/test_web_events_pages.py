@@ -1,0 +1,300 @@
+"""A club night's pages: the director's page (the edit link) seats, swaps, starts rounds, takes
+arrivals, withdrawals and byes and ends a table's game early; the room screen (the read-only link)
+shows the tables and standings, follows them, and tells a player where to sit."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_web_events_api import QUICK_RULES, events_snapshot, finish, new_event, token
+from webhelpers import QUICK, csrf_from, hostile_text, message, text
+
+
+@pytest.fixture
+def night(client: FlaskClient) -> dict[str, Any]:
+    """A night of 13 at three tables, nothing started yet, with its two links."""
+    event = new_event(client)
+    return {"edit": token(event["links"]["edit"]), "view": token(event["links"]["view"]), "event": event}
+
+
+def post(client: FlaskClient, edit: str, path: str, **form: str) -> Any:
+    page = client.get(f"/e/{edit}").get_data(as_text=True)
+    return client.post(f"/e/{edit}/{path}", data={**form, "csrf_token": csrf_from(page)})
+
+
+def test_the_director_starts_a_round_as_proposed_and_follows_its_tables(client: FlaskClient,
+                                                                        night: dict[str, Any]) -> None:
+    page = text(client.get(f"/e/{night['edit']}").get_data(as_text=True))
+    assert "Round 1: proposed seating" in page and "Start round 1" in page
+    assert "The first round has not started yet" in page
+    response = post(client, night["edit"], "start")
+    assert response.status_code == 302
+    page = client.get(f"/e/{night['edit']}")
+    shown = text(page.get_data(as_text=True))
+    assert "Round 1 has started: every table's game is ready." in shown
+    assert "Round 1 of 3" in shown and "not started" in shown and "Table 3" in shown
+    event = client.get(f"/api/events/{night['edit']}").get_json()
+    for table in event["played"][0]["tables"]:
+        assert f"/g/{token(table['links']['edit'])}" in page.get_data(as_text=True)
+    assert "Round 1 is not finished: table 1, 2, 3 is still playing" in shown
+    finish(client, event["played"][0]["tables"][0])
+    shown = text(client.get(f"/e/{night['edit']}").get_data(as_text=True))
+    assert "finished: " + event["played"][0]["tables"][0]["players"][0] in shown
+    refused = post(client, night["edit"], "start")
+    assert refused.status_code == 409 and message(refused) == "Round 1 is not finished: table 2, 3 is still playing"
+
+
+def test_a_swap_changes_the_proposed_seating_and_the_round_starts_with_it(client: FlaskClient,
+                                                                          night: dict[str, Any]) -> None:
+    before = client.get(f"/api/events/{night['edit']}").get_json()
+    assert before["played"] == []
+    response = post(client, night["edit"], "swap", one="Ann", other="Bob")
+    assert response.status_code == 302
+    refused = post(client, night["edit"], "swap", one="Ann", other="Zed")
+    assert refused.status_code == 422 and message(refused) == "Zed is not at a table of this round"
+    same = post(client, night["edit"], "swap", one="Ann", other="ann")
+    assert same.status_code == 422 and message(same) == "Choose two different players to swap"
+    page = client.get(f"/e/{night['edit']}").get_data(as_text=True)
+    proposed = [t.split("</ol>")[0] for t in page.split('id="ev-next"')[1].split('class="ev-seats">')[1:]]
+    assert post(client, night["edit"], "start").status_code == 302
+    played = client.get(f"/api/events/{night['edit']}").get_json()["played"][0]["tables"]
+    assert ["".join(f"<li>{n}</li>" for n in t["players"]) for t in played] == proposed
+
+
+def test_arrivals_withdrawals_and_byes_from_the_director_s_page(app: Flask, client: FlaskClient,
+                                                                night: dict[str, Any]) -> None:
+    assert post(client, night["edit"], "players", action="arrive", name="Ned").status_code == 302
+    assert post(client, night["edit"], "players", action="withdraw", name="Bob").status_code == 302
+    assert post(client, night["edit"], "players", action="bye", name="Cy", round="2").status_code == 302
+    before = events_snapshot(app)
+    for form, said in (({"action": "arrive", "name": "ann"}, "Ann is a player of this event already"),
+                       ({"action": "bye", "name": "Cy", "round": "9"}, "The round must be a whole number from 1 to 3"),
+                       ({"action": "bye", "name": "Cy", "round": "2"}, "Cy has a bye in round 2 already"),
+                       ({"action": "leave", "name": "Cy"}, "Choose what changes")):
+        refused = post(client, night["edit"], "players", **form)
+        assert refused.status_code == 422 and said in message(refused)
+    assert events_snapshot(app) == before
+    shown = text(client.get(f"/e/{night['edit']}").get_data(as_text=True))
+    assert "Ned · from round 1" not in shown and "Bob · withdrew after round 0" in shown
+    assert "Cy · bye in round 2" in shown
+
+
+def test_a_table_s_game_is_ended_early_from_the_director_s_page(client: FlaskClient) -> None:
+    event = new_event(client, rules={**QUICK_RULES, "deals": 3})
+    edit = token(event["links"]["edit"])
+    post(client, edit, "start")
+    table = client.get(f"/api/events/{edit}").get_json()["played"][0]["tables"][1]
+    read = client.get(table["links"]["api"])
+    game = read.get_json()
+    n = len(game["players"])
+    doc = {name: game[name] for name in ("format", "title", "players", "rules", "first_dealer")}
+    doc["deals"] = [{"bids": [0] * n, "tricks": [1] + [0] * (n - 1)}]
+    client.put(f"/api/games/{token(table['links']['edit'])}", json=doc, headers={"If-Match": read.headers["ETag"]})
+    assert "deal 2 of 3" in text(client.get(f"/e/{edit}").get_data(as_text=True))
+    ended = post(client, edit, "tables/2/end")
+    assert ended.status_code == 302
+    assert "Table 2's game has ended: it counts as it stands." in text(client.get(f"/e/{edit}").get_data(as_text=True))
+    after = client.get(f"/api/events/{edit}").get_json()["played"][0]["tables"][1]
+    assert after["finished"] and client.get(table["links"]["api"]).get_json()["ended"]
+    again = post(client, edit, "tables/2/end")
+    assert again.status_code == 409 and message(again) == "Table 2 has finished already."
+    assert post(client, edit, "tables/9/end").status_code == 404
+
+
+def test_the_room_screen_shows_the_tables_and_standings_but_no_edit_link(client: FlaskClient,
+                                                                         night: dict[str, Any]) -> None:
+    post(client, night["edit"], "start")
+    event = client.get(f"/api/events/{night['edit']}").get_json()
+    room = client.get(f"/e/{night['view']}")
+    html = room.get_data(as_text=True)
+    assert room.status_code == 200 and "Round 1 of 3" in text(html) and "Standings" in text(html)
+    assert night["edit"] not in html
+    assert not any(token(t["links"]["edit"]) in html for t in event["played"][0]["tables"])
+    assert all(f"/v/{token(t['links']['view'])}" in html for t in event["played"][0]["tables"])
+    assert "csrf_token" not in html
+    first = event["played"][0]["tables"][2]
+    name = first["players"][1]
+    answer = text(client.get(f"/e/{night['view']}", query_string={"name": name.upper()}).get_data(as_text=True))
+    assert f"{name}: round 1, table 3, seat 2." in answer
+    assert "Zed is not a player of this event" in text(client.get(f"/e/{night['view']}?name=Zed").get_data(as_text=True))
+
+
+def test_the_room_screen_follows_the_tables_as_they_enter_deals(client: FlaskClient, night: dict[str, Any]) -> None:
+    post(client, night["edit"], "start")
+    state = client.get(f"/e/{night['view']}/state").get_json()
+    assert "Round 1 of 3" in text(state["html"])
+    unchanged = client.get(f"/e/{night['view']}/state", query_string={"v": state["version"]}).get_json()
+    assert unchanged == {"version": state["version"]}
+    finish(client, client.get(f"/api/events/{night['edit']}").get_json()["played"][0]["tables"][0])
+    changed = client.get(f"/e/{night['view']}/state", query_string={"v": state["version"]}).get_json()
+    assert changed["version"] != state["version"] and "finished" in text(changed["html"])
+
+
+def test_a_read_only_link_can_t_post_to_the_director_s_forms(app: Flask, client: FlaskClient,
+                                                             night: dict[str, Any]) -> None:
+    csrf = csrf_from(client.get(f"/e/{night['edit']}").get_data(as_text=True))
+    before = events_snapshot(app)
+    for path in ("start", "swap", "players", "tables/1/end"):
+        response = client.post(f"/e/{night['view']}/{path}", data={"csrf_token": csrf, "action": "arrive",
+                                                                  "name": "Ned", "one": "Ann", "other": "Bob"})
+        assert response.status_code == 403
+    assert events_snapshot(app) == before
+
+
+def test_the_sql_statements_of_each_page_do_not_grow_with_tables_or_rounds(app: Flask, client: FlaskClient) -> None:
+    from sqlalchemy import event as sql_event
+
+    from scorekeeper.store.db import db
+
+    statements: list[str] = []
+    with app.app_context():
+        sql_event.listen(db.engine, "before_cursor_execute", lambda *args: statements.append(args[2]))
+    counts: list[dict[str, int]] = []
+    for players, rounds in ((8, 1), (24, 3)):
+        made = new_event(client, players=[f"P{i}" for i in range(players)], rounds=rounds)
+        edit, view = token(made["links"]["edit"]), token(made["links"]["view"])
+        for number in range(rounds):
+            started = client.post(f"/api/events/{edit}/rounds", json={}).get_json()
+            if number < rounds - 1:
+                for table in started["played"][-1]["tables"]:
+                    finish(client, table)
+        state = client.get(f"/e/{view}/state").get_json()["version"]
+        found = {}
+        for path in (f"/e/{edit}", f"/e/{view}", f"/e/{view}/state?v={state}", f"/api/events/{view}"):
+            client.get(path)
+            statements.clear()
+            assert client.get(path).status_code == 200
+            found[path.replace(edit, "edit").replace(view, "view").replace(state, "v")] = len(statements)
+        counts.append(found)
+    assert counts[0] == counts[1]
+    assert max(counts[0].values()) <= 3
+
+
+def test_the_table_cards_show_each_table_s_round_players_first_dealer_and_a_qr_code(client: FlaskClient,
+                                                                                   night: dict[str, Any]) -> None:
+    from io import BytesIO
+
+    from pypdf import PdfReader
+
+    assert client.get(f"/e/{night['edit']}/cards.pdf").status_code == 404
+    post(client, night["edit"], "start")
+    assert "Table cards of round 1 (PDF)" in text(client.get(f"/e/{night['edit']}").get_data(as_text=True))
+    response = client.get(f"/e/{night['edit']}/cards.pdf")
+    assert response.status_code == 200 and response.mimetype == "application/pdf"
+    reader = PdfReader(BytesIO(response.data))
+    assert len(reader.pages) == 1  # three cards: one A4 page
+    words = " ".join(reader.pages[0].extract_text().split())
+    tables = client.get(f"/api/events/{night['edit']}").get_json()["played"][0]["tables"]
+    for table in tables:
+        assert f"Round 1 · Table {table['table']}" in words
+        assert f"{table['players'][0]} deals first." in words
+    assert words.count("Scan to score this table's game on your phone.") == 3
+    assert client.get(f"/e/{night['view']}/cards.pdf").status_code == 403
+
+
+def test_the_results_sheet_holds_the_standings_and_each_round_s_tables(client: FlaskClient,
+                                                                      night: dict[str, Any]) -> None:
+    from io import BytesIO
+
+    from pypdf import PdfReader
+
+    post(client, night["edit"], "start")
+    event = client.get(f"/api/events/{night['edit']}").get_json()
+    for table in event["played"][0]["tables"]:
+        finish(client, table)
+    event = client.get(f"/api/events/{night['edit']}").get_json()
+    response = client.get(f"/e/{night['view']}/results.pdf")
+    assert response.status_code == 200 and response.mimetype == "application/pdf"
+    reader = PdfReader(BytesIO(response.data))
+    assert len(reader.pages) == 1
+    words = " ".join(reader.pages[0].extract_text().split())
+    assert "Club night" in words and "STANDINGS" in words and "ROUND 1" in words
+    for line in event["standings"]:
+        assert f"{line['rank']} {line['name']} {line['score']:g}" in words
+    for table in event["played"][0]["tables"]:
+        assert f"Table {table['table']} 1 {table['players'][0]} 11" in words  # the winner first, with 11 points
+    assert night["edit"].encode() not in response.data
+
+
+FORM_VALUES = hostile_text | st.sampled_from(["Ann", "ann ", "Bob", "Zed", "1", "2", "3", "0", "-1", "arrive",
+                                              "withdraw", "bye", "", "x" * 300])
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(path=st.sampled_from(["players", "swap", "start", "tables/1/end"]),
+       form=st.fixed_dictionaries({}, optional={"action": FORM_VALUES, "name": FORM_VALUES, "round": FORM_VALUES,
+                                                "one": FORM_VALUES, "other": FORM_VALUES}))
+def test_any_value_in_any_director_form_gets_an_answer_and_a_refusal_stores_nothing(
+        app: Flask, path: str, form: dict[str, str]) -> None:
+    client = app.test_client()
+    edit = token(new_event(client, rules=QUICK_RULES)["links"]["edit"])
+    before = events_snapshot(app)
+    began = time.perf_counter()
+    response = post(client, edit, path, **form)
+    assert time.perf_counter() - began < QUICK
+    assert response.status_code in (302, 404, 409, 422), response.status_code
+    if response.status_code != 302:
+        assert message(response)
+        assert events_snapshot(app) == before
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(match=hostile_text | st.sampled_from(['"1"', "*", 'W/"1"', '"2"', " \"1\" "]))
+def test_any_if_match_gets_an_answer_and_only_the_game_s_etag_replaces_it(app: Flask, match: str) -> None:
+    client = app.test_client()
+    made = client.post("/api/games", json={"players": ["Ann", "Bob", "Cy"], "rules": {"max_cards": 3}}).get_json()
+    doc = {"players": ["Ann", "Bob", "Cy"], "rules": {"max_cards": 3}, "deals": [{"bids": [1, 1, 0]}]}
+    try:
+        response = client.put(f"/api/games/{token(made['links']['edit'])}", json=doc, headers={"If-Match": match})
+    except ValueError:  # a header no HTTP client can send (a line break): the test client refuses it
+        return
+    assert response.status_code in (200, 412), response.get_json()
+    assert (response.status_code == 200) == (match.strip() in ('"1"', "*"))
+
+
+def test_a_club_night_is_created_on_its_form_and_opens_the_director_s_page(app: Flask, client: FlaskClient) -> None:
+    home = client.get("/").get_data(as_text=True)
+    assert "Run a club night: several tables, one ranking" in text(home)
+    form = client.get("/events/new").get_data(as_text=True)
+    fields = {"name": "Friday club night", "date": "", "players": "Ann\nBob\nCy\nDee\n \nEve",
+              "rounds": "2", "size": "5", "seating": "ranked", "ranking": "totals", "preset": "oh-hell",
+              "group": "", "csrf_token": csrf_from(form)}
+    for change, said in (({"players": "Ann\nBob\nann"}, "The players must be a list of 4 to 400 names"),
+                         ({"rounds": "2.5"}, "The number of rounds must be a whole number from 1 to 20"),
+                         ({"size": "9"}, "The preferred table size must be a whole number from 3 to 8"),
+                         ({"seating": "random"}, "The seating must be one of mixed, ranked, manual"),
+                         ({"group": "https://cards.example/gr/nothing"}, "No group has this link"),
+                         ({"date": "tomorrow"}, "The event's date must be a date such as 2026-12-04")):
+        refused = client.post("/events/new", data={**fields, **change})
+        assert refused.status_code == 422 and said in message(refused)
+        assert events_snapshot(app) == []
+    made = client.post("/events/new", data=fields)
+    assert made.status_code == 302
+    page = text(client.get(made.headers["Location"]).get_data(as_text=True))
+    assert "The club night is ready" in page and "Round 1: proposed seating" in page
+    event = client.get(f"/api/events/{made.headers['Location'].rsplit('/', 1)[1]}").get_json()
+    assert event["players"] == ["Ann", "Bob", "Cy", "Dee", "Eve"] and event["rounds"] == 2
+    assert event["tables"] == {"size": 5, "sizes": [4, 5, 6]} and event["seating"] == "ranked"
+
+
+def test_the_director_sets_a_round_clock_that_the_room_screen_shows(app: Flask, client: FlaskClient,
+                                                                    night: dict[str, Any]) -> None:
+    before = events_snapshot(app)
+    early = post(client, night["edit"], "clock", minutes="30")
+    assert early.status_code == 409 and "No round is being played" in message(early)
+    assert events_snapshot(app) == before
+    post(client, night["edit"], "start")
+    refused = post(client, night["edit"], "clock", minutes="999")
+    assert refused.status_code == 422
+    assert "The round clock's minutes must be a whole number from 0 to 240" in message(refused)
+    assert post(client, night["edit"], "clock", minutes="30").status_code == 302
+    room = client.get(f"/e/{night['view']}").get_data(as_text=True)
+    assert "Round clock: ends at" in text(room) and "data-left-of=" in room and "js/clock.js" in room
+    assert post(client, night["edit"], "clock", minutes="0").status_code == 302
+    assert "Round clock" not in text(client.get(f"/e/{night['view']}").get_data(as_text=True))
