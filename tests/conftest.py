@@ -17,6 +17,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from flask_migrate import upgrade
+from jinja2 import FileSystemBytecodeCache
 from sqlalchemy import create_engine, make_url
 
 from scorekeeper import create_app
@@ -87,9 +88,18 @@ def database_url(migrated_database: str, tmp_path: Path) -> str:
     return f"sqlite:///{path}"
 
 
+@pytest.fixture(scope="session")
+def compiled_templates(tmp_path_factory: pytest.TempPathFactory) -> FileSystemBytecodeCache:
+    """Jinja's cache of compiled templates, shared by the apps of a session (and worker): a fresh
+    app compiles every template it renders anew, a few tenths of a second for the game page, more
+    than most tests take. A template's entry is used only while its source is unchanged."""
+    return FileSystemBytecodeCache(str(tmp_path_factory.mktemp("templates")))
+
+
 @pytest.fixture
-def app(database_url: str) -> Iterator[Flask]:
+def app(database_url: str, compiled_templates: FileSystemBytecodeCache) -> Iterator[Flask]:
     app = create_app(_config(database_url))
+    app.jinja_env.bytecode_cache = compiled_templates
     yield app
     with app.app_context():
         if POSTGRES_URL:
