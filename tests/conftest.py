@@ -96,8 +96,19 @@ def compiled_templates(tmp_path_factory: pytest.TempPathFactory) -> FileSystemBy
     return FileSystemBytecodeCache(str(tmp_path_factory.mktemp("templates")))
 
 
+@pytest.fixture(scope="session")
+def printing_loaded() -> None:
+    """WeasyPrint imported and the fonts found, once per session (and worker), before a test times a
+    request: the app loads them at its first sheet, which takes seconds then, whichever test asks
+    first (with tests run in parallel, any of them)."""
+    app = create_app(_config("sqlite://"))
+    assert app.test_client().get("/sheets/blank.pdf", query_string={"players": "4"}).status_code == 200
+    with app.app_context():
+        db.engine.dispose()
+
+
 @pytest.fixture
-def app(database_url: str, compiled_templates: FileSystemBytecodeCache) -> Iterator[Flask]:
+def app(database_url: str, compiled_templates: FileSystemBytecodeCache, printing_loaded: None) -> Iterator[Flask]:
     app = create_app(_config(database_url))
     app.jinja_env.bytecode_cache = compiled_templates
     yield app
