@@ -147,11 +147,16 @@ serve: deps-run venv-run translations
 	$(VENV)/bin/flask --app scorekeeper db upgrade
 	$(VENV)/bin/gunicorn --workers $(WORKERS) --bind 0.0.0.0:8000 --access-logfile - 'scorekeeper:create_app()'
 
+# The tests run in parallel, one pytest-xdist worker per core (docs/testing.md); JOBS=0 runs them
+# in this one process. worksteal: a worker that runs out of tests takes half of another's.
+JOBS ?= auto
+PYTEST := $(VENV)/bin/python -m pytest -n $(JOBS) --dist worksteal
+
 test: deps-test .venv translations
-	$(VENV)/bin/python -m pytest
+	$(PYTEST)
 	$(VENV)/bin/mypy scorekeeper/rules
 	$(VENV)/bin/ruff check .
-	scripts/with-postgres $(VENV)/bin/python -m pytest tests/web
+	scripts/with-postgres $(PYTEST) tests/web
 
 lint: .venv
 	$(VENV)/bin/ruff check .

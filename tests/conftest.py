@@ -1,7 +1,8 @@
 """Fixtures shared by the web tests: a fresh app on a throw-away, migrated database for every test.
 
 With TEST_DATABASE_URL set (CI sets it to a throw-away PostgreSQL server), the web tests run
-against that database instead of SQLite: migrated once, emptied after every test.
+against that database instead of SQLite: migrated once, emptied after every test. Run in parallel
+(pytest -n, pytest-xdist), each worker gets a database of its own on that server.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from flask_migrate import upgrade
+from jinja2 import FileSystemBytecodeCache
+from sqlalchemy import create_engine, make_url
 
 from scorekeeper import create_app
 from scorekeeper.store.db import db
@@ -25,6 +28,26 @@ POSTGRES_URL = os.environ.get("TEST_DATABASE_URL", "")
 # No doctests here: without this, --doctest-modules imports this file again as module "conftest",
 # which clashes with tests/browser/conftest.py (collected before it, being first in name order).
 collect_ignore = ["conftest.py"]
+
+
+def _own_database(url: str, worker: str) -> str:
+    """A new, empty database for this worker next to the one at ``url``: its address."""
+    name = f"{make_url(url).database}_{worker}"
+    server = create_engine(url, isolation_level="AUTOCOMMIT")
+    with server.connect() as connection:
+        connection.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}"')
+        connection.exec_driver_sql(f'CREATE DATABASE "{name}"')
+    server.dispose()
+    return make_url(url).set(database=name).render_as_string(hide_password=False)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """A worker of pytest-xdist moves TEST_DATABASE_URL to a database of its own before the tests
+    are collected (test modules read it too): workers sharing one would empty each other's tables."""
+    global POSTGRES_URL
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    if POSTGRES_URL and worker:
+        POSTGRES_URL = os.environ["TEST_DATABASE_URL"] = _own_database(POSTGRES_URL, worker)
 
 
 def _config(url: str) -> dict[str, object]:
@@ -65,9 +88,29 @@ def database_url(migrated_database: str, tmp_path: Path) -> str:
     return f"sqlite:///{path}"
 
 
+@pytest.fixture(scope="session")
+def compiled_templates(tmp_path_factory: pytest.TempPathFactory) -> FileSystemBytecodeCache:
+    """Jinja's cache of compiled templates, shared by the apps of a session (and worker): a fresh
+    app compiles every template it renders anew, a few tenths of a second for the game page, more
+    than most tests take. A template's entry is used only while its source is unchanged."""
+    return FileSystemBytecodeCache(str(tmp_path_factory.mktemp("templates")))
+
+
+@pytest.fixture(scope="session")
+def printing_loaded() -> None:
+    """WeasyPrint imported and the fonts found, once per session (and worker), before a test times a
+    request: the app loads them at its first sheet, which takes seconds then, whichever test asks
+    first (with tests run in parallel, any of them)."""
+    app = create_app(_config("sqlite://"))
+    assert app.test_client().get("/sheets/blank.pdf", query_string={"players": "4"}).status_code == 200
+    with app.app_context():
+        db.engine.dispose()
+
+
 @pytest.fixture
-def app(database_url: str) -> Iterator[Flask]:
+def app(database_url: str, compiled_templates: FileSystemBytecodeCache, printing_loaded: None) -> Iterator[Flask]:
     app = create_app(_config(database_url))
+    app.jinja_env.bytecode_cache = compiled_templates
     yield app
     with app.app_context():
         if POSTGRES_URL:

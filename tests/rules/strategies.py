@@ -17,9 +17,10 @@ def _absent(absences: list[Away]) -> list[dict[str, int]]:
 
 
 @st.composite
-def games(draw: st.DrawFn) -> dict[str, Any]:
-    """A valid game with absences: custom hand sizes of 1–3 cards, the hook, common scoring, legal
-    bids among the players present, tricks adding up; its reference replay alongside."""
+def games(draw: st.DrawFn, stretches: int = 2) -> dict[str, Any]:
+    """A valid game with absences (up to ``stretches`` away per player; 0: none): custom hand sizes
+    of 1–3 cards, the hook, common scoring, legal bids among the players present, tricks adding
+    up; its reference replay alongside."""
     players = draw(st.integers(3, 7))
     first_dealer = draw(st.integers(0, players - 1))
     sizes = draw(st.lists(st.integers(1, 3), min_size=1, max_size=10))
@@ -27,7 +28,7 @@ def games(draw: st.DrawFn) -> dict[str, Any]:
     absences: list[Away] = []
     for seat in range(players):
         start = 1
-        for _ in range(draw(st.integers(0, 2))):
+        for _ in range(draw(st.integers(0, stretches))):
             if start > horizon:
                 break
             first = draw(st.integers(start, horizon))

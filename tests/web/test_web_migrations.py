@@ -78,15 +78,14 @@ def test_sqlite_synchronous_full_flushes_every_commit_when_asked(tmp_path: Path)
     assert _pragmas(app) == {"journal_mode": "wal", "busy_timeout": 10000, "foreign_keys": 1, "synchronous": 2}
 
 
-def test_the_migrations_make_the_tables_the_models_describe(tmp_path: Path) -> None:
+def test_the_migrations_make_the_tables_the_models_describe(database_url: str) -> None:
+    """The database the migrations made (tests/conftest.py: a run of every migration, once per
+    session and worker) has the tables the models describe."""
     from alembic.autogenerate import compare_metadata
     from alembic.migration import MigrationContext
 
-    url = POSTGRES_URL or f"sqlite:///{tmp_path / 'fresh.sqlite'}"
-    app = create_app({"TESTING": True, "SECRET_KEY": "t", "SQLALCHEMY_DATABASE_URI": url})
+    app = create_app({"TESTING": True, "SECRET_KEY": "t", "SQLALCHEMY_DATABASE_URI": database_url})
     with app.app_context():
-        if not POSTGRES_URL:
-            upgrade()
         with db.engine.connect() as connection:
             differences = compare_metadata(MigrationContext.configure(connection), db.metadata)
         db.engine.dispose()

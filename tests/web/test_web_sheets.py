@@ -36,15 +36,30 @@ ROW = re.compile(r"^(\d+)[T↻]?\s+(\d*)\s*(?![a-z])(\S+)")
 # --- helpers -------------------------------------------------------------------------------
 
 
-def pdf(response: Any) -> PdfReader:
+class Sheet(PdfReader):
+    """A printed sheet whose pages' text is extracted once: pypdf takes seconds over a page of a
+    300-deal sheet (in layout mode most), and the checks read most pages more than once."""
+
+    def __init__(self, data: bytes) -> None:
+        super().__init__(io.BytesIO(data))
+        self.extracted: dict[tuple[int, str], str] = {}
+
+    def page_text(self, page: int, mode: str = "plain") -> str:
+        """The text of a page, ``plain`` or laid out as printed (``layout``), with − as -."""
+        if (page, mode) not in self.extracted:
+            self.extracted[page, mode] = self.pages[page].extract_text(extraction_mode=mode).replace(MINUS, "-")
+        return self.extracted[page, mode]
+
+
+def pdf(response: Any) -> Sheet:
     assert response.status_code == 200, response.get_data(as_text=True)[:500]
     assert response.mimetype == "application/pdf"
-    return PdfReader(io.BytesIO(response.data))
+    return Sheet(response.data)
 
 
-def text(reader: PdfReader, page: int | None = None) -> str:
-    pages = reader.pages if page is None else [reader.pages[page]]
-    return "\n".join(p.extract_text() for p in pages).replace(MINUS, "-")
+def text(reader: Sheet, page: int | None = None) -> str:
+    pages = range(len(reader.pages)) if page is None else [page]
+    return "\n".join(reader.page_text(p) for p in pages)
 
 
 def squeezed(value: str) -> str:
@@ -62,7 +77,7 @@ def is_paper(reader: PdfReader, paper: tuple[float, float], landscape: bool) -> 
     return all(abs(a - b) < 0.5 for a, b in zip(size(reader), expected))
 
 
-def row_lines(reader: PdfReader) -> dict[int, str]:
+def row_lines(reader: Sheet) -> dict[int, str]:
     """The text line of each deal's row: deals 1, 2, 3 … in order, over every page."""
     rows: dict[int, str] = {}
     for line in text(reader).splitlines():
@@ -72,37 +87,36 @@ def row_lines(reader: PdfReader) -> dict[int, str]:
     return rows
 
 
-def schedule(reader: PdfReader) -> list[tuple[int, str, str]]:
+def schedule(reader: Sheet) -> list[tuple[int, str, str]]:
     """The (deal, cards, dealer) of each printed row, in order."""
     return [(n, m[2], m[3]) for n, line in row_lines(reader).items() if (m := ROW.match(line))]
 
 
-def row_cells(reader: PdfReader, number: int, players: int) -> list[str]:
+def row_cells(reader: Sheet, number: int, players: int) -> list[str]:
     """The 4 cells (bid, took, score, total) of every player in deal ``number``'s row."""
     tokens = row_lines(reader)[number].replace("★", "").split()
     return tokens[-4 * players:]
 
 
-def long_rows(reader: PdfReader) -> dict[int, list[str]]:
+def long_rows(reader: Sheet) -> dict[int, list[str]]:
     """A long sheet's deals, each as the words of its line across the page, read by position
     (its cells hold a column of lines each): deal 1, 2, 3 … in order, over every page."""
     rows: dict[int, list[str]] = {}
-    for page in reader.pages:
-        for line in page.extract_text(extraction_mode="layout").replace(MINUS, "-").splitlines():
+    for page in range(len(reader.pages)):
+        for line in reader.page_text(page, "layout").splitlines():
             words = line.split()
             if words and re.fullmatch(r"\d+[T↻]?", words[0]) and int(words[0].rstrip("T↻")) == len(rows) + 1:
                 rows[len(rows) + 1] = words
     return rows
 
 
-def pages_of_rows(reader: PdfReader) -> list[int]:
+def pages_of_rows(reader: Sheet) -> list[int]:
     """The pages that hold a long sheet's deals: their lines begin with a number and the cards."""
     row = re.compile(r"^ *\d+[T↻]? +\d+ ", re.MULTILINE)
-    return [page for page, content in enumerate(reader.pages)
-            if row.search(content.extract_text(extraction_mode="layout"))]
+    return [page for page in range(len(reader.pages)) if row.search(reader.page_text(page, "layout"))]
 
 
-def blank(client: FlaskClient, **params: Any) -> PdfReader:
+def blank(client: FlaskClient, **params: Any) -> Sheet:
     return pdf(client.get("/sheets/blank.pdf", query_string=params))
 
 
@@ -565,7 +579,7 @@ def test_the_heaviest_game_prints_every_deal_on_five_pages_at_most(client: Flask
             leading = "★" if totals[seat] == max(totals) else ""
             assert cells[2 * seat + 1] == f"{leading}{totals[seat]}{mark}"
     for page in pages_of_rows(reader):  # every page of rows is headed by the names, shortened
-        lines = reader.pages[page].extract_text(extraction_mode="layout").splitlines()
+        lines = reader.page_text(page, "layout").splitlines()
         heads = "\n".join(itertools.takewhile(lambda line: not re.match(r" *\d+ +5 ", line), lines))
         assert squeezed(heads).count("Bid/tookTotal") == len(names)
         assert all(any(name[:k] + "…" in heads for k in range(8, 40)) for name in names)
