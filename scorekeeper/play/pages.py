@@ -10,11 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable
 
-from flask import render_template, session
+from flask import render_template, session, url_for
 from markupsafe import Markup
 
 from ..rules.gamefile import GameFile
+from ..rules.words import _
 from ..store.cache import LRU
+from ..store.events import place_of
 from ..store.games import StoredGame
 from ..web import language
 from . import board
@@ -41,3 +43,15 @@ def board_html(game: StoredGame, gamefile: GameFile, *, editable: bool) -> Marku
         )
 
     return Markup(cached(("board", game.key, editable), render))
+
+
+def event_link(game: StoredGame, *, editable: bool) -> tuple[str, str] | None:
+    """"Round r · table t of <event>" and the event's page (the director's from the edit link, the
+    room screen from the read-only one), for a table game. Its event titled it "… · round r · table t"
+    in every language: a game without " · " in its title is asked nothing of the database."""
+    place = place_of(game.id) if " · " in game.title else None
+    if place is None:
+        return None
+    words = _("Round %(round)s · table %(table)s of %(event)s", round=place.round, table=place.table,
+              event=place.event)
+    return words, url_for("events.event", event=place.token if editable else place.view_token)

@@ -99,7 +99,9 @@ def context(game: StoredGame, gamefile: GameFile, *, editable: bool) -> dict[str
         if editable else None,
         # Asked of the database only once the game is over: the deals' pages stay as light as they were.
         "joinable": device.joinable(game) if editable and gamefile.game.finished else None,
+        "event": pages.event_link(game, editable=editable),
     }
+
 
 
 def _step_json(data: dict[str, Any]) -> Markup:

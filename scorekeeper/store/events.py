@@ -137,6 +137,35 @@ _STATE = (select(_events.c.version,
           .where(or_(_events.c.token == bindparam("t"), _events.c.view_token == bindparam("t"))))
 
 
+_PLACE = (select(_events.c.name, _events.c.token, _events.c.view_token, _events.c.data)
+          .select_from(_links.join(_events, _links.c.event_id == _events.c.id))
+          .where(_links.c.game_id == bindparam("game_id")))
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """Where a table game sits in its event: the event's name and links, the round and the table."""
+
+    event: str
+    token: str
+    view_token: str
+    round: int
+    table: int
+
+
+def place_of(game_id: int) -> Place | None:
+    """The event, round and table of a table game, in one SELECT by the game's key; None for a game
+    outside an event."""
+    found = connection().execute(_PLACE, {"game_id": game_id}).first()
+    if found is None:
+        return None
+    for played in orjson.loads(found.data)["played"]:
+        for number, table in enumerate(played["tables"], start=1):
+            if table["game"] == game_id:
+                return Place(found.name, found.token, found.view_token, played["round"], number)
+    return None
+
+
 def _marked(version: int, count: int, versions: int) -> str:
     return f"{version}.{count}.{versions}"
 

@@ -298,3 +298,29 @@ def test_the_director_sets_a_round_clock_that_the_room_screen_shows(app: Flask, 
     assert "Round clock: ends at" in text(room) and "data-left-of=" in room and "js/clock.js" in room
     assert post(client, night["edit"], "clock", minutes="0").status_code == 302
     assert "Round clock" not in text(client.get(f"/e/{night['view']}").get_data(as_text=True))
+
+
+def test_a_table_game_links_back_to_its_event_from_its_edit_and_read_only_pages(app: Flask, client: FlaskClient,
+                                                                                night: dict[str, Any]) -> None:
+    from sqlalchemy import event as sql_event
+
+    from scorekeeper.store.db import db
+
+    post(client, night["edit"], "start")
+    table = client.get(f"/api/events/{night['edit']}").get_json()["played"][0]["tables"][1]
+    statements: list[str] = []
+    with app.app_context():
+        sql_event.listen(db.engine, "before_cursor_execute", lambda *args: statements.append(args[2]))
+    for link, target in ((table["links"]["edit"], f"/e/{night['edit']}"), (table["links"]["view"], f"/e/{night['view']}")):
+        statements.clear()
+        page = client.get(link).get_data(as_text=True)
+        assert f'<p class="game-event"><a href="{target}">Round 1 · table 2 of Club night</a></p>' in page
+        assert len(statements) == 2  # the game, then its place in the event
+        assert client.get(target).status_code == 200
+
+
+def test_a_game_outside_an_event_shows_no_event_even_with_an_event_like_title(client: FlaskClient) -> None:
+    made = client.post("/api/games", json={"players": ["Ann", "Bob", "Cy"], "title": "Club night · round 1 · table 2",
+                                           "rules": QUICK_RULES}).get_json()
+    for link in (made["links"]["edit"], made["links"]["view"]):
+        assert 'class="game-event"' not in client.get(link).get_data(as_text=True)
