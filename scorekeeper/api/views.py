@@ -7,6 +7,7 @@ from typing import Any
 from flask import Blueprint, Response, jsonify, request
 from werkzeug.exceptions import HTTPException
 
+from ..events.rounds import seating_kept
 from ..groups import loaded
 from ..groups import views as groups
 from ..groups.figures import Figures
@@ -15,6 +16,7 @@ from ..rules.errors import RulesError
 from ..rules.gamefile import export, parse
 from ..rules.words import _
 from ..store.db import commit
+from ..store.events import place_of
 from ..store.games import StoredGame, find_game
 from ..store.groups import StoredGroup, find_group
 from ..web.signed import csrf
@@ -95,6 +97,10 @@ def replace_game(token: str) -> Response | tuple[Response, int]:
         checked = game.replay(data)
     except RulesError as exc:
         return _error(str(exc), 422)
+    place = place_of(game.id)
+    refusal = None if place is None else seating_kept(place.players, checked)
+    if refusal is not None:
+        return _error(refusal, 422)
     if not game.save(checked):
         return _error(_("the game has changed since you read it: read it again"), 412)
     response = jsonify(export(checked, game_links(game)))

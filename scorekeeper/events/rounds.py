@@ -249,6 +249,26 @@ def start(loaded: Loaded, tables: object | None) -> Document:
     return dict(doc, played=[*doc["played"], played], proposal=None)
 
 
+def seating_kept(seated: tuple[str, ...], game: GameFile) -> str | None:
+    """Why a table game's file changes the players its round seated, or None: the seated players
+    stay, in seat order; anyone else joined the table late (absent from deal 1), as RULES.md §7
+    lets a table change."""
+    names = list(game.players)
+    for name in seated:
+        if name not in names:
+            return _("%(name)s was seated at this table by the club night and stays among its players "
+                     "(someone who leaves is marked absent from then on)", name=name)
+    if [name for name in names if name in seated] != list(seated):
+        return _("the players seated at this table by the club night keep their seat order: %(players)s",
+                 players=", ".join(seated))
+    late = {absence.player for absence in game.absences if absence.first == 1}
+    for seat, name in enumerate(names):
+        if name not in seated and seat not in late:
+            return _("%(name)s was not seated at this table by the club night: someone who joins the table "
+                     "arrives late (absent from deal 1)", name=name)
+    return None
+
+
 def score(value: Fraction) -> float:
     """A score as the file gives it: rounded to 2 decimals, half to even."""
     return float(round(value, 2))

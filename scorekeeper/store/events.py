@@ -144,13 +144,15 @@ _PLACE = (select(_events.c.name, _events.c.token, _events.c.view_token, _events.
 
 @dataclass(frozen=True, slots=True)
 class Place:
-    """Where a table game sits in its event: the event's name and links, the round and the table."""
+    """Where a table game sits in its event: the event's name and links, the round, the table and
+    the players the round seated there (in seat order)."""
 
     event: str
     token: str
     view_token: str
     round: int
     table: int
+    players: tuple[str, ...]
 
 
 def place_of(game_id: int) -> Place | None:
@@ -162,7 +164,8 @@ def place_of(game_id: int) -> Place | None:
     for played in orjson.loads(found.data)["played"]:
         for number, table in enumerate(played["tables"], start=1):
             if table["game"] == game_id:
-                return Place(found.name, found.token, found.view_token, played["round"], number)
+                return Place(found.name, found.token, found.view_token, played["round"], number,
+                             tuple(table["players"]))
     return None
 
 

@@ -360,3 +360,55 @@ def test_any_change_or_round_of_any_values_gets_a_message_not_a_500(app: Flask, 
     if response.status_code >= 400:
         assert response.get_json()["error"]
         assert events_snapshot(app) == before
+
+
+def _renamed(players: list[str]) -> dict[str, Any]:
+    return {"players": ["Zed", *players[1:]]}
+
+
+def _reordered(players: list[str]) -> dict[str, Any]:
+    return {"players": [players[1], players[0], *players[2:]]}
+
+
+def _joined(players: list[str]) -> dict[str, Any]:
+    return {"players": [*players, "Zed"]}
+
+
+def _dropped(players: list[str]) -> dict[str, Any]:
+    return {"players": players[:-1]}
+
+
+STAYS = " was seated at this table by the club night and stays among its players (someone who leaves is marked absent from then on)"
+
+
+@pytest.mark.parametrize(("change", "why"), [
+    (_renamed, "{0}" + STAYS),
+    (_dropped, "{last}" + STAYS),
+    (_reordered, "the players seated at this table by the club night keep their seat order: {all}"),
+    (_joined, ("Zed was not seated at this table by the club night: someone who joins the table arrives late "
+               "(absent from deal 1)")),
+])
+def test_put_of_a_table_game_keeps_the_players_its_round_seated(client: FlaskClient, change: Any, why: str) -> None:
+    edit = token(new_event(client)["links"]["edit"])
+    table = client.post(f"/api/events/{edit}/rounds", json={}).get_json()["played"][0]["tables"][0]
+    read = client.get(table["links"]["api"])
+    game, seated = read.get_json(), table["players"]
+    doc = {name: game[name] for name in ("format", "title", "players", "rules", "first_dealer")}
+    refused = client.put(f"/api/games/{token(table['links']['edit'])}", json={**doc, **change(seated)},
+                         headers={"If-Match": read.headers["ETag"]})
+    assert refused.status_code == 422
+    assert refused.get_json()["error"] == why.format(seated[0], last=seated[-1], all=", ".join(seated))
+    after = client.get(table["links"]["api"])
+    assert after.headers["ETag"] == read.headers["ETag"] and after.get_json()["players"] == seated
+
+
+def test_put_of_a_table_game_lets_a_late_arrival_join_as_rules_7_allows(client: FlaskClient) -> None:
+    edit = token(new_event(client)["links"]["edit"])
+    table = client.post(f"/api/events/{edit}/rounds", json={}).get_json()["played"][0]["tables"][1]
+    read = client.get(table["links"]["api"])
+    game, seated = read.get_json(), table["players"]
+    doc = {name: game[name] for name in ("format", "title", "rules", "first_dealer")}
+    late = {**doc, "players": [*seated, "Zed"], "absent": [{"player": len(seated), "from": 1, "to": 1}]}
+    done = client.put(f"/api/games/{token(table['links']['edit'])}", json=late, headers={"If-Match": read.headers["ETag"]})
+    assert done.status_code == 200, done.get_json()
+    assert client.get(table["links"]["api"]).get_json()["players"] == [*seated, "Zed"]
