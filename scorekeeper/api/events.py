@@ -137,6 +137,13 @@ def change_players(event: str) -> Response | tuple[Response, int]:
                    lambda stored, data: documents.change_players(stored.document, data), 200)
 
 
+@bp.post("/events/<event>/plan")
+def change_plan(event: str) -> Response | tuple[Response, int]:
+    """Another number of planned rounds or another seating for the rounds to come: 200 with the event."""
+    return _change(event, _("the plan (%(example)s)", example='{"rounds": 5, "seating": "ranked"}'),
+                   lambda stored, data: documents.change_plan(stored.document, data), 200)
+
+
 @bp.get("/events/<event>")
 def get_event(event: str) -> Response | tuple[Response, int]:
     """The event, by its edit or read-only link."""

@@ -237,3 +237,26 @@ def change_players(doc: Document, data: Mapping[str, Any]) -> Document:
             entry["asked"] = sorted([*player["asked"], bye])
     lineups(core_event(changed))  # refuses a round left with too few players for a table
     return changed
+
+
+def change_plan(doc: Document, data: Mapping[str, Any]) -> Document:
+    """The document after ``{"rounds": n}`` (never below the rounds started) and/or
+    ``{"seating": mode}`` for the rounds to come; the proposed seating is dropped, to be planned
+    again, and byes asked for dropped rounds go with them."""
+    values.fields(data, ("rounds", "seating"), lambda: _("The plan"))
+    if not data:
+        raise EventError(_("Send what changes: %(examples)s", examples='{"rounds": 5}, {"seating": "ranked"}'))
+    started = len(doc["played"])
+    changed = dict(doc, proposal=None)
+    if "rounds" in data:
+        planned = values.count(data["rounds"], _label("rounds"), 1, MAX_ROUNDS)
+        if planned < started:
+            raise EventError(ngettext("%(num)s round has started already: plan at least %(num)s",
+                                      "%(num)s rounds have started already: plan at least %(num)s", started))
+        changed["rounds"] = planned
+        changed["players"] = [dict(p, asked=[r for r in p["asked"] if r <= planned]) for p in doc["players"]]
+    if "seating" in data:
+        changed["seating"] = values.choice(data["seating"], _label("seating"), SEATINGS)
+        _next(changed)  # a seating is given to rounds still to come
+    lineups(core_event(changed))  # refuses a round to come left with too few players for a table
+    return changed

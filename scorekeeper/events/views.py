@@ -297,6 +297,22 @@ def players(event: str) -> Response | BaseResponse:
     return _save(stored, changed, done)
 
 
+@bp.post("/e/<event>/plan")
+def plan(event: str) -> Response | BaseResponse:
+    """Another number of planned rounds, another seating for the rounds to come."""
+    stored, _editable = _event_or_404(event, edit=True)
+    typed, seating = str(request.form.get("rounds", "")), str(request.form.get("seating", ""))
+
+    def changed(loaded: rounds.Loaded) -> documents.Document:
+        change: dict[str, Any] = {"rounds": values.whole(typed, lambda: _("The number of rounds"), 1,
+                                                         documents.MAX_ROUNDS)}
+        if seating != loaded.doc["seating"]:
+            change["seating"] = seating
+        return documents.change_plan(loaded.doc, change)
+
+    return _save(stored, changed, _("The rounds to come are planned again."))
+
+
 @bp.post("/e/<event>/swap")
 def swap(event: str) -> Response | BaseResponse:
     """Exchange two players' seats in the proposed seating of the next round."""

@@ -412,3 +412,46 @@ def test_put_of_a_table_game_lets_a_late_arrival_join_as_rules_7_allows(client: 
     done = client.put(f"/api/games/{token(table['links']['edit'])}", json=late, headers={"If-Match": read.headers["ETag"]})
     assert done.status_code == 200, done.get_json()
     assert client.get(table["links"]["api"]).get_json()["players"] == [*seated, "Zed"]
+
+
+@pytest.mark.parametrize(("body", "why"), [
+    ({}, 'Send what changes: {"rounds": 5}, {"seating": "ranked"}'),
+    ({"rounds": 21}, "The number of rounds must be a whole number from 1 to 20, not 21"),
+    ({"rounds": "4"}, "The number of rounds must be a whole number from 1 to 20, not '4'"),
+    ({"rounds": 1}, "2 rounds have started already: plan at least 2"),
+    ({"seating": "random"}, "The seating must be"),
+    ({"rounds": 3, "tables": 4}, "tables"),
+])
+def test_a_change_of_plan_is_refused_naming_what_is_wrong(client: FlaskClient, body: dict[str, Any], why: str) -> None:
+    event = start_round(client, new_event(client))
+    for table in event["played"][0]["tables"]:
+        finish(client, table)
+    event = start_round(client, event)
+    plan = f"/api/events/{token(event['links']['api'])}/plan"
+    refused = client.post(plan, json=body)
+    assert refused.status_code == 422 and why in refused.get_json()["error"]
+    after = client.get(event["links"]["api"]).get_json()
+    assert (after["rounds"], after["seating"]) == (3, "mixed")
+
+
+def test_rounds_to_come_can_be_added_dropped_and_seated_another_way(client: FlaskClient) -> None:
+    event = new_event(client)
+    plan, players = (f"/api/events/{token(event['links']['api'])}/{path}" for path in ("plan", "players"))
+    assert client.post(players, json={"bye": "Cy", "round": 3}).status_code == 200
+    event = start_round(client, event)
+    changed = client.post(plan, json={"rounds": 2})
+    assert changed.status_code == 200 and changed.get_json()["rounds"] == 2
+    assert changed.get_json()["changes"] == []  # the bye of a dropped round goes with it
+    changed = client.post(plan, json={"rounds": 6, "seating": "ranked"})
+    assert (changed.get_json()["rounds"], changed.get_json()["seating"]) == (6, "ranked")
+    for number, table in enumerate(event["played"][0]["tables"]):
+        finish(client, table, winner=number % 2)
+    event = start_round(client, event)
+    best = [line["name"] for line in event["standings"]][:len(event["played"][1]["tables"][0]["players"])]
+    assert event["played"][1]["tables"][0]["players"] == best
+    for table in event["played"][1]["tables"]:
+        finish(client, table)
+    assert client.post(plan, json={"rounds": 2}).status_code == 200
+    done = client.post(f"/api/events/{token(event['links']['api'])}/rounds", json={})
+    assert done.status_code == 409 and done.get_json()["error"] == "Every planned round has been played"
+    assert client.post(plan, json={"seating": "mixed"}).get_json()["error"] == "Every planned round has been played"

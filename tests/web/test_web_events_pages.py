@@ -324,3 +324,15 @@ def test_a_game_outside_an_event_shows_no_event_even_with_an_event_like_title(cl
                                            "rules": QUICK_RULES}).get_json()
     for link in (made["links"]["edit"], made["links"]["view"]):
         assert 'class="game-event"' not in client.get(link).get_data(as_text=True)
+
+
+def test_the_director_changes_the_rounds_planned_and_the_seating_of_the_rounds_to_come(client: FlaskClient,
+                                                                                      night: dict[str, Any]) -> None:
+    refused = post(client, night["edit"], "plan", rounds="21", seating="mixed")
+    assert refused.status_code == 422 and message(refused) == "The number of rounds must be a whole number from 1 to 20, not '21'"
+    done = post(client, night["edit"], "plan", rounds="5", seating="manual")
+    assert done.status_code == 302
+    shown = text(client.get(f"/e/{night['edit']}").get_data(as_text=True))
+    assert "The rounds to come are planned again." in shown and "0 of 5 rounds started" in shown
+    event = client.get(f"/api/events/{night['edit']}").get_json()
+    assert (event["rounds"], event["seating"]) == (5, "manual")
