@@ -32,6 +32,7 @@ from ..rules.gamefile import GameFile
 from ..rules.presets import PRESETS
 from ..rules.words import N_, _
 from ..sheets import pdf
+from ..sheets.layout import PAPERS
 from ..store import edits
 from ..store.cache import LRU
 from ..store.db import commit, rollback
@@ -205,14 +206,18 @@ def _save(stored: StoredEvent, change: Any, done: str) -> Response | BaseRespons
 @bp.get("/e/<event>/cards.pdf")
 def cards(event: str) -> Response:
     """The current round's table cards (edit link only: each card's QR code opens its table's game
-    to score it): one A6 card per table, four to an A4 page."""
+    to score it): four cards to a page, of A4 paper or of Letter (``?paper=letter``)."""
     stored, _editable = _event_or_404(event, edit=True)
+    try:
+        paper = values.choice(request.args.get("paper", "").strip().lower() or "a4", _("The paper"), PAPERS)
+    except RulesError as exc:
+        return _page(stored, True, str(exc), 422)
     loaded = rounds.load(stored, True, rounds.mark(stored))
     current = loaded.current
     if current is None:
         abort(404, _("No round has started yet: the table cards are made when a round starts."))
     codes = {t.number: qr_code(game_links(t.game)["edit"]) for t in current.tables if t.game is not None}
-    page = render_template("events/cards.html", doc=loaded.doc, current=current, codes=codes,
+    page = render_template("events/cards.html", doc=loaded.doc, current=current, codes=codes, paper=paper,
                            static=current_app.static_url_path)
     return _pdf(pdf.page_pdf(page)[0], f"round-{current.number}-tables.pdf")
 

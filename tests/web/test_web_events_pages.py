@@ -336,3 +336,27 @@ def test_the_director_changes_the_rounds_planned_and_the_seating_of_the_rounds_t
     assert "The rounds to come are planned again." in shown and "0 of 5 rounds started" in shown
     event = client.get(f"/api/events/{night['edit']}").get_json()
     assert (event["rounds"], event["seating"]) == (5, "manual")
+
+
+@pytest.mark.parametrize(("paper", "points"), [("", (595, 842)), ("a4", (595, 842)), ("letter", (612, 792))])
+def test_the_table_cards_print_on_a4_or_letter_paper(client: FlaskClient, night: dict[str, Any], paper: str,
+                                                      points: tuple[int, int]) -> None:
+    from io import BytesIO
+
+    from pypdf import PdfReader
+
+    post(client, night["edit"], "start")
+    assert f'href="/e/{night["edit"]}/cards.pdf?paper=letter"' in client.get(f"/e/{night['edit']}").get_data(as_text=True)
+    response = client.get(f"/e/{night['edit']}/cards.pdf" + (f"?paper={paper}" if paper else ""))
+    assert response.status_code == 200
+    reader = PdfReader(BytesIO(response.data))
+    assert len(reader.pages) == 1
+    box = reader.pages[0].mediabox
+    assert (round(float(box.width)), round(float(box.height))) == points
+
+
+def test_table_cards_on_an_unknown_paper_are_refused_naming_the_papers(client: FlaskClient,
+                                                                       night: dict[str, Any]) -> None:
+    post(client, night["edit"], "start")
+    refused = client.get(f"/e/{night['edit']}/cards.pdf?paper=a5")
+    assert refused.status_code == 422 and message(refused) == "The paper must be one of a4, letter, not 'a5'"
