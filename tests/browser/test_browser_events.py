@@ -43,3 +43,22 @@ def test_the_room_screen_follows_the_tables_without_a_reload(page: Page, browser
     expect(phone.locator(".ev-answer")).to_contain_text("Ivy: round 1, table")
     assert_fits_the_phone(phone)
     room_context.close()
+
+
+def test_the_room_screen_shows_a_club_night_of_thirteen_whole_on_a_tv(browser: Browser, server: str) -> None:
+    """Nobody scrolls a TV: at 1920 × 1080 the round's three tables and every line of the standings
+    are on the screen, light and dark."""
+    for scheme in ("light", "dark"):
+        context = browser.new_context(viewport={"width": 1920, "height": 1080}, base_url=server, color_scheme=scheme)
+        room = context.new_page()
+        made = room.request.post(server + "/api/events", data={
+            "name": "Friday club night", "players": [f"Player {n}" for n in range(1, 14)], "rounds": 3})
+        assert made.status == 201
+        links = made.json()["links"]
+        assert room.request.post(links["api"] + "/rounds", data={}).status == 201
+        room.goto(links["view"])
+        rows = room.locator(".leaderboard tbody tr")
+        expect(rows).to_have_count(13)
+        for box in (rows.last.bounding_box(), room.locator(".ev-table").last.bounding_box()):
+            assert box is not None and box["y"] + box["height"] <= 1080
+        context.close()
