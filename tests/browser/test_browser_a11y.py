@@ -176,6 +176,16 @@ def over_with_groups(page: Page) -> None:
 
 
 #: Each page (or step of a game) as a phone opens it.
+def club_night(page: Page, *, started: bool = True) -> dict[str, str]:
+    """A club night of 13 at three tables, its first round under way (or not yet started)."""
+    made = page.request.post("/api/events", data={"name": "Friday club night", "rounds": 3,
+                                                  "players": [f"Player {n}" for n in range(1, 14)]})
+    links: dict[str, str] = made.json()["links"]
+    if started:
+        page.request.post(links["api"] + "/rounds", data={})
+    return links
+
+
 def group(page: Page, games: int = 3) -> str:
     """A group of ``games`` finished games, opened on this phone by its edit link; that link."""
     created = page.request.post("/api/groups", data={"name": "Friday club"}).json()
@@ -243,6 +253,11 @@ PAGES: dict[str, Callable[[Page], object]] = {
     "blank-sheet": lambda page: page.goto("/sheets/blank"),
     "not-found": lambda page: page.goto("/g/no-such-game"),
     "offline": lambda page: page.goto("/offline"),
+    "event-new": lambda page: page.goto("/events/new"),
+    "event-director": lambda page: page.goto(club_night(page)["edit"]),
+    "event-director-before": lambda page: page.goto(club_night(page, started=False)["edit"]),
+    "event-room": lambda page: page.goto(club_night(page)["view"]),
+    "event-where": lambda page: page.goto(club_night(page)["view"] + "?name=player+5"),
 }
 #: The states checked in landscape as well: entry by big buttons, with the sticky Save bar over them.
 SIDEWAYS = ["new", "bid", "bids-at-once", "tricks", "correct", "correct-refused", "scored"]
