@@ -25,7 +25,6 @@ from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
 from ..groups.views import csrf_field
-from ..play.views import qr_code
 from ..rules import values
 from ..rules.errors import RulesError
 from ..rules.gamefile import GameFile
@@ -38,6 +37,7 @@ from ..store.cache import LRU
 from ..store.db import commit, rollback
 from ..store.events import StoredEvent, find_event, state_of
 from ..web import language
+from ..web.address import qr_code
 from ..web.site import game_links
 from . import document as documents
 from . import rounds
@@ -139,7 +139,7 @@ def new() -> str | BaseResponse | tuple[str, int]:
     """A new club night: its name, date, players (one a line), rounds, table size, seating,
     ranking, rules and group; then the director's page."""
     typed = {name: str(request.form.get(name, start))[:20_000] for name, start in NEW_FIELDS.items()}
-    if request.method == "GET":
+    if request.method != "POST":  # HEAD and OPTIONS change nothing either
         return _new_page(typed)
     try:
         doc = documents.new_event({

@@ -274,6 +274,9 @@ def test_a_club_night_is_created_on_its_form_and_opens_the_director_s_page(app: 
         refused = client.post("/events/new", data={**fields, **change})
         assert refused.status_code == 422 and said in message(refused)
         assert events_snapshot(app) == []
+    for method in ("HEAD", "OPTIONS"):  # only a POST makes a club night
+        answered = client.open("/events/new", method=method, data=fields)
+        assert answered.status_code == 200 and events_snapshot(app) == []
     made = client.post("/events/new", data=fields)
     assert made.status_code == 302
     page = text(client.get(made.headers["Location"]).get_data(as_text=True))
