@@ -1,5 +1,5 @@
 """The first page of a full group in a worker that holds nothing of it, side by side: its games
-replayed, and their summaries read (``store.groups.game_summaries``), in one process, on a SQLite
+replayed, and their records read (``store.games.records_of``), in one process, on a SQLite
 file. The group holds ``MAX_GROUP_GAMES`` finished games of ten new names each (50,000 players).
 
     .venv/bin/python bench/group_cold.py [GAMES]
@@ -48,23 +48,23 @@ def main() -> None:
     client = app.test_client()
     started = time.perf_counter()
     assert client.get(f"/gr/{token}").status_code == 200
-    print(f"{games} games; the first page ever (replays every game, keeps the summaries): "
+    print(f"{games} games; the first page (its records stored as each game was made): "
           f"{time.perf_counter() - started:.2f} s")
-    real = loaded.game_summaries
-    times: dict[str, list[float]] = {"replayed": [], "summaries read": []}
+    real = loaded.records_of
+    times: dict[str, list[float]] = {"replayed": [], "records read": []}
     for _round in range(3):
         for case, seconds in times.items():
             restarted()
             if case == "replayed":  # the page as before: no summary is found
-                loaded.game_summaries = lambda _ids: {}
+                loaded.records_of = lambda _ids: {}
             started = time.perf_counter()
             assert client.get(f"/gr/{token}").status_code == 200
             seconds.append(time.perf_counter() - started)
-            loaded.game_summaries = real
+            loaded.records_of = real
     for case, seconds in times.items():
         print(f"cold page, {case}: median {statistics.median(seconds):.2f} s, worst {max(seconds):.2f} s")
-    ratio = statistics.median(times["replayed"]) / statistics.median(times["summaries read"])
-    print(f"replayed / summaries read: {ratio:.1f}×")
+    ratio = statistics.median(times["replayed"]) / statistics.median(times["records read"])
+    print(f"replayed / records read: {ratio:.1f}×")
 
 
 if __name__ == "__main__":

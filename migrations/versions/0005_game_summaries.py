@@ -1,7 +1,9 @@
-"""game_summaries: what a group shows of each version of a game, kept for every worker.
+"""game_summaries: what a group shows of a finished game (its record), stored by the write that
+made that version of the game.
 
-A worker that holds nothing of a group reads its games' summaries instead of replaying each game;
-a summary is read only while it is of the game's current version, and goes with the game.
+A worker that holds nothing of a group reads its games' records instead of replaying each game; a
+record is read only while it is of the game's current version, and goes with the game. Games
+finished before this migration have none until their next change: they are replayed as before.
 
 Revision ID: 0005
 Revises: 0004

@@ -9,12 +9,9 @@ on from the figures before it instead of rating every game again.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
-from fractions import Fraction
 from functools import lru_cache
-from pathlib import Path
 from typing import Any, NamedTuple
 
 import orjson
@@ -23,7 +20,8 @@ from openskill.models import PlackettLuce
 from ..play import board
 from ..rules.errors import RulesError
 from ..rules.gamefile import GameFile, parse
-from ..rules.stats import Line, Summary, Tally, ranked, summarize
+from ..rules.record import Record, read, record
+from ..rules.stats import Line, Summary, Tally, ranked
 from ..rules.words import _
 from ..store.cache import LRU
 from ..store.games import GameKey
@@ -63,18 +61,19 @@ def _rated(ratings: tuple[Rating, ...], ranks: tuple[int, ...]) -> tuple[Rating,
     return tuple(Rating(player.mu, player.sigma) for (player,) in new)
 
 
-class Entry(NamedTuple):
-    """One game of a group as its page shows it."""
+#: Reads the stored records of games (by id) that are of each game's current version (``store.games``).
+Records = Callable[[list[int]], dict[int, str]]
 
-    title: str
-    players: tuple[str, ...]
-    finished: bool
-    cooperative: bool
-    winners: tuple[str, ...]
-    preset: str  # the id of its rules' preset; "" for a game the rules no longer replay
-    house: bool  # whether the table changed any rule of the preset
-    deals: int
-    summary: Summary
+
+def no_records(_ids: list[int]) -> dict[int, str]:
+    """No stored record: every game is replayed."""
+    return {}
+
+
+class Entry(Record):
+    """One game of a group as its page shows it: its record (``rules.record``), and its rules' name."""
+
+    __slots__ = ()
 
     @property
     def variant(self) -> str:
@@ -82,63 +81,9 @@ class Entry(NamedTuple):
         return board.variant_name(self.preset, self.house) if self.preset else _("can't be shown")
 
 
-class Shared(NamedTuple):
-    """Where entries are kept for every worker (``store.groups``): ``find`` reads those of the
-    games' current versions, by id; ``keep`` stores new ones (game id, version, ``entry_document``)."""
-
-    find: Callable[[list[int]], dict[int, str]]
-    keep: Callable[[list[tuple[int, int, str]]], None]
-
-
-#: Entries kept nowhere but in this worker.
-UNSHARED = Shared(lambda _ids: {}, lambda _rows: None)
-
-#: What a kept entry was worked out by: the rules core and this module. A kept entry that another
-#: build of them wrote is not read (the game is replayed, and its entry kept again).
-MADE_BY = hashlib.sha256(b"".join(path.read_bytes() for path in sorted(
-    (*(Path(__file__).parent.parent / "rules").glob("*.py"), Path(__file__))))).hexdigest()[:16]
-
-
-def entry_document(game: Entry) -> str:
-    """An entry as it is kept for every worker: JSON, totals as [numerator, denominator]."""
-    lines = [[*line[:4], [Fraction(line.total).numerator, Fraction(line.total).denominator], *line[5:]]
-             for line in game.summary.lines]
-    return orjson.dumps([MADE_BY, game.title, game.players, game.finished, game.cooperative, game.winners,
-                         game.preset, game.house, game.deals, game.summary.finished, game.summary.cooperative,
-                         lines]).decode()
-
-
-def entry_from_document(text: str) -> Entry | None:
-    """The entry ``entry_document`` kept; None when another build wrote it, or it can't be read.
-
-    >>> game = entry(parse({"players": ["Ann", "Bob", "Cy"], "rules": {"max_cards": 1},
-    ...                     "deals": [{"bids": [1, 1, 0], "tricks": [0, 1, 0]}]}))
-    >>> entry_from_document(entry_document(game)) == game, entry_from_document("[]")
-    (True, None)
-    """
-    try:
-        made_by, title, players, finished, cooperative, winners, preset, house, deals, *summary = orjson.loads(text)
-        over, together, lines = summary
-        read = tuple(Line(*line[:4], _points(*line[4]), *line[5:]) for line in lines)
-    except (orjson.JSONDecodeError, TypeError, ValueError):
-        return None
-    if made_by != MADE_BY:
-        return None
-    return Entry(title, tuple(players), finished, cooperative, tuple(winners), preset, house, deals,
-                 Summary(over, together, read))
-
-
-def _points(numerator: int, denominator: int) -> int | Fraction:
-    return numerator if denominator == 1 else Fraction(numerator, denominator)
-
-
 def entry(game: GameFile) -> Entry:
     """What a group shows of a game, from its replay."""
-    state = game.game
-    winners = () if game.rules.cooperative or not state.finished else tuple(game.players[w] for w in state.winners)
-    played = sum(1 for result in state.deals if result.finished)
-    return Entry(game.title, game.players, state.finished, game.rules.cooperative, winners,
-                 game.rules.preset, board.house_rules(game.rules), played, summarize(state))
+    return Entry(*record(game))
 
 
 class Played(NamedTuple):
@@ -248,7 +193,7 @@ _marked: LRU[tuple[Hashable, list[Member], Figures]] = LRU(16)
 
 
 def marked(group: str, mark: Hashable, members: Callable[[], list[Member]],
-           data: Callable[[list[int]], dict[int, str]], shared: Shared = UNSHARED) -> tuple[list[Member], Figures]:
+           data: Callable[[list[int]], dict[int, str]], records: Records = no_records) -> tuple[list[Member], Figures]:
     """The games of the group with this token (``members`` reads them) and their figures, as
     ``figures`` counts them; while the group's mark (``StoredGroup.mark``) is the one they were
     read at, neither is read nor counted again: a page of an unchanged group reads no game."""
@@ -256,16 +201,16 @@ def marked(group: str, mark: Hashable, members: Callable[[], list[Member]],
     if kept is not None and kept[0] == mark:
         return kept[1], kept[2]
     games = members()
-    result = figures(group, games, data, shared)
+    result = figures(group, games, data, records)
     _marked.put(group, (mark, games, result))
     return games, result
 
 
 def figures(group: str, members: Sequence[Member], data: Callable[[list[int]], dict[int, str]],
-            shared: Shared = UNSHARED) -> Figures:
+            records: Records = no_records) -> Figures:
     """The figures of the group with this token, whose games these are, in order; ``data`` reads
-    the stored game files of games whose entries are kept neither in this worker nor ``shared``
-    (one call, at most).
+    the stored game files of games whose entries are kept neither in this worker nor as records
+    (``records`` reads those of the games' current versions; one call each, at most).
 
     The figures kept for the group are used as they are when nothing changed, and gone on from
     when games were only added at the end. A game being played changes at every tap: the figures
@@ -279,7 +224,7 @@ def figures(group: str, members: Sequence[Member], data: Callable[[list[int]], d
         return kept
     found = [f for f in (kept, _settled.find(group)) if f is not None]
     start = max((f for f in found if keys[:len(f.keys)] == f.keys), key=lambda f: len(f.keys), default=Figures())
-    later = _entries_of(members[len(start.keys):], [f for f in found if len(f.keys) > len(start.keys)], data, shared)
+    later = _entries_of(members[len(start.keys):], [f for f in found if len(f.keys) > len(start.keys)], data, records)
     cut = next((n for n, (_key, game) in enumerate(later) if not game.finished), len(later)) if start.settled else 0
     settled = start.extended(later[:cut]) if cut else start
     result = settled.extended(later[cut:]) if cut < len(later) else settled
@@ -290,11 +235,10 @@ def figures(group: str, members: Sequence[Member], data: Callable[[list[int]], d
 
 
 def _entries_of(members: Sequence[Member], kept: Sequence[Figures], data: Callable[[list[int]], dict[int, str]],
-                shared: Shared) -> list[tuple[GameKey, Entry]]:
+                records: Records) -> list[tuple[GameKey, Entry]]:
     """The entries of these games, in order: kept in this worker (by version, or in figures kept
-    for the group), else kept for every worker (``shared``), else replayed from the stored games
-    (one call of ``data``) and then kept for every worker. A game deleted in the meantime is left
-    out."""
+    for the group), else their records stored with the game's version (``records``), else replayed
+    from the stored games (one call of ``data``). A game deleted in the meantime is left out."""
     held = {key: game for figures in kept for key, game in zip(figures.keys, figures.entries)}
     entries: dict[GameKey, Entry] = {}
     for member in members:
@@ -303,22 +247,18 @@ def _entries_of(members: Sequence[Member], kept: Sequence[Figures], data: Callab
             entries[member.key] = game
     missing = [member for member in members if member.key not in entries]
     if missing:
-        found = shared.find([member.id for member in missing])
+        found = records([member.id for member in missing])
         for member in missing:
-            if member.id in found and (game := entry_from_document(found[member.id])) is not None:
-                entries[member.key] = game
+            if member.id in found and (stored := read(found[member.id])) is not None:
+                entries[member.key] = game = Entry(*stored)
                 _entries.put(member.key, game)
         missing = [member for member in missing if member.key not in entries]
     if missing:
         stored = data([member.id for member in missing])
-        fresh: list[tuple[int, int, str]] = []
         for member in missing:
             if member.id in stored:
-                entries[member.key] = game = _entry_of(stored[member.id], member.title)
-                _entries.put(member.key, game)
-                fresh.append((member.id, member.version, entry_document(game)))
-        if fresh:
-            shared.keep(fresh)
+                entries[member.key] = _entry_of(stored[member.id], member.title)
+                _entries.put(member.key, entries[member.key])
     return [(member.key, entries[member.key]) for member in members if member.key in entries]
 
 

@@ -20,17 +20,16 @@ from ..play.wording import written
 from ..rules import values
 from ..rules.errors import RulesError
 from ..rules.words import _
+from ..store.games import records_of
 from ..store.groups import (
     Member,
     StoredGroup,
     find_group,
     game_data,
-    game_summaries,
-    keep_summaries,
 )
 from ..web import language
 from ..web.site import game_links
-from .figures import UNSHARED, Entry, Figures, Played, Player, Shared, marked
+from .figures import Entry, Figures, Played, Player, marked
 
 FORMAT = "oh-hell-scorekeeper/group-1"
 #: The most lines the ratings chart draws: the best players on the leaderboard.
@@ -71,13 +70,8 @@ def load(token: str, *, edit: bool = False) -> Loaded:
     """A group, its games and its figures: kept per version of its list of games, and read again
     only when its mark changed."""
     group, editable = group_or_404(token, edit=edit)
-    return Loaded(group, editable, *marked(group.token, group.mark(), group.members, game_data, shared()))
+    return Loaded(group, editable, *marked(group.token, group.mark(), group.members, game_data, records_of))
 
-
-def shared() -> Shared:
-    """The entries of games kept for every worker: every page reads them, and a page shown (GET)
-    keeps those it had to work out. A change (POST) keeps none: it writes nothing but the change."""
-    return Shared(game_summaries, keep_summaries if request.method == "GET" else UNSHARED.keep)
 
 
 def group_links(group: StoredGroup, editable: bool) -> dict[str, str]:

@@ -24,14 +24,14 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from ..phone import device
 from ..play.chart import lines_svg, thinned
-from ..play.views import qr_code
 from ..rules import values
 from ..rules.errors import RulesError
 from ..rules.words import N_, _, number
 from ..store.db import commit, rollback
-from ..store.games import StoredGame, find_game
+from ..store.games import StoredGame, find_game, records_of
 from ..store.groups import StoredGroup, find_group, game_data, group_of
 from ..web import address, language
+from ..web.address import qr_code
 from ..web.fields import problems
 from ..web.site import game_or_404
 from .figures import Played, marked
@@ -51,7 +51,6 @@ from .loaded import (
     percent,
     ratings_chart,
     roster,
-    shared,
     shown_date,
     signed,
 )
@@ -312,7 +311,7 @@ def for_new_game(token: str) -> tuple[StoredGroup | None, list[str], str]:
     if not editable:
         return None, [], _("This is the read-only link of a group: a game can be started in it only with its edit "
                            "link.")
-    loaded = Loaded(found, True, *marked(found.token, found.mark(), found.members, game_data, shared()))
+    loaded = Loaded(found, True, *marked(found.token, found.mark(), found.members, game_data, records_of))
     if len(loaded.members) >= values.MAX_GROUP_GAMES:
         return None, [], refusal("full")
     return found, roster(loaded), ""

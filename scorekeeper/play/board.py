@@ -9,9 +9,9 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import NamedTuple
 
-from ..rules.errors import RulesError
 from ..rules.gamefile import GameFile
-from ..rules.presets import PRESETS, Rules, rules_for
+from ..rules.presets import PRESETS, Rules
+from ..rules.record import house_rules
 from ..rules.schedule import Deal
 from ..rules.scoring import Points
 from ..rules.state import Absence, DealResult, next_bidder
@@ -295,19 +295,6 @@ def progress(gamefile: GameFile) -> str:
         return ngettext("Finished after %(num)s deal", "Finished after %(num)s deals", played)
     kind = screen(gamefile)
     return deal_name(gamefile, kind.deal) if kind.deal else ""
-
-
-def house_rules(rules: Rules) -> bool:
-    """Whether the table changed any rule of its preset.
-
-    >>> from ..rules.presets import make_rules
-    >>> house_rules(make_rules({"preset": "kachuful"}, 4)), house_rules(make_rules({"max_cards": 3}, 4))
-    (False, True)
-    """
-    try:
-        return rules != rules_for({"preset": rules.preset}, rules.players)
-    except RulesError:  # the preset alone can't be dealt to this table: the table changed it
-        return True
 
 
 def variant(rules: Rules) -> str:

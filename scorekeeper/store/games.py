@@ -11,11 +11,13 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import lru_cache
 from typing import Any
 
 import orjson
 from sqlalchemy import (
     DateTime,
+    Executable,
     ForeignKey,
     Integer,
     String,
@@ -27,10 +29,13 @@ from sqlalchemy import (
     select,
     update,
 )
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, mapped_column
 
 from ..rules.gamefile import GameFile, normalized, parse, to_input
+from ..rules.record import document, record
 from .cache import LRU
 from .db import TOKEN_CHARS, commit, connection, db, fixed_row, new_token, run_fixed, utc_now
 
@@ -87,6 +92,18 @@ class GameTap(db.Model):  # type: ignore[name-defined]
     version: Mapped[int] = mapped_column(Integer, nullable=False)
 
 
+class GameRecord(db.Model):  # type: ignore[name-defined]
+    """What a group shows of a finished game (``rules.record``), stored with the version it is of
+    by the write that made that version: a worker that holds nothing of a group reads it instead
+    of replaying the game. A record of another version than the game's is not read."""
+
+    __tablename__ = "game_summaries"
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    version: Mapped[int] = mapped_column(Integer, nullable=False)
+    data: Mapped[str] = mapped_column(Text, nullable=False)
+
+
 @dataclass(slots=True)
 class StoredGame:
     """A game as stored (its row, as selected), and what can be done with it: replay it, store a
@@ -132,11 +149,15 @@ class StoredGame:
         (a backup restores dozens) would push them out. The game's first page replays it once.
         """
         data, title = _columns(game)
+        kept = _record(game)
         now = utc_now()
         edit, view = tokens or (new_token(), new_token())
         row = {"token": edit, "view_token": view, "title": title, "data": data,
                "version": 1, "created_at": now, "updated_at": now}
-        return cls(id=run_fixed(_CREATE, row).scalar_one(), **row)
+        created = cls(id=run_fixed(_CREATE, row).scalar_one(), **row)
+        if kept is not None:
+            run_fixed(_keep_record(connection().dialect.name), {"game_id": created.id, "version": 1, "data": kept})
+        return created
 
     def save(self, game: GameFile, tap: str | None = None) -> bool:
         """Store a checked game file as this game's next version and commit, in one UPDATE that
@@ -145,6 +166,7 @@ class StoredGame:
         nothing stored and the transaction rolled back, when another write came first (another
         phone, a resent form, the same tap arriving twice at once)."""
         data, title = _columns(game)
+        kept = _record(game)  # worked out before the write: the UPDATE holds the write lock
         now, version = utc_now(), self.version + 1
         stored = run_fixed(_SAVE, {"game_id": self.id, "read_at": self.version, "data": data,
                               "title": title, "version": version, "now": now})
@@ -152,13 +174,15 @@ class StoredGame:
             connection().rollback()
             return False
         try:
+            if kept is not None:
+                run_fixed(_keep_record(connection().dialect.name), {"game_id": self.id, "version": version, "data": kept})
             if tap is not None:
                 run_fixed(_TAP, {"game_id": self.id, "tap": tap, "version": version})
             commit()
         except IntegrityError:  # this tap id is stored already: the change is not made twice
             connection().rollback()
             return False
-        self.data, self.title, self.version, self.updated_at = data, title, version, utc_now
+        self.data, self.title, self.version, self.updated_at = data, title, version, now
         _keep(self, game)
         return True
 
@@ -181,6 +205,20 @@ def _keep(stored: StoredGame, game: GameFile) -> None:
     _newest.put(stored.token, game)
 
 
+def _record(game: GameFile) -> str | None:
+    """What a group keeps of a finished game (``rules.record``), as stored; None while it goes on."""
+    return document(record(game)) if game.game.finished else None
+
+
+@lru_cache(maxsize=4)
+def _keep_record(dialect: str) -> Executable:
+    """A game's record, in place of the one it had (of an older version)."""
+    upsert = (sqlite_insert if dialect == "sqlite" else postgresql_insert)(_records).values(
+        game_id=bindparam("game_id"), version=bindparam("version"), data=bindparam("data"))
+    return upsert.on_conflict_do_update(index_elements=[_records.c.game_id],
+                                        set_={"version": upsert.excluded.version, "data": upsert.excluded.data})
+
+
 def _columns(game: GameFile) -> tuple[str, str]:
     """The ``data`` and ``title`` columns of a checked game file."""
     data = orjson.dumps(to_input(game)).decode()
@@ -196,6 +234,11 @@ _SAVE = (update(_games)
          .where(_games.c.id == bindparam("game_id"), _games.c.version == bindparam("read_at"))
          .values(data=bindparam("data"), title=bindparam("title"), version=bindparam("version"),
                  updated_at=bindparam("now")))
+_records = GameRecord.__table__
+#: The records of these games that are of their current version.
+_RECORDS = (select(_records.c.game_id, _records.c.data)
+            .join(_games, (_games.c.id == _records.c.game_id) & (_games.c.version == _records.c.version))
+            .where(_records.c.game_id.in_(bindparam("ids", expanding=True))))
 _taps = GameTap.__table__
 #: A tap's client id, kept with the change it made (in the same transaction).
 _TAP = insert(_taps).values(game_id=bindparam("game_id"), tap=bindparam("tap"), version=bindparam("version"))
@@ -232,3 +275,10 @@ def games_by_id(ids: list[int]) -> list[StoredGame]:
     query = select(_games).where(_games.c.id.in_(ids)).order_by(_games.c.updated_at.desc())
     return [StoredGame(**row._mapping) for row in connection().execute(query)]
 
+
+def records_of(ids: list[int]) -> dict[int, str]:
+    """The stored records of these games that are of each game's current version, by id (one
+    SELECT; none asked, none read)."""
+    if not ids:
+        return {}
+    return {row.game_id: row.data for row in connection().execute(_RECORDS, {"ids": ids})}

@@ -13,7 +13,6 @@ from sqlalchemy import (
     ForeignKey,
     Integer,
     String,
-    Text,
     bindparam,
     func,
     insert,
@@ -21,9 +20,7 @@ from sqlalchemy import (
     select,
     update,
 )
-from sqlalchemy.dialects.postgresql import insert as postgresql_insert
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
-from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, mapped_column
 
 from ..rules.values import MAX_GROUP_GAMES
@@ -66,18 +63,6 @@ class GroupGame(db.Model):  # type: ignore[name-defined]
     position: Mapped[int] = mapped_column(Integer, nullable=False)
     active: Mapped[bool] = mapped_column(Boolean, nullable=False, default=True)
 
-
-
-class GameSummary(db.Model):  # type: ignore[name-defined]
-    """What a group shows of one version of a game (its entry in the group's figures, as
-    ``groups.figures`` writes it), kept so that a worker that holds nothing of the group reads it
-    instead of replaying the game. A summary of another version than the game's is not read."""
-
-    __tablename__ = "game_summaries"
-
-    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
-    version: Mapped[int] = mapped_column(Integer, nullable=False)
-    data: Mapped[str] = mapped_column(Text, nullable=False)
 
 @dataclass(slots=True)
 class Member:
@@ -199,13 +184,6 @@ _COUNT = (select(func.count()).select_from(_members)
           .where(_members.c.group_id == bindparam("group"), _members.c.active.is_(True)))
 _GROUP_BY_TOKEN = select(_groups).where(or_(_groups.c.token == bindparam("t"), _groups.c.view_token == bindparam("t")))
 _DATA = select(_games.c.id, _games.c.data).where(_games.c.id.in_(bindparam("ids", expanding=True)))
-_summaries = GameSummary.__table__
-#: The summaries of these games that are of their current version.
-_SUMMARIES = (select(_summaries.c.game_id, _summaries.c.data)
-              .join(_games, (_games.c.id == _summaries.c.game_id) & (_games.c.version == _summaries.c.version))
-              .where(_summaries.c.game_id.in_(bindparam("ids", expanding=True))))
-#: How many summaries one transaction writes: the write lock is held for a few milliseconds.
-SUMMARIES_AT_ONCE = 200
 
 
 def find_group(token: str) -> tuple[StoredGroup | None, bool]:
@@ -240,31 +218,3 @@ def game_data(ids: list[int]) -> dict[int, str]:
     if not ids:
         return {}
     return {row.id: row.data for row in connection().execute(_DATA, {"ids": ids})}
-
-
-def game_summaries(ids: list[int]) -> dict[int, str]:
-    """The kept summaries of these games that are of each game's current version, by id (one
-    SELECT; none asked, none read)."""
-    if not ids:
-        return {}
-    return {row.game_id: row.data for row in connection().execute(_SUMMARIES, {"ids": ids})}
-
-
-def keep_summaries(rows: list[tuple[int, int, str]]) -> None:
-    """Keep these summaries (game id, the version it is of, the summary), each in place of the
-    game's older one. This request's reads end first; they are written in short transactions of
-    their own, and only as well as the database allows: a game deleted meanwhile, or a database
-    busy with another table's taps, leaves them to be kept another time."""
-    conn = connection()
-    conn.commit()
-    upsert = (sqlite_insert if conn.dialect.name == "sqlite" else postgresql_insert)(_summaries)
-    upsert = upsert.on_conflict_do_update(index_elements=[_summaries.c.game_id],
-                                          set_={"version": upsert.excluded.version, "data": upsert.excluded.data})
-    for start in range(0, len(rows), SUMMARIES_AT_ONCE):
-        batch = [{"game_id": game, "version": version, "data": data}
-                 for game, version, data in rows[start:start + SUMMARIES_AT_ONCE]]
-        try:
-            conn.execute(upsert, batch)
-            conn.commit()
-        except (IntegrityError, OperationalError):
-            conn.rollback()
