@@ -16,7 +16,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "scorekeeper"
 LAYERS = ("rules", "store", "web", "phone", "play", "sheets", "groups", "games", "table", "events", "api")
 
 #: The longest a module may be, in lines.
-MOST_LINES = 460
+MOST_LINES = 450
 
 
 def modules() -> list[Path]:

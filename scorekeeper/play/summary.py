@@ -12,7 +12,7 @@ from ..rules.presets import PRESETS, Rules, make_rules
 from ..rules.stakes import Stakes
 from ..rules.words import N_, _, ngettext
 from .board import seat_notes
-from .wording import money, points, suit_sign
+from .wording import money, points, reason, suit_sign
 
 
 def at_the_table(game: GameFile) -> str:
@@ -160,3 +160,13 @@ def rules_summary(rules: Rules, stakes: Stakes | None = None) -> tuple[tuple[str
     if rules.note:
         lines.append((_("Note"), _(rules.note)))
     return tuple(lines)
+
+
+def adjustment_words(gamefile: GameFile, index: int) -> str:
+    """One of a game's adjustments in words: "Bob −10 (revoke)"."""
+    adj = gamefile.adjustments[index]
+    sign = "+" if adj.points >= 0 else ""
+    player, amount = gamefile.players[adj.player], f"{sign}{points(adj.points)}"
+    if adj.reason:
+        return _("%(player)s %(points)s (%(reason)s)", player=player, points=amount, reason=reason(adj.reason))
+    return _("%(player)s %(points)s", player=player, points=amount)

@@ -10,7 +10,6 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-import segno
 from flask import (
     Blueprint,
     Flask,
@@ -64,7 +63,7 @@ from .step import (
     step_data,
     tricks_guess,
 )
-from .summary import stakes_words
+from .summary import adjustment_words, stakes_words
 from .taps import Target, misplaced, target
 
 bp = Blueprint("play", __name__)
@@ -354,18 +353,8 @@ def adjust(token: str) -> Response:
     return _save(found, form, lambda doc: edits.add_adjustment(
         doc, deal, form.player.data or 0, form.points.data or 0, form.reason.data or ""),
         lambda g, error, status: _page(g, error, status, adjust=form),
-        lambda: _("%(adjustment)s added at deal %(deal)s.", adjustment=_adjustment(found.load(), -1),
+        lambda: _("%(adjustment)s added at deal %(deal)s.", adjustment=adjustment_words(found.load(), -1),
                   deal=deal))  # added last
-
-
-def _adjustment(gamefile: GameFile, index: int) -> str:
-    """One of a game's adjustments in words: "Bob −10 (revoke)"."""
-    adj = gamefile.adjustments[index]
-    sign = "+" if adj.points >= 0 else ""
-    player, amount = gamefile.players[adj.player], f"{sign}{wording.points(adj.points)}"
-    if adj.reason:
-        return _("%(player)s %(points)s (%(reason)s)", player=player, points=amount, reason=adj.reason)
-    return _("%(player)s %(points)s", player=player, points=amount)
 
 
 @bp.post("/g/<token>/stakes")
@@ -390,7 +379,7 @@ def unadjust(token: str, index: int) -> Response:
     found = game_or_404(token, edit=True)
     gamefile, said = found.load(), ""
     if 0 <= index < len(gamefile.adjustments):  # else the edit refuses it, and says why
-        said = _("Removed: %(adjustment)s at deal %(deal)s.", adjustment=_adjustment(gamefile, index),
+        said = _("Removed: %(adjustment)s at deal %(deal)s.", adjustment=adjustment_words(gamefile, index),
                  deal=gamefile.adjustments[index].deal)
     return _save(found, VersionForm(), lambda doc: edits.remove_adjustment(doc, index), done=lambda: said)
 
@@ -434,12 +423,6 @@ def export_file(token: str) -> Response:
     return response
 
 
-def qr_code(url: str) -> Markup:
-    """A QR code of a link as inline SVG (dark on white, so it scans in dark mode too)."""
-    svg = segno.make(url, error="m").svg_inline(border=2, dark="#000", light="#fff", omitsize=True)
-    return Markup(svg)  # generated from the URL alone: no user text in it
-
-
 @bp.get("/g/<token>/share")
 def share(token: str) -> Response:
     """The edit link and the read-only link, each with a QR code."""
@@ -448,7 +431,7 @@ def share(token: str) -> Response:
                                  current_app.config["PUBLIC_URL"])
     links = shared.links
     page = render_template("play/share.html", game=found, file=found.load(), links=links, shared=shared,
-                           codes={kind: qr_code(links[kind]) for kind in ("edit", "view")},
+                           codes={kind: address.qr_code(links[kind]) for kind in ("edit", "view")},
                            offline=address.keeps_offline(links["edit"]))
     return _no_store(make_response(page))
 

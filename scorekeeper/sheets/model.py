@@ -17,8 +17,8 @@ from markupsafe import Markup
 
 from ..play.board import is_redeal, joined_after
 from ..play.chart import running_totals_svg, shorten
-from ..play.summary import at_the_table, rules_summary
-from ..play.wording import money, points, reason, signed, suit_sign, written
+from ..play.summary import rules_summary
+from ..play.wording import points, suit_sign, written
 from ..rules.bidding import bid_check
 from ..rules.game import replay
 from ..rules.gamefile import GameFile
@@ -26,7 +26,7 @@ from ..rules.presets import PRESETS, Rules
 from ..rules.schedule import Deal, fixed_trump, seat_after
 from ..rules.stakes import Stakes
 from ..rules.state import DealResult, standings
-from ..rules.words import N_, _, ngettext
+from ..rules.words import N_, _
 from .layout import (
     BOXED_ADJUSTMENTS,
     GRID_HEADING,
@@ -39,6 +39,7 @@ from .layout import (
     SIDE_MM,
     layout,
 )
+from .results import Results, results
 
 #: Rows printed for an open pattern (fixed, manual) that sets no number of deals.
 OPEN_ROWS = 20
@@ -124,29 +125,6 @@ class Grid:
     def rules(self) -> tuple[int, ...]:
         """Where the rule before each player's column is drawn, in characters from the left."""
         return tuple(self.lead + self.column * seat for seat in range(len(self.names)))
-
-
-@dataclass(frozen=True)
-class Place:
-    """A line of the standings."""
-
-    rank: int
-    name: str
-    total: str
-    winner: bool
-    net: str = ""
-
-
-@dataclass(frozen=True)
-class Results:
-    """What a filled sheet says at the end: standings, winners, settlement, adjustments."""
-
-    heading: str
-    places: tuple[Place, ...]
-    verdict: str
-    payments: tuple[str, ...] = ()
-    adjustments: tuple[str, ...] = ()
-    table: str = ""  # changes at the table: "Eve joined at deal 5 with 12; Bob left after deal 9"
 
 
 @dataclass(frozen=True)
@@ -402,56 +380,6 @@ def filled_sheet(game: GameFile, *, paper: str = "a4", orientation: str | None =
     return Sheet(title=game.title or default_title(rules), players=names, rows=tuple(rows),
                  # A date pattern (Unicode CLDR): day, month and year, as the sheet's title line has it.
                  date="" if played_on is None else written(played_on, "yMMMMd"),
-                 results=_results(game), chart=chart, **frame)
-
-
-def _results(game: GameFile) -> Results:
-    state, rules, names = game.game, game.rules, game.players
-    played = len(state.deals)
-    finished_deals = sum(1 for d in state.deals if d.finished)
-    if rules.cooperative:
-        verdict = (ngettext("The table made every deal together in %(num)s deal.",
-                            "The table made every deal together in %(num)s deals.", played) if state.finished
-                   else ngettext("%(num)s deal dealt so far.", "%(num)s deals dealt so far.", played))
-        return Results(_("Result"), (), verdict)
-    settlement = game.settlement()
-    currency = settlement.currency if settlement else ""
-    nets = [signed(net, currency) for net in settlement.net] if settlement else [""] * len(names)
-    scratches = rules.wins == "scratch"
-    places = tuple(Place(s.rank, names[s.player], points(s.total), s.player in state.winners,
-                         nets[s.player]) for s in state.standings)
-    winners = [names[w] for w in state.winners]
-    if state.finished:
-        heading = _("Final standings (scratches)") if scratches else _("Final standings (points)")
-        won = _(", ").join(winners)
-        if state.ended_by_table:
-            verdict = (_("Winner: %(winners)s — the table ended the game after deal %(deal)s", winners=won, deal=played)
-                       if len(winners) == 1 else
-                       _("Winners (tied): %(winners)s — the table ended the game after deal %(deal)s",
-                         winners=won, deal=played))
-        else:
-            verdict = (_("Winner: %(winners)s", winners=won) if len(winners) == 1
-                       else _("Winners (tied): %(winners)s", winners=won))
-    else:
-        heading = (_("Standings after deal %(deal)s (scratches)", deal=finished_deals) if scratches
-                   else _("Standings after deal %(deal)s (points)", deal=finished_deals))
-        verdict = _("The game is not finished.")
-    payments: tuple[str, ...] = ()
-    if settlement is not None:
-        payments = tuple(_("%(payer)s pays %(payee)s %(amount)s", payer=names[p.payer], payee=names[p.payee],
-                           amount=money(p.amount, currency))
-                         for p in settlement.payments) or (_("Nobody pays anybody."),)
-    adjustments = tuple(_adjustment(a.deal, names[a.player], f"{'+' if a.points > 0 else ''}{points(a.points)}",
-                                    reason(a.reason))
-                        for a in game.adjustments)
-    return Results(heading, places, verdict, payments, adjustments, at_the_table(game))
-
-
-def _adjustment(deal: int, player: str, amount: str, reason: str) -> str:
-    """One adjustment as the results list it: "deal 3: Bob −10 (revoke)"."""
-    if reason:
-        return _("deal %(deal)s: %(player)s %(points)s (%(reason)s)", deal=deal, player=player, points=amount,
-                 reason=reason)
-    return _("deal %(deal)s: %(player)s %(points)s", deal=deal, player=player, points=amount)
+                 results=results(game), chart=chart, **frame)
 
 

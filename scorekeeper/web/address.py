@@ -20,6 +20,7 @@ import click
 import segno
 from flask import Flask, current_app
 from flask.cli import with_appcontext
+from markupsafe import Markup
 
 #: Names that mean "this computer" (besides every name under .localhost, RFC 6761).
 LOCAL_NAMES = frozenset({"localhost", "localhost.localdomain", "ip6-localhost", "ip6-loopback"})
@@ -144,3 +145,9 @@ def address_command(port: int) -> None:
 def init_app(app: Flask) -> None:
     """Add ``flask address`` to the app's commands."""
     app.cli.add_command(address_command)
+
+
+def qr_code(url: str) -> Markup:
+    """A QR code of a link as inline SVG (dark on white, so it scans in dark mode too)."""
+    svg = segno.make(url, error="m").svg_inline(border=2, dark="#000", light="#fff", omitsize=True)
+    return Markup(svg)  # generated from the URL alone: no user text in it

@@ -13,8 +13,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 from webhelpers import Scorer, text
 
-from scorekeeper.play.views import qr_code
 from scorekeeper.web import address
+from scorekeeper.web.address import qr_code
 
 Start = Callable[..., Scorer]
 
