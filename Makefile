@@ -77,20 +77,26 @@ deps-test:
 .venv: $(STAMP)
 venv-run: $(RUN_STAMP)
 
-# The venv installs exactly $(LOCK), each file checked against its hashes: pip is pinned there
+# The venv installs exactly $(LOCK), and nothing else: `pip install --no-deps` takes each pinned
+# file as it is, checked against its hashes, without resolving anything. Resolving at install time
+# is what breaks a lock: a package asked for with an extra (weasyprint's fonttools[woff]) is looked
+# up again on the package index, and the day a newer release is published pip picks it, finds it
+# unpinned and stops. The lock is complete (tests/test_lock.py proves, from every locked package's
+# own metadata, that each requirement, extras included, is met by a pin of the same part), so
+# there is nothing to resolve; `pip check` then proves it on the installed venv too, and stops
+# when pyproject.toml asks for a dependency the lock doesn't have yet. pip is pinned in the lock
 # too (it replaces the venv's own in that step), and only wheels are taken, since an sdist would
 # be built with unpinned build tools. pip refuses an editable install in hash-checking mode, so
 # the project goes in afterwards without dependencies or build isolation: its build backend
 # (setuptools, wheel) is already installed from the lock, and nothing unpinned is fetched.
 # A changed lock starts from an empty venv ($? names the prerequisites newer than the stamp),
-# so a package dropped from the lock doesn't linger; `pip check` stops when pyproject.toml asks
-# for a dependency the lock doesn't have yet.
+# so a package dropped from the lock doesn't linger.
 # The run stamp installs the part of $(LOCK) above TEST_MARK only: the app without the test tools.
 comma := ,
 define venv_install
 	$(if $(filter $(LOCK),$?),rm -rf $(VENV))
 	[ -x $(VENV)/bin/python ] || $(PYTHON) -m venv $(VENV)
-	sed $(1) $(LOCK) | $(VENV)/bin/python -m pip install --require-hashes --only-binary :all: -r /dev/stdin
+	sed $(1) $(LOCK) | $(VENV)/bin/python -m pip install --no-deps --require-hashes --only-binary :all: -r /dev/stdin
 	$(VENV)/bin/python -m pip install --no-deps --no-build-isolation -e .
 	$(VENV)/bin/python -m pip check || { echo "$(LOCK) is behind pyproject.toml: run make lock"; exit 1; }
 endef
@@ -152,11 +158,13 @@ serve: deps-run venv-run translations
 JOBS ?= auto
 PYTEST := $(VENV)/bin/python -m pytest -n $(JOBS) --dist worksteal
 
+# The web tests run again on PostgreSQL, but for those marked `rendering` (what a page, a sheet or a
+# header says: the same on any database).
 test: deps-test .venv translations
 	$(PYTEST)
 	$(VENV)/bin/mypy scorekeeper/rules
 	$(VENV)/bin/ruff check .
-	scripts/with-postgres $(PYTEST) tests/web
+	scripts/with-postgres $(PYTEST) -m "not rendering" tests/web
 
 lint: .venv
 	$(VENV)/bin/ruff check .

@@ -61,9 +61,9 @@ def test_the_lock_pins_the_app_first_and_the_test_tools_below_the_line() -> None
 
 def test_make_run_installs_the_app_without_the_test_tools() -> None:
     lines = dry_run("-B", "venv-run")
-    install = [line for line in lines if "pip install --require-hashes" in line]
+    install = [line for line in lines if "pip install --no-deps --require-hashes" in line]
     mark = TEST_MARK.removeprefix("# ")
-    pip = ".venv/bin/python -m pip install --require-hashes --only-binary :all: -r /dev/stdin"
+    pip = ".venv/bin/python -m pip install --no-deps --require-hashes --only-binary :all: -r /dev/stdin"
     assert install == [f"sed '/{mark}/,$d' requirements.lock | {pip}"]
     assert f"sed '' requirements.lock | {pip}" in dry_run("-B", ".venv")  # make test: all of it
     assert "venv-run" in next(line for line in (ROOT / "Makefile").read_text().splitlines() if line.startswith("run:"))
