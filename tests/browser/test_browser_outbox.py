@@ -296,6 +296,9 @@ def test_a_whole_deal_with_the_keyboard_alone_in_ten_key_presses(phones: Phones,
     page.keyboard.press("1")  # refused: Ann can't make it 3; said, not sent
     status(page).to_have_text("Ann deals and can't bid 1: the bids would add up to the 3 tricks (hook)")
     press("Enter")  # Ann bids 0 (the button focused)
+    # The bids' answers are drawn when they come (the step drawn again, the focus kept in it): the
+    # tricks are entered once the last one is, lest an answer redraw the rows under a Tab.
+    page.wait_for_function(ALL_SENT)
     expect(page.locator(".seat-row[data-seat='1'] input:checked")).to_be_focused()  # Bob's row
     press("ArrowRight")  # Bob took 2; Ann, the dealer, keeps the rest: 0
     for _ in range(4):

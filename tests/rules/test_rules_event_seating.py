@@ -106,9 +106,9 @@ def test_a_manual_round_is_kept_and_the_rest_planned_around_it() -> None:
 
 def test_seating_400_players_for_8_rounds_answers_within_2_seconds() -> None:
     event = club(400, 8, 4, [4, 5], seed=11)
-    start = time.perf_counter()
+    worked = time.process_time()  # the work, not the clock: another test may hold the cores
     seated = plan(event)
-    assert time.perf_counter() - start < 2
+    assert time.process_time() - worked < 2
     assert max(meetings(seated).values()) == 1
 
 

@@ -4,7 +4,6 @@ shows the tables and standings, follows them, and tells a player where to sit.""
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import pytest
@@ -13,7 +12,7 @@ from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_web_events_api import QUICK_RULES, events_snapshot, finish, new_event, token
-from webhelpers import QUICK, csrf_from, hostile_text, message, text
+from webhelpers import csrf_from, hostile_text, message, text, within_cpu
 
 
 @pytest.fixture
@@ -235,9 +234,8 @@ def test_any_value_in_any_director_form_gets_an_answer_and_a_refusal_stores_noth
     client = app.test_client()
     edit = token(new_event(client, rules=QUICK_RULES)["links"]["edit"])
     before = events_snapshot(app)
-    began = time.perf_counter()
-    response = post(client, edit, path, **form)
-    assert time.perf_counter() - began < QUICK
+    with within_cpu():
+        response = post(client, edit, path, **form)
     assert response.status_code in (302, 404, 409, 422), response.status_code
     if response.status_code != 302:
         assert message(response)

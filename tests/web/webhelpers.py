@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import html
 import re
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from flask import Flask
@@ -55,6 +58,18 @@ json_values = st.recursive(
 
 #: The most a request within the limits may take (RULES.md §8); far above what any takes here.
 QUICK = 2.0
+
+
+@contextmanager
+def within_cpu(seconds: float = QUICK, what: str = "the request") -> Iterator[None]:
+    """A guard against runaway work, not a benchmark: the work done meanwhile, counted in this
+    process's CPU time (the test client answers in this thread), stays under ``seconds``. The clock
+    is never read: another test's browser or worker holding the machine's cores only makes a
+    request wait, which counts for nothing here. How long a request takes is measured in bench/."""
+    worked = time.process_time()
+    yield
+    spent = time.process_time() - worked
+    assert spent < seconds, f"{what} cost {spent:.2f} s of CPU, over {seconds} s"
 
 
 def text(page: str) -> str:
