@@ -24,6 +24,9 @@ answer as it should (0 errors), the costly ones included. The rate limits are of
     scripts/with-postgres .venv/bin/python bench/club_night.py --database both --tables 30 --seconds 60
     scripts/with-postgres .venv/bin/python bench/club_night.py --database postgres --servers 2
 
+``--smoke`` runs one table for 3 s beside a group of 5 games, a backup of one game and the sheets
+of a game of 10 deals: it runs, and no figure counts (but its errors do).
+
 ``--database both`` runs SQLite and then PostgreSQL (under scripts/with-postgres) and prints their
 figures side by side. Every request goes to 127.0.0.1; each run is bounded by --seconds.
 """
@@ -46,6 +49,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(1, str(Path(__file__).resolve().parent.parent))
 
+from harness import sized
 from load_tables import (
     STEP,
     Book,
@@ -255,8 +259,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     arguments(parser, tables=10, seconds=20, workers=4)
     parser.add_argument("--database", choices=("sqlite", "postgres", "both"), default="sqlite")
-    parser.add_argument("--group-games", type=int, default=1500)
-    parser.add_argument("--import-games", type=int, default=5, help="games in each restored backup")
+    parser.add_argument("--group-games", type=int, default=sized(1500, 5))
+    parser.add_argument("--import-games", type=int, default=sized(5, 1), help="games in each restored backup")
     args = parser.parse_args()
     kinds = ("sqlite", "postgres") if args.database == "both" else (args.database,)
     results = {kind: night(args, kind, parser) for kind in kinds}

@@ -11,6 +11,7 @@ one thread), beside the scoreboard page of a game of 8 players and 25 deals in t
 
     .venv/bin/python bench/event_pages.py            # 400 players, 8 rounds
     .venv/bin/python bench/event_pages.py 100 5      # 100 players, 5 rounds
+    .venv/bin/python bench/event_pages.py --smoke    # 13 players, 2 rounds: it runs
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from sqlalchemy import event
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from harness import sized
 from run import big_game
 
 from scorekeeper import create_app
@@ -83,7 +85,7 @@ def p50(client: FlaskClient, path: str, times: int = 30) -> float:
 
 
 def main() -> None:
-    players, rounds = (int(sys.argv[1]), int(sys.argv[2])) if len(sys.argv) > 2 else (400, 8)
+    players, rounds = (int(sys.argv[1]), int(sys.argv[2])) if len(sys.argv) > 2 else (sized(400, 13), sized(8, 2))
     folder = tempfile.mkdtemp()
     app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder}/e.sqlite", "SECRET_KEY": "bench",
                       "RATELIMIT_ENABLED": False})

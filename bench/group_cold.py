@@ -3,6 +3,7 @@ replayed, and their records read (``store.games.records_of``), in one process, o
 file. The group holds ``MAX_GROUP_GAMES`` finished games of ten new names each (50,000 players).
 
     .venv/bin/python bench/group_cold.py [GAMES]
+    .venv/bin/python bench/group_cold.py --smoke     # 20 games: it runs
 """
 
 from __future__ import annotations
@@ -14,6 +15,9 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from harness import sized
 
 from scorekeeper import create_app
 from scorekeeper.groups import figures, loaded
@@ -30,7 +34,7 @@ def restarted() -> None:
 
 
 def main() -> None:
-    games = int(sys.argv[1]) if len(sys.argv) > 1 else MAX_GROUP_GAMES
+    games = int(sys.argv[1]) if len(sys.argv) > 1 else sized(MAX_GROUP_GAMES, 20)
     folder = tempfile.mkdtemp()
     app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder}/bench.db", "SECRET_KEY": "bench",
                       "RATELIMIT_ENABLED": False})

@@ -22,6 +22,17 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
+#: ``--smoke`` on a benchmark's command line: every part of it once, at tiny sizes, and no figure
+#: passes or fails anything (errors still do). `make test` runs every script of bench/ so
+#: (tests/test_bench.py), lest a change to the protocol or the defaults break one unseen.
+SMOKE = "--smoke" in sys.argv[1:]
+if SMOKE:
+    sys.argv.remove("--smoke")
+
+
+def sized(full: int, smoke: int) -> int:
+    """A benchmark's size: ``full`` when measuring, ``smoke`` in a smoke run."""
+    return smoke if SMOKE else full
 
 
 def free_port() -> int:

@@ -31,7 +31,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(1, str(Path(__file__).resolve().parent.parent / "tests" / "browser"))
 
-from harness import BIN, ROOT, gunicorn, page_weight
+from harness import BIN, ROOT, gunicorn, page_weight, sized
 from phone import PHONE, TIME_BIDS, slow_phone_and_network
 from playwright.sync_api import Browser, Page, sync_playwright
 
@@ -93,8 +93,8 @@ def measure(browser: Browser, port: int, outbox: bool, deals: int, pause: float)
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("deals", type=int, nargs="?", default=6)
-    parser.add_argument("--pause", type=float, default=0.5, help="seconds between the screen and the tap")
+    parser.add_argument("deals", type=int, nargs="?", default=sized(6, 1))
+    parser.add_argument("--pause", type=float, default=sized(0.5, 0), help="seconds between the screen and the tap")
     options = parser.parse_args()
     folder = tempfile.mkdtemp(prefix="scorekeeper-latency-")
     env = {"DATABASE_URL": f"sqlite:///{folder}/app.sqlite"}

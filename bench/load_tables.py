@@ -24,6 +24,7 @@ the first server is killed with SIGKILL half way through and restarted on the sa
     scripts/with-postgres python bench/load_tables.py --database postgres  # PostgreSQL
     scripts/with-postgres python bench/load_tables.py --database postgres --servers 2
     python bench/load_tables.py --tables 50 --seconds 60 --crash
+    python bench/load_tables.py --smoke                                  # one table for 3 s: it runs
 
 Every request goes to 127.0.0.1; the run is bounded by --seconds (and a tap's resending by 30 s more).
 """
@@ -52,7 +53,7 @@ from urllib.parse import urlencode
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from harness import BIN, ROOT, free_port, wait_for_port
+from harness import BIN, ROOT, SMOKE, free_port, sized, wait_for_port
 
 PLAYERS = ["Ann", "Bob", "Cy", "Dee", "Eve"]
 CSRF = re.compile(r'name="csrf_token" type="hidden" value="([^"]+)"|name="csrf_token" value="([^"]+)"')
@@ -528,15 +529,15 @@ def server_env(url: str) -> dict[str, str]:
 
 
 def arguments(parser: argparse.ArgumentParser, tables: int, seconds: float, workers: int) -> None:
-    """The options this script and bench/club_night.py share."""
-    parser.add_argument("--tables", type=int, default=tables)
-    parser.add_argument("--seconds", type=float, default=seconds)
+    """The options this script and bench/club_night.py share (a smoke run: one quick table for 3 s)."""
+    parser.add_argument("--tables", type=int, default=sized(tables, 1))
+    parser.add_argument("--seconds", type=float, default=3 if SMOKE else seconds)
     parser.add_argument("--workers", type=int, default=workers, help="gunicorn workers of each server")
     parser.add_argument("--servers", type=int, default=1, choices=(1, 2),
                         help="app servers on the one database; each phone alternates between them")
-    parser.add_argument("--think", type=float, nargs=2, default=(0.5, 2.0), metavar=("MIN", "MAX"),
+    parser.add_argument("--think", type=float, nargs=2, default=(0.1, 0.3) if SMOKE else (0.5, 2.0), metavar=("MIN", "MAX"),
                         help="seconds a phone takes before an entry (table speed)")
-    parser.add_argument("--poll", type=float, default=3.0,
+    parser.add_argument("--poll", type=float, default=0.5 if SMOKE else 3.0,
                         help="seconds between a phone's looks at the game's version (the read-only page's 3 s)")
     parser.add_argument("--resend", type=float, default=0.05, help="share of stored taps sent again")
     parser.add_argument("--twice", type=float, default=0.03, help="share of taps sent twice at once")

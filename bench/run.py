@@ -3,6 +3,10 @@
     .venv/bin/python bench/run.py            # prints the table; exit status 1 if a target is missed
     .venv/bin/python bench/run.py 1 3        # only targets 1 and 3
     .venv/bin/python bench/run.py 8          # a group of 2,000 games (stored straight into the database)
+    .venv/bin/python bench/run.py --smoke    # every target once at tiny sizes: it runs, no figure counts
+
+The rate limits are off: every request comes from 127.0.0.1, and what is measured is the app's
+work, not its limits.
 
 The app and the baselines (bench/baseline_app.py: a hello world, and one read + one commit of
 one row with Flask-SQLAlchemy) are served by gunicorn with 2 workers on 127.0.0.1 (both with
@@ -32,20 +36,21 @@ from urllib.parse import urlencode
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(1, str(Path(__file__).resolve().parent.parent))
 
-from harness import BIN, ROOT, Request, Result, gunicorn, load, size_of
+from harness import BIN, ROOT, SMOKE, Request, Result, gunicorn, load, size_of, sized
 from harness import page_weight as weigh
 
 from scorekeeper.rules.bidding import Bidding, allowed_bids
 from scorekeeper.rules.values import LANGUAGES
 
-#: Rounds of every side-by-side measurement; the result is the median round.
-ROUNDS = 7
+#: Rounds of every side-by-side measurement; the result is the median round (one in a smoke run).
+ROUNDS = sized(7, 1)
 CSRF = re.compile(r'name="csrf_token" type="hidden" value="([^"]+)"|name="csrf_token" value="([^"]+)"')
 ROWS: list[tuple[str, str, str, str, bool]] = []
 
 
 def row(target: str, ours: str, baseline: str, ratio: str, passed: bool) -> None:
     """One line of the results table."""
+    passed = passed or SMOKE
     ROWS.append((target, ours, baseline, ratio, passed))
     print(f"  {target}: {ours} vs {baseline} → {ratio} {'pass' if passed else 'FAIL'}", flush=True)
 
@@ -118,37 +123,40 @@ def medians(pairs: list[tuple[float, float]]) -> tuple[float, float, float]:
 
 def game_entries(token: str, cookie: str, csrf: str, sizes: list[int]) -> list[Request]:
     """A phone's POSTs for a whole game of 4 players, in order: 4 bids (the first each may make),
-    then the tricks (all to the first player), deal after deal; each carries the version it follows."""
+    then the tricks (all to the first player), deal after deal; each names its deal, carries the
+    version it follows and a tap id of its own, as the game page's taps do."""
     hook, entries, version = Bidding("hook"), [], 1
     headers = {"Cookie": cookie, "Content-Type": "application/x-www-form-urlencoded"}
     for deal, cards in enumerate(sizes):
         dealer, earlier = deal % 4, []
+        tapped = {"csrf_token": csrf, "deal": deal + 1}
         for step in range(4):
             seat = (dealer + 1 + step) % 4
             bid = allowed_bids(hook, cards, earlier, dealer=seat == dealer)[0]
             earlier.append(bid)
-            form = {"csrf_token": csrf, "version": version, "seat": seat, "bid": bid}
+            form = {**tapped, "version": version, "seat": seat, "bid": bid, "tap": f"{token}-{version}"}
             entries.append(("POST", f"/g/{token}/bid", urlencode(form).encode(), headers))
             version += 1
-        form = {"csrf_token": csrf, "version": version, **{f"tricks-{s}": cards if s == 0 else 0 for s in range(4)}}
+        form = {**tapped, "version": version, "tap": f"{token}-{version}",
+                **{f"tricks-{s}": cards if s == 0 else 0 for s in range(4)}}
         entries.append(("POST", f"/g/{token}/tricks", urlencode(form).encode(), headers))
         version += 1
     return entries
 
 
-def entry_throughput(port: int, base_port: int, clients: int, rounds: int = ROUNDS) -> None:
+def entry_throughput(port: int, base_port: int, clients: int, rounds: int | None = None) -> None:
     """Target 1: a bid or tricks POST against one read + one commit of one row.
 
     In each round every client is a phone playing two new 19-deal games, one after the other
     (190 entries, built before the clock starts, as the baseline's), right after the baseline
     took as many requests.
     """
-    sizes = [10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
-    games = 2
+    sizes = [10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10][:sized(19, 2)]
+    games = sized(2, 1)
     per_client = games * 5 * len(sizes)  # whole games
     commit: Request = ("POST", "/commit", b"", {})
     rates: list[tuple[float, float]] = []
-    for _ in range(rounds):
+    for _ in range(rounds or ROUNDS):
         plans = []
         for _ in range(clients):
             plan: list[Request] = []
@@ -172,17 +180,17 @@ def latency(port: int, path: str, clients: int, requests: int, method: str = "GE
             body: bytes | None = None, headers: dict[str, str] | None = None,
             ok: tuple[int, ...] = (200, 201)) -> Result:
     result = load(port, lambda c, i: (method, path, body, headers or {}), clients=clients,
-                  requests=requests, seconds=120, ok=ok)
+                  requests=sized(requests, min(requests, 3)), seconds=120, ok=ok)
     assert not result.errors, result.errors[:3]
     return result
 
 
 def side_by_side(ours: Callable[[], Result], hello: Callable[[], Result],
-                 rounds: int = ROUNDS) -> tuple[float, float, float]:
+                 rounds: int | None = None) -> tuple[float, float, float]:
     """p50 latencies of ours and of the hello world, measured in alternating rounds: the medians
     of each, and of the rounds' ratios."""
     pairs = []
-    for _ in range(rounds):
+    for _ in range(rounds or ROUNDS):
         theirs = hello()
         pairs.append((ours().p50, theirs.p50))
     print("    rounds:", " ".join(f"{o:.2f}/{h:.2f}" for o, h in pairs), flush=True)
@@ -264,7 +272,7 @@ def resident_memory(port: int, export: dict[str, Any], pids: list[int]) -> None:
                     {"Cookie": cookie, "Content-Type": "application/x-www-form-urlencoded"})
         return ("GET", paths[n % len(paths)], None, {"Cookie": cookie})
 
-    result = load(port, mixed, clients=2, requests=500, seconds=300, ok=(200, 201, 409))
+    result = load(port, mixed, clients=2, requests=sized(500, 25), seconds=300, ok=(200, 201, 409))
     assert not result.errors, result.errors[:3]
     rss = [int(line.split()[1]) / 1024 for pid in pids
            for line in Path(f"/proc/{pid}/status").read_text().splitlines() if line.startswith("VmRSS")]
@@ -298,7 +306,7 @@ def form_session(port: int, path: str) -> tuple[str, str]:
     return (response.getheader("Set-Cookie") or "").split(";", 1)[0], match.group(1) or match.group(2)
 
 
-def groups_target(port: int, games: int = 200, rounds: int = ROUNDS) -> None:
+def groups_target(port: int, games: int = 200, rounds: int | None = None) -> None:
     """Target 7: a group of 200 finished games of 4–8 players. Its page's p50 against the
     scoreboard page's (25 deals × 8 players) in the same rounds; adding a finished game (the group
     page's form) against a bid tap; the SQL statements per group page, 10 games against 200."""
@@ -320,12 +328,13 @@ def groups_target(port: int, games: int = 200, rounds: int = ROUNDS) -> None:
     cookie, csrf = form_session(port, f"/gr/{edit}")
     form_headers = {"Cookie": cookie, "Content-Type": "application/x-www-form-urlencoded"}
     pairs = []
-    for _ in range(rounds):
-        fresh = [token_of(api(port, "POST", "/api/games", finished_game(1000 + len(pairs) * 20 + i))) for i in range(20)]
+    for _ in range(rounds or ROUNDS):
+        fresh = [token_of(api(port, "POST", "/api/games", finished_game(1000 + len(pairs) * 20 + i)))
+                 for i in range(sized(20, 2))]
         adds = [("POST", f"/gr/{edit}/games", urlencode({"csrf_token": csrf, "link": t}).encode(), form_headers)
                 for t in fresh]
         taps: list[Request] = []
-        for _ in range(5):  # the four bids of a first deal, in five new games
+        for _ in range(sized(5, 1)):  # the four bids of a first deal, in five new games
             doc = {"players": ["Ann", "Bob", "Cy", "Dee"], "rules": {"preset": "oh-hell"}}
             game = token_of(api(port, "POST", "/api/games", doc))
             taps += [entry for entry in game_entries(game, *session(port, game), [10])[:4]]
@@ -361,7 +370,7 @@ def group_queries() -> None:
     group = client.post("/api/groups", json={"name": "Count"}).get_json()
     edit, view = token_of(group, "edit"), token_of(group, "view")
     added = 0
-    for size in (10, 200):
+    for size in (sized(10, 2), sized(200, 4)):
         while added < size:
             game = client.post("/api/games", json=finished_game(5000 + added)).get_json()
             client.post(f"/api/groups/{edit}/games", json={"game": token_of(game)})
@@ -412,7 +421,7 @@ def seed_group(database: str, games: int) -> tuple[str, str, str, str]:
     return group.token, group.view_token, stored[0].token, stored[0].view_token
 
 
-def large_group_target(port: int, database: str, games: int = 2000, rounds: int = ROUNDS) -> None:
+def large_group_target(port: int, database: str, games: int = 2000, rounds: int | None = None) -> None:
     """Target 8: a group of 2,000 games of 4–10 players. Its page's p50 against the scoreboard
     page's (25 deals × 8 players) in the same rounds; then its first game taken out and put back
     in turn, each through the group page's form and timed with the next GET of the page."""
@@ -435,7 +444,7 @@ def large_group_target(port: int, database: str, games: int = 2000, rounds: int 
     changes = [("POST", f"/gr/{edit}/remove", urlencode({"csrf_token": csrf, "game": first_view}).encode(), headers),
                ("POST", f"/gr/{edit}/games", urlencode({"csrf_token": csrf, "link": first}).encode(), headers)]
     times = []
-    for change in range(2 * rounds):
+    for change in range(2 * (rounds or ROUNDS)):
         connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
         started = time.perf_counter()
         method, path, body, sent = changes[change % 2]
@@ -457,7 +466,7 @@ def large_group_target(port: int, database: str, games: int = 2000, rounds: int 
 
 def workers_of(port: int) -> list[int]:
     """The pids of the gunicorn workers listening on ``port``."""
-    out = subprocess.run(["ps", "-eo", "pid,ppid,args"], capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(["ps", "-ww", "-eo", "pid,ppid,args"], capture_output=True, text=True, check=True).stdout
     masters = [line.split()[0] for line in out.splitlines() if f"127.0.0.1:{port}" in line]
     return [int(line.split()[0]) for line in out.splitlines() if line.split()[1] in masters]
 
@@ -465,7 +474,7 @@ def workers_of(port: int) -> list[int]:
 def main() -> int:
     folder = tempfile.mkdtemp(prefix="scorekeeper-bench-")
     app_url, base_url = f"sqlite:///{folder}/app.sqlite", f"sqlite:///{folder}/base.sqlite"
-    env = {"DATABASE_URL": app_url, "BASELINE_DATABASE_URL": base_url}
+    env = {"DATABASE_URL": app_url, "BASELINE_DATABASE_URL": base_url, "RATELIMIT_ENABLED": "no"}
     subprocess.run([str(BIN / "flask"), "--app", "scorekeeper", "db", "upgrade"], cwd=ROOT,
                    env={**os.environ, **env}, check=True, capture_output=True)
     sys.path.insert(0, str(ROOT / "bench"))
@@ -478,7 +487,7 @@ def main() -> int:
     with gunicorn("scorekeeper:create_app()", env) as port, \
             gunicorn("baseline_app:create_app()", {**env, "PYTHONPATH": str(ROOT / "bench")}) as base:
         if "1" in wanted:
-            entry_throughput(port, base, clients=4)
+            entry_throughput(port, base, clients=sized(4, 1))
         export = api(port, "POST", "/api/games", big_game())
         if "2" in wanted:
             view = token_of(export, "view")
@@ -503,9 +512,9 @@ def main() -> int:
         if "6" in wanted:
             resident_memory(port, export, workers_of(port))
         if "7" in wanted:
-            groups_target(port)
+            groups_target(port, sized(200, 3))
         if "8" in wanted:
-            large_group_target(port, app_url)
+            large_group_target(port, app_url, sized(2000, 5))
     print()
     print("| target | ours | baseline | ratio | result |")
     print("|---|---|---|---|---|")

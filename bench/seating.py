@@ -18,6 +18,7 @@ cache emptied first. The last lines re-plan the largest event after its first ro
 player arriving and one withdrawing (the plan for all rounds, then a search with round 1 fixed).
 
     .venv/bin/python bench/seating.py
+    .venv/bin/python bench/seating.py --smoke     # 9 and 13 players, 3 and 4 rounds: it runs
 """
 
 from __future__ import annotations
@@ -29,11 +30,14 @@ from math import ceil, comb
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from harness import SMOKE, sized
 
 from scorekeeper.rules import seating
 from scorekeeper.rules.event import Entrant, Event, lineups, table_sizes
 
-SIZES = (9, 13, 16, 20, 22, 25, 30, 40, 60, 100, 200, 400)
+SIZES = (9, 13) if SMOKE else (9, 13, 16, 20, 22, 25, 30, 40, 60, 100, 200, 400)
 DESIGNS = {9: 3, 16: 4, 20: 4, 25: 5}
 
 
@@ -60,7 +64,7 @@ def main() -> None:
     for players in SIZES:
         size = DESIGNS.get(players, 4)
         tables = table_sizes(size, [size] if players in DESIGNS else None)
-        for rounds in range(3, 9):
+        for rounds in range(3, sized(9, 5)):
             event = Event(tuple(Entrant(f"P{i}") for i in range(players)), rounds, tables, seed=2026)
             planned, spent = timed(event)
             worst = max(worst, spent)
@@ -70,12 +74,13 @@ def main() -> None:
             print(f"{players:>7} {shape:>6} {rounds:>6} {seating.repeats(planned):>7} {fewest:>5} "
                   f"{max(met.values()):>6} {most:>5} {spent * 1000:>6.0f} ms")
     print(f"slowest plan: {worst * 1000:.0f} ms")
-    event = Event(tuple(Entrant(f"P{i}") for i in range(400)), 8, table_sizes(4), seed=2026)
+    largest = sized(400, 40)
+    event = Event(tuple(Entrant(f"P{i}") for i in range(largest)), sized(8, 3), table_sizes(4), seed=2026)
     first = seating.plan(event)[:1]
     changed = replace(event, played=first,
                       entrants=(*event.entrants[1:], replace(event.entrants[0], last=1), Entrant("New", arrives=2)))
     planned, spent = timed(changed)
-    print(f"400 players, 8 rounds, re-planned after round 1 (one arrives, one withdraws): "
+    print(f"{largest} players, {event.rounds} rounds, re-planned after round 1 (one arrives, one withdraws): "
           f"{seating.repeats(planned)} repeats, {spent * 1000:.0f} ms")
 
 

@@ -6,6 +6,7 @@ structure, never their times). The worst-case benchmark's own largest game, the 
 as heavy as RULES.md allows (the longest names, title and reasons, house formulas), is timed too.
 
     .venv/bin/python bench/sheet_cases.py [N]
+    .venv/bin/python bench/sheet_cases.py --smoke     # each once, 10 deals: it runs
 
 prints, for each case, the median wall-clock and CPU seconds of N renders (after a warm-up) and
 the page count; on a shared machine the CPU time is the steadier figure.
@@ -26,14 +27,19 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
+if str(ROOT / "bench") not in sys.path:
+    sys.path.insert(0, str(ROOT / "bench"))
+
+from harness import sized
 
 from scorekeeper.rules.gamefile import GameFile, parse
 
-#: RULES.md §8: at most 10 players, 300 deals, 100 adjustments of reasons up to 100 characters.
-PLAYERS, DEALS, ADJUSTMENTS, CARDS = 10, 300, 100, 5
+#: RULES.md §8: at most 10 players, 300 deals, 100 adjustments of reasons up to 100 characters
+#: (a smoke run: 10 deals, 10 adjustments).
+PLAYERS, DEALS, ADJUSTMENTS, CARDS = 10, sized(300, 10), sized(100, 10), 5
 #: The largest blank sheet: 10 seats, 200 deals (the most a count allows), the hook's dealer
 #: column, and the spare tie-break rows the sheet adds.
-LARGEST_BLANK = {"players": str(PLAYERS), "deal": "fixed", "max_cards": str(CARDS), "deals": "200",
+LARGEST_BLANK = {"players": str(PLAYERS), "deal": "fixed", "max_cards": str(CARDS), "deals": str(sized(200, 10)),
                  "tie": "one-card-hand"}
 
 
@@ -80,9 +86,14 @@ def _pages(data: bytes) -> int:
 
 
 def _median_seconds(render: Callable[[], bytes], runs: int) -> tuple[float, float, int]:
-    """The median wall and CPU seconds of ``runs`` renders after a warm-up, and the page count."""
-    data = render()
+    """The median wall and CPU seconds of ``runs`` renders after a warm-up (of the warm-up alone
+    when ``runs`` is 0), and the page count."""
     wall, cpu = [], []
+    start, used = time.perf_counter(), time.process_time()
+    data = render()
+    if not runs:
+        wall.append(time.perf_counter() - start)
+        cpu.append(time.process_time() - used)
     for _ in range(runs):
         gc.collect()
         start, used = time.perf_counter(), time.process_time()
@@ -104,10 +115,10 @@ def main(runs: int = 5) -> int:
     app = create_app({"TESTING": True, "SECRET_KEY": "bench", "SQLALCHEMY_DATABASE_URI": "sqlite://"})
     game, heaviest = largest_game(), parse(heaviest_game())
     cases: dict[str, Callable[[], bytes]] = {
-        "filled sheet, 10 players x 300 deals, 100 adjustments": lambda: render_pdf(filled_sheet(game)),
+        f"filled sheet, {PLAYERS} players x {DEALS} deals, {ADJUSTMENTS} adjustments": lambda: render_pdf(filled_sheet(game)),
         "the same, 40-character names, house formulas (worst_cases.py)":
             lambda: render_pdf(filled_sheet(heaviest)),
-        "blank sheet, 10 players x 200 deals + tie-breaks": lambda: render_pdf(blank_pdf_sheet(LARGEST_BLANK)),
+        f"blank sheet, {PLAYERS} players x {LARGEST_BLANK['deals']} deals + tie-breaks": lambda: render_pdf(blank_pdf_sheet(LARGEST_BLANK)),
     }
     with app.test_request_context():
         for name, render in cases.items():
@@ -118,4 +129,4 @@ def main(runs: int = 5) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(int(sys.argv[1]) if len(sys.argv) > 1 else 5))
+    sys.exit(main(sized(int(sys.argv[1]) if len(sys.argv) > 1 else 5, 0)))
