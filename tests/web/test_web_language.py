@@ -19,6 +19,9 @@ from scorekeeper.store.db import db
 from scorekeeper.store.games import Game
 from scorekeeper.web.language import TAGS
 
+#: What a page, a sheet or a header says, the same on any database: `make test` runs it on SQLite only.
+pytestmark = pytest.mark.rendering
+
 LANG = re.compile(r'<html lang="([^"]+)">')
 FUZZ = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 

@@ -24,6 +24,9 @@ import scorekeeper.sheets.pdf
 from scorekeeper.store.db import db
 from scorekeeper.store.games import Game
 
+#: What a page, a sheet or a header says, the same on any database: `make test` runs it on SQLite only.
+pytestmark = pytest.mark.rendering
+
 Start = Callable[..., Scorer]
 DEALS = [{"bids": [0, 1, 1, 0], "tricks": [1, 1, 1, 0]}, {"bids": [None, None, 1, None]}]
 GAME = {"players": ["Ann", "Bob", "Cy"], "rules": {"max_cards": 3}}

@@ -18,6 +18,9 @@ from pypdf import PdfReader
 
 from scorekeeper.rules.values import LANGUAGES
 
+#: What a page, a sheet or a header says, the same on any database: `make test` runs it on SQLite only.
+pytestmark = pytest.mark.rendering
+
 
 def blank(client: FlaskClient, **params: Any) -> bytes:
     response = client.get("/sheets/blank.pdf", query_string=params)

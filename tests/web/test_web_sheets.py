@@ -23,6 +23,9 @@ from bench.worst_cases import largest_game as heaviest_game
 from scorekeeper.store.db import db
 from scorekeeper.store.games import Game
 
+#: What a page, a sheet or a header says, the same on any database: `make test` runs it on SQLite only.
+pytestmark = pytest.mark.rendering
+
 FOUR = ["Ann", "Bob", "Cy", "Dee"]
 EIGHT = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]
 TEN = [*EIGHT, "Ida", "Jo"]

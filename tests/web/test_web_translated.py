@@ -21,6 +21,9 @@ from webhelpers import FOUR, Scorer, csrf_from
 from scorekeeper.rules.values import LANGUAGES
 from scorekeeper.web.language import TAGS
 
+#: What a page, a sheet or a header says, the same on any database: `make test` runs it on SQLite only.
+pytestmark = pytest.mark.rendering
+
 Start = Callable[..., Scorer]
 OTHER_LANGUAGES = [code for code in LANGUAGES if code != "en"]
 

@@ -11,6 +11,9 @@ from webhelpers import Scorer, fill, url_rules
 from werkzeug.routing import Rule
 from werkzeug.test import TestResponse
 
+#: What a page, a sheet or a header says, the same on any database: `make test` runs it on SQLite only.
+pytestmark = pytest.mark.rendering
+
 Start = Callable[..., Scorer]
 #: A game in its second deal with a finished first one, in a group: every route has something to show.
 GAME = {"players": ["Ann", "Bob", "Cy"], "rules": {"max_cards": 3},
