@@ -17,6 +17,18 @@ KEPT = """() => caches.open("scorekeeper-pages").then(c => c.match(location.href
     .then(t => t.includes('name="version" value="' + document.querySelector("input[name=version]").value + '"'))"""
 
 
+#: Whether the phone has sent every tap it keeps (the server has them all).
+ALL_SENT = """() => !(JSON.parse(localStorage.getItem(Object.keys(localStorage).find(key => key.startsWith("outbox:"))))
+    || { queue: [] }).queue.length"""
+
+
+def next_look(page: Page) -> None:
+    """The read-only page's (or the room screen's) next look at the game, now rather than in 3 s:
+    its clock, installed before it opened (``page.clock.install()``), runs on by the time between
+    two looks. Call it once what the look should bring is stored; then wait for the page to show it."""
+    page.clock.run_for(3000)
+
+
 def replaced(page: Page, seconds: float = 30) -> None:
     """Wait until an answer replaced what ``MARK`` marked: asked from here, again and again, so a
     page that navigates meanwhile (without JavaScript, a form's answer is a new page) is asked again."""

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from phone import PHONE, console_errors
+from phone import ALL_SENT, PHONE, console_errors, next_look
 from playwright.sync_api import Browser, Page, expect
 
 pytestmark = pytest.mark.browser
@@ -411,6 +411,7 @@ def test_the_read_only_page_says_what_changed_in_a_short_status(browser: Browser
     edit = game(page, rules={"max_cards": 3})  # deal 1: Bob bids first, Ann deals
     links = page.request.get("/api/games/" + edit.rsplit("/", 1)[1]).json()["links"]
     viewer = browser.new_context(viewport=PHONE, service_workers="block").new_page()
+    viewer.clock.install()
     viewer.goto(links["view"])
     status = viewer.locator("#live-status")
     expect(status).to_have_attribute("role", "status")
@@ -418,13 +419,19 @@ def test_the_read_only_page_says_what_changed_in_a_short_status(browser: Browser
     assert viewer.locator("#live:is([aria-live], [role]), #live :is([aria-live], [role=status], [role=alert], [role=log])"
                           ).count() == 0  # the board itself stays quiet: one short line says what changed
     page.locator(".bid-form button[value='1']").click()
-    expect(status).to_have_text("Deal 1: Bob bid 1 · Cy bids next", timeout=10_000)
+    page.wait_for_function(ALL_SENT)
+    next_look(viewer)
+    expect(status).to_have_text("Deal 1: Bob bid 1 · Cy bids next")
     expect(viewer.locator(".bidders li.now .who")).to_have_text("Cy")
     for value in (1, 0, 0):
         page.locator(f".bid-form button[value='{value}']").click()
-    expect(status).to_have_text("Deal 1: Ann bid 0 · the tricks next", timeout=10_000)
+    page.wait_for_function(ALL_SENT)
+    next_look(viewer)
+    expect(status).to_have_text("Deal 1: Ann bid 0 · the tricks next")
     page.locator(".tricks-form button[type=submit]").click()
-    expect(status).to_have_text("Deal 1 scored", timeout=10_000)
+    page.wait_for_function(ALL_SENT)
+    next_look(viewer)
+    expect(status).to_have_text("Deal 1 scored")
     viewer.context.close()
 
 

@@ -4,7 +4,7 @@ phone, and the room screen follows without a reload; "Where do I sit?" answers a
 from __future__ import annotations
 
 import pytest
-from phone import PHONE, Taps, assert_fits_the_phone
+from phone import PHONE, Taps, assert_fits_the_phone, next_look
 from playwright.sync_api import Browser, Page, expect
 
 pytestmark = pytest.mark.browser
@@ -27,13 +27,15 @@ def test_the_room_screen_follows_the_tables_without_a_reload(page: Page, browser
 
     room_context = browser.new_context(viewport={"width": 1920, "height": 1080}, base_url=server)
     room = room_context.new_page()
+    room.clock.install()
     room.goto(room_url)
     expect(room.locator(".ev-table").first).to_contain_text("not started")
     room.evaluate("window.notReloaded = true")
 
     page.click("text=Table 1's game")
-    Taps(page).bid(0)
-    expect(room.locator(".ev-table").first).to_contain_text("deal 1 of", timeout=10_000)
+    Taps(page).bid(0)  # answered: stored
+    next_look(room)
+    expect(room.locator(".ev-table").first).to_contain_text("deal 1 of")
     assert room.evaluate("window.notReloaded") is True
 
     phone = browser.new_context(viewport=PHONE, base_url=server).new_page()

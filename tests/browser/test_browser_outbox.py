@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from phone import CONTROLLED, KEPT, PHONE, TIME_BIDS, slow_phone_and_network
+from phone import ALL_SENT, CONTROLLED, KEPT, PHONE, TIME_BIDS, slow_phone_and_network
 from playwright.sync_api import Browser, Page, Route, expect
 
 pytestmark = pytest.mark.browser
@@ -64,9 +64,7 @@ def outbox(page: Page) -> dict[str, Any]:
     return kept
 
 
-#: Whether the phone has sent every tap it keeps; whether it keeps the game's plan (the later deals).
-ALL_SENT = """() => !(JSON.parse(localStorage.getItem(Object.keys(localStorage).find(key => key.startsWith("outbox:"))))
-    || { queue: [] }).queue.length"""
+#: Whether the phone keeps the game's plan (the later deals).
 PLAN_KEPT = "() => Object.keys(localStorage).some(key => key.startsWith('plan:'))"
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from phone import PHONE, Taps, assert_fits_the_phone
+from phone import PHONE, Taps, assert_fits_the_phone, next_look
 from playwright.sync_api import Browser, Page, expect
 
 pytestmark = pytest.mark.browser
@@ -25,18 +25,21 @@ def test_the_read_only_page_updates_itself_as_deals_are_entered(page: Page, brow
 
     viewer_context = browser.new_context(viewport=PHONE)
     viewer = viewer_context.new_page()
+    viewer.clock.install()
     viewer.goto(view_url)
     expect(viewer.locator(".deal-title")).to_have_text("Deal 1 of 3 · 2 cards")
     viewer.evaluate("window.notReloaded = true")
     assert viewer.locator("form").count() == 0
     assert_fits_the_phone(viewer)
 
-    taps.bid(1)
-    expect(viewer.locator(".announce")).to_have_text("Bids 1 for 2 tricks: under by 1", timeout=10_000)
+    taps.bid(1)  # answered: stored
+    next_look(viewer)
+    expect(viewer.locator(".announce")).to_have_text("Bids 1 for 2 tricks: under by 1")
     for bid in (0, 0, 0):
         taps.bid(bid)
     taps.save(".tricks-form button[type=submit]")
-    expect(viewer.locator(".last-deal")).to_contain_text("Deal 1 scored", timeout=10_000)
+    next_look(viewer)
+    expect(viewer.locator(".last-deal")).to_contain_text("Deal 1 scored")
     expect(viewer.locator("#live-status")).to_have_text("Deal 1 scored")  # for a screen reader,
     expect(viewer.get_by_text("Deal 1 scored")).to_have_count(2)
     seen = viewer.get_by_text("Deal 1 scored").evaluate_all(
