@@ -19,6 +19,8 @@ from ..store.db import commit
 from ..store.events import place_of
 from ..store.games import StoredGame, find_game
 from ..store.groups import StoredGroup, find_group
+from ..web import access
+from ..web.access import Act
 from ..web.signed import csrf
 from ..web.site import error_message, game_links, read_json
 
@@ -97,6 +99,12 @@ def replace_game(token: str) -> Response | tuple[Response, int]:
         checked = game.replay(data)
     except RulesError as exc:
         return _error(str(exc), 422)
+    before = game.load()
+    act = (Act.RULES if (checked.rules_input, checked.title) != (before.rules_input, before.title)
+           else Act.RESUME if before.ended and not checked.ended else Act.PLAY)
+    refused = access.refusal(game, True, act)
+    if refused is not None:
+        return _error(refused, 403)
     place = place_of(game.id)
     refusal = None if place is None else seating_kept(place.players, checked)
     if refusal is not None:

@@ -36,7 +36,7 @@ from ..store import edits
 from ..store.cache import LRU
 from ..store.db import commit, rollback
 from ..store.events import StoredEvent, find_event, state_of
-from ..web import language
+from ..web import access, language
 from ..web.address import qr_code
 from ..web.site import game_links
 from . import document as documents
@@ -169,6 +169,8 @@ def _new_page(typed: dict[str, str], error: str = "") -> str:
 def event(event: str) -> Response:
     """The director's page with the edit link; the room screen with the read-only link."""
     stored, editable = _event_or_404(event, edit=False)
+    if editable:
+        access.directing(stored.id)
     return _page(stored, editable)
 
 

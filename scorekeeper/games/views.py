@@ -10,6 +10,7 @@ from typing import Any
 from flask import (
     Blueprint,
     Response,
+    abort,
     current_app,
     flash,
     jsonify,
@@ -36,6 +37,8 @@ from ..rules.words import _
 from ..store.db import commit, rollback
 from ..store.games import StoredGame, find_game
 from ..store.groups import StoredGroup
+from ..web import access
+from ..web.access import Act
 from ..web.fields import indexed, problems, sentence
 from ..web.site import endpoint_url, game_or_404
 from . import backup
@@ -281,6 +284,9 @@ def delete(token: str) -> str | BaseResponse:
     """Delete a game for good, after a confirmation page: only a POST (with its form token) deletes;
     a GET, a HEAD (a link checker, a prefetch) or an OPTIONS shows or answers, and changes nothing."""
     game = game_or_404(token, edit=True)
+    refused = access.refusal(game, True, Act.DELETE)
+    if refused is not None:
+        abort(403, refused)
     name = game.title or ", ".join(game.document["players"])  # also for a game the rules no longer replay
     if request.method != "POST":
         return render_template("games/delete.html", game=game, name=name)

@@ -30,7 +30,8 @@ from ..rules.words import N_, _, number
 from ..store.db import commit, rollback
 from ..store.games import StoredGame, find_game, records_of
 from ..store.groups import StoredGroup, find_group, game_data, group_of
-from ..web import address, language
+from ..web import access, address, language
+from ..web.access import Act
 from ..web.address import qr_code
 from ..web.fields import problems
 from ..web.site import game_or_404
@@ -265,6 +266,9 @@ def attach(token: str) -> str | BaseResponse | tuple[str, int]:
     form.link.label.text = _("The group's link")
     if request.method != "POST":
         return _attach_page(game, current, form)
+    refused = access.refusal(game, True, Act.GROUP)
+    if refused is not None:
+        return _attach_page(game, current, form, refused), 403
     typed = values.visible(str(request.form.get("link", "")))[:values.MAX_LINK]
     if not form.validate():
         return _attach_page(game, current, form, " ".join(problems(form)), typed), 422
@@ -290,8 +294,9 @@ def _attach_page(game: StoredGame, current: StoredGroup | None, form: LinkForm, 
         name = game.load().title or ", ".join(game.load().players)
     except RulesError:
         name = game.title or _("this game")
-    return render_template("groups/attach.html", game=game, current=current, form=form, error=error, typed=typed,
-                           name=name, joinable=device.joinable(game))
+    shown = current and access.group_token(game, current.token, current.view_token)
+    return render_template("groups/attach.html", game=game, current=current, shown=shown, form=form, error=error,
+                           typed=typed, name=name, joinable=device.joinable(game))
 
 
 def init_app(app: Any) -> None:

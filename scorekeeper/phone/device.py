@@ -17,6 +17,7 @@ from flask import session
 
 from ..store.games import StoredGame, games_by_id, games_of
 from ..store.groups import StoredGroup, group_of, groups_by_id
+from ..web import access
 
 #: The most games a device remembers (the oldest opened are forgotten first); a restored backup
 #: holds at most half of them (backup.MAX_GAMES), so a restore is never forgotten at once.
@@ -141,8 +142,11 @@ def groups() -> list[tuple[StoredGroup, bool]]:
     return _held("groups", _group_entries(), groups_by_id)
 
 
-def joinable(game: StoredGame) -> tuple[StoredGroup | None, list[StoredGroup]]:
-    """The group a game is in (None: none), and the groups this device may put it in: those it holds
-    the edit link of, offered as one tap each instead of a link to paste."""
+def joinable(game: StoredGame) -> tuple[StoredGroup | None, list[StoredGroup], str]:
+    """The group a game is in (None: none), the groups this device may put it in (those it holds the
+    edit link of, offered as one tap each instead of a link to paste), and the token of the group's
+    link the game's edit link may show (web/access.py: a club night's table, the read-only one)."""
     current = group_of(game)
-    return current, [group for group, editable in groups() if editable and current is None]
+    if current is None:
+        return None, [group for group, editable in groups() if editable], ""
+    return current, [], access.group_token(game, current.token, current.view_token)

@@ -46,12 +46,12 @@ def board_html(game: StoredGame, gamefile: GameFile, *, editable: bool) -> Marku
 
 
 def event_link(game: StoredGame, *, editable: bool) -> tuple[str, str] | None:
-    """"Round r · table t of <event>" and the event's page (the director's from the edit link, the
-    room screen from the read-only one), for a table game. Its event titled it "… · round r · table t"
-    in every language: a game without " · " in its title is asked nothing of the database."""
+    """"Round r · table t of <event>" and the event's room screen, for a table game: never the
+    director's page, whichever link of the game (web/access.py). Its event titled it "… · round r ·
+    table t" in every language: a game without " · " in its title is asked nothing of the database."""
     place = place_of(game.id) if " · " in game.title else None
     if place is None:
         return None
     words = _("Round %(round)s · table %(table)s of %(event)s", round=place.round, table=place.table,
               event=place.event)
-    return words, url_for("events.event", event=place.token if editable else place.view_token)
+    return words, url_for("events.event", event=place.view_token)

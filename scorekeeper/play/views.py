@@ -35,7 +35,8 @@ from ..rules.gamefile import GameFile, GameFileError, export, parse
 from ..rules.words import N_, _
 from ..store import edits
 from ..store.games import StoredGame, find_game
-from ..web import address, language
+from ..web import access, address, language
+from ..web.access import Act
 from ..web.fields import VersionForm, sentence
 from ..web.site import endpoint_url, game_links, game_or_404, no_game
 from . import board, pages, wording
@@ -127,7 +128,7 @@ def _applied(game: StoredGame) -> Response:
 def _save(game: StoredGame, form: VersionForm | Tap, change: Callable[[edits.Document], None],
           fail: Failure = _page, done: Callable[[], str] | None = None,
           check: Callable[[GameFile], None] | None = None,
-          aim: tuple[Target, list[str]] | None = None) -> Response:
+          aim: tuple[Target, list[str]] | None = None, act: Act = Act.PLAY) -> Response:
     """Apply one change if the form is current and the rules accept the result; else say why.
 
     ``done`` words what was saved, for the page it redirects to (a change made away from the
@@ -135,10 +136,14 @@ def _save(game: StoredGame, form: VersionForm | Tap, change: Callable[[edits.Doc
     rules accept but the table can't play on (an EditError: a deal still to come too big for it).
     ``aim`` is a tap's target: it is applied to that deal and step only, or refused naming the deal.
     A tap whose client id was stored is answered as stored, however long ago and however it raced.
+    ``act`` is what the change does, which the link must be allowed (web/access.py).
     """
     tap = tap_id(request.form)
     if tap is not None and game.applied(tap):  # sent again (its answer was lost): it is stored once
         return _applied(game)
+    refused = access.refusal(game, True, act)
+    if refused is not None:
+        return fail(game, refused, 403)
     version, refusals = form.posted()
     if aim is not None:
         refusals = [*aim[1], *refusals]
@@ -405,7 +410,8 @@ def end(token: str) -> Response:
 def resume(token: str) -> Response:
     """Take back "End the game now"."""
     found = game_or_404(token, edit=True)
-    return _save(found, VersionForm(), lambda doc: edits.set_ended(doc, False), done=lambda: _("The game goes on."))
+    return _save(found, VersionForm(), lambda doc: edits.set_ended(doc, False), done=lambda: _("The game goes on."),
+                 act=Act.RESUME)
 
 
 @bp.get("/g/<token>/export.json")

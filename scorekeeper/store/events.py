@@ -25,7 +25,7 @@ from sqlalchemy import (
 from sqlalchemy.orm import Mapped, mapped_column
 
 from .db import TOKEN_CHARS, commit, connection, db, new_token, utc_now
-from .games import Game
+from .games import Game, any_unfinished
 
 
 class Event(db.Model):  # type: ignore[name-defined]
@@ -137,7 +137,7 @@ _STATE = (select(_events.c.version,
           .where(or_(_events.c.token == bindparam("t"), _events.c.view_token == bindparam("t"))))
 
 
-_PLACE = (select(_events.c.name, _events.c.token, _events.c.view_token, _events.c.data)
+_PLACE = (select(_events.c.id, _events.c.name, _events.c.token, _events.c.view_token, _events.c.data)
           .select_from(_links.join(_events, _links.c.event_id == _events.c.id))
           .where(_links.c.game_id == bindparam("game_id")))
 
@@ -145,14 +145,22 @@ _PLACE = (select(_events.c.name, _events.c.token, _events.c.view_token, _events.
 @dataclass(frozen=True, slots=True)
 class Place:
     """Where a table game sits in its event: the event's name and links, the round, the table and
-    the players the round seated there (in seat order)."""
+    the players the round seated there (in seat order); whether its round is the event's current
+    one (the last started), and the games of its round."""
 
+    event_id: int
     event: str
     token: str
     view_token: str
     round: int
     table: int
     players: tuple[str, ...]
+    current: bool
+    games: tuple[int, ...]
+
+    def finished(self) -> bool:
+        """Whether every game of its round is finished (ended early, or deleted)."""
+        return not any_unfinished(self.games)
 
 
 def place_of(game_id: int) -> Place | None:
@@ -161,11 +169,13 @@ def place_of(game_id: int) -> Place | None:
     found = connection().execute(_PLACE, {"game_id": game_id}).first()
     if found is None:
         return None
-    for played in orjson.loads(found.data)["played"]:
+    rounds = orjson.loads(found.data)["played"]
+    for played in rounds:
         for number, table in enumerate(played["tables"], start=1):
             if table["game"] == game_id:
-                return Place(found.name, found.token, found.view_token, played["round"], number,
-                             tuple(table["players"]))
+                return Place(found.id, found.name, found.token, found.view_token, played["round"], number,
+                             tuple(table["players"]), played is rounds[-1],
+                             tuple(t["game"] for t in played["tables"] if t["game"] is not None))
     return None
 
 

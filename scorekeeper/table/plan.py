@@ -29,6 +29,7 @@ from ..store import edits
 from ..store.db import derived_tokens
 from ..store.games import StoredGame
 from ..store.groups import group_of
+from ..web.access import Act
 from ..web.fields import indexed, sentence
 from ..web.site import game_or_404
 from .forms import EndForm, RulesForm
@@ -288,7 +289,7 @@ def rules(token: str) -> Response:
     if request.form.get("action") == "save":
         return _save(found, form, change,
                      lambda g, error, status: _rules_page(g, gamefile, form, error, status),
-                     lambda: _rules_saved(gamefile, found.load()), dealable)
+                     lambda: _rules_saved(gamefile, found.load()), dealable, act=Act.RULES)
     version, refusals = form.posted()
     if version != found.version:
         return _page(found, STALE, 409)
