@@ -22,7 +22,7 @@ from ..store.groups import StoredGroup, find_group
 from ..web import access
 from ..web.access import Act
 from ..web.signed import csrf
-from ..web.site import error_message, game_links, read_json
+from ..web.site import error_message, game_links, private, read_json
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 csrf.exempt(bp)  # JSON only: a cross-site form can't send application/json without CORS
@@ -58,7 +58,7 @@ def create_game() -> tuple[Response, int]:
         return _error(str(exc), 422)
     game = StoredGame.create(checked)
     links = game_links(game)
-    response = jsonify(export(checked, links))  # made before the commit: a failure stores nothing
+    response = private(jsonify(export(checked, links)))  # made before the commit: a failure stores nothing
     response.headers["Location"] = links["api"]
     commit()
     return response, 201
@@ -72,13 +72,14 @@ def get_game(token: str) -> Response | tuple[Response, int]:
         return _error(_("no game has this link"), 404)
     response = jsonify(export_game(game, editable))
     response.headers["ETag"] = f'"{game.version}"'
-    return response
+    return private(response) if editable else response
 
 
 @bp.put("/games/<token>")
 def replace_game(token: str) -> Response | tuple[Response, int]:
-    """Replace a game's input as a whole, over the version its ``If-Match`` names: 200 with the
-    export; 428 without ``If-Match``, 412 when the game changed since; a refused file changes nothing."""
+    """Replace a game's input as a whole, over the version its ``If-Match`` names (one of the ETags
+    it lists): 200 with the export; 428 without ``If-Match``, 412 when the game changed since (or
+    for ``*``, which would skip the check); a refused file changes nothing."""
     game, editable = find_game(token)
     if game is None:
         return _error(_("no game has this link"), 404)
@@ -88,7 +89,7 @@ def replace_game(token: str) -> Response | tuple[Response, int]:
     if expected is None:
         return _error(_("send If-Match with the ETag of the game as you read it (GET %(path)s)",
                         path=request.path), 428)
-    if expected.strip() not in (etag, "*"):
+    if etag not in (tag.strip() for tag in expected.split(",")):  # any of those sent; "*" skips no check
         return _error(_("the game has changed since you read it: read it again (its ETag is now %(etag)s)",
                         etag=etag), 412)
     data, refused = _json_object(_("the game file"))
@@ -113,7 +114,7 @@ def replace_game(token: str) -> Response | tuple[Response, int]:
         return _error(_("the game has changed since you read it: read it again"), 412)
     response = jsonify(export(checked, game_links(game)))
     response.headers["ETag"] = f'"{game.version}"'
-    return response
+    return private(response)
 
 
 def _json_object(what: str) -> tuple[dict[str, Any] | None, tuple[Response, int] | None]:

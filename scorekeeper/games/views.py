@@ -14,6 +14,7 @@ from flask import (
     current_app,
     flash,
     jsonify,
+    make_response,
     redirect,
     render_template,
     request,
@@ -40,7 +41,7 @@ from ..store.groups import StoredGroup
 from ..web import access
 from ..web.access import Act
 from ..web.fields import indexed, problems, sentence
-from ..web.site import endpoint_url, game_or_404
+from ..web.site import endpoint_url, game_or_404, private
 from . import backup
 from .forms import HouseRulesForm, ImportForm, NewGameForm
 
@@ -289,7 +290,7 @@ def delete(token: str) -> str | BaseResponse:
         abort(403, refused)
     name = game.title or ", ".join(game.document["players"])  # also for a game the rules no longer replay
     if request.method != "POST":
-        return render_template("games/delete.html", game=game, name=name)
+        return private(make_response(render_template("games/delete.html", game=game, name=name)))
     device.forget(game)
     game.delete()
     flash(_("The game “%(game)s” is deleted.", game=name), "done")

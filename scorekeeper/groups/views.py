@@ -34,7 +34,7 @@ from ..web import access, address, language
 from ..web.access import Act
 from ..web.address import qr_code
 from ..web.fields import problems
-from ..web.site import game_or_404
+from ..web.site import game_or_404, private
 from .figures import Played, marked
 from .forms import GroupForm, LinkForm
 from .loaded import (
@@ -264,8 +264,8 @@ def attach(token: str) -> str | BaseResponse | tuple[str, int]:
     current = group_of(game)
     form = LinkForm()
     form.link.label.text = _("The group's link")
-    if request.method != "POST":
-        return _attach_page(game, current, form)
+    if request.method != "POST":  # it may hold the group's edit link
+        return private(make_response(_attach_page(game, current, form)))
     refused = access.refusal(game, True, Act.GROUP)
     if refused is not None:
         return _attach_page(game, current, form, refused), 403

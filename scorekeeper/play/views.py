@@ -426,7 +426,7 @@ def export_file(token: str) -> Response:
     response = make_response(json.dumps(document, indent=2, ensure_ascii=False))
     response.mimetype = "application/json"
     response.headers["Content-Disposition"] = f'attachment; filename="{name}.json"'
-    return response
+    return _no_store(response)  # it holds the game's edit link
 
 
 @bp.get("/g/<token>/share")

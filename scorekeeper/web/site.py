@@ -9,7 +9,7 @@ import orjson
 from flask import Flask, Response, abort, current_app, jsonify, render_template, request, url_for
 from flask.json.provider import DefaultJSONProvider
 from flask_wtf.csrf import CSRFError
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, MethodNotAllowed
 from werkzeug.routing import BaseConverter
 
 from ..rules import values
@@ -196,21 +196,30 @@ def error_message(exc: HTTPException) -> str:
     return exc.description or error_name(exc)
 
 
-def _error_page(exc: HTTPException) -> tuple[str | Response, int]:
-    """Errors as an HTML page (as JSON under /api/), with a sentence saying what happened."""
+def private(response: Response) -> Response:
+    """An answer that holds an edit link, kept by no cache (the browser's, a proxy's)."""
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def _error_page(exc: HTTPException) -> tuple[str | Response, int, dict[str, str]]:
+    """Errors as an HTML page (as JSON under /api/), with a sentence saying what happened; a 405
+    says in ``Allow`` which methods the address answers."""
     code = exc.code or 500
+    headers = {"Allow": ", ".join(sorted(exc.valid_methods))} if isinstance(exc, MethodNotAllowed) and \
+        exc.valid_methods else {}
     message = _(CSRF_MESSAGE) if isinstance(exc, CSRFError) else error_message(exc)
     if code == 413:
         message = _("The file or form sent is larger than 1 MB; nothing was changed.")
     if request.path.startswith("/api/"):
-        return jsonify(error=message), code
+        return jsonify(error=message), code, headers
     if isinstance(exc, CSRFError):
         title = _("The form expired")
     elif code in ERROR_TITLES:
         title = _(ERROR_TITLES[code])
     else:
         title = error_name(exc)
-    return render_template("error.html", code=code, title=title, message=message), code
+    return render_template("error.html", code=code, title=title, message=message), code, headers
 
 
 class JSONProvider(DefaultJSONProvider):

@@ -173,3 +173,39 @@ def test_the_directors_phone_corrects_a_finished_rounds_table_and_the_standings_
     refused = client.put(f"/api/games/{edit}", json=file_of(read.get_json()) | {"title": "Our own game"},
                          headers={"If-Match": read.headers["ETag"]})
     assert refused.status_code == 403  # the rules and the title stay the night's, whoever asks
+
+
+@pytest.mark.parametrize(("if_match", "status"), [
+    ('"{v}"', 200), ('"98", "{v}"', 200), ('"{v}", "99"', 200), ("*", 412), ('"99"', 412), ('W/"{v}"', 412)])
+def test_if_match_takes_any_etag_it_lists_and_never_skips_the_check(client: FlaskClient, if_match: str,
+                                                                    status: int) -> None:
+    made = client.post("/api/games", json={"players": ["Ann", "Bob", "Cy"], "rules": QUICK_RULES}).get_json()
+    edit = token(made["links"]["edit"])
+    read = client.get(f"/api/games/{edit}")
+    version = read.headers["ETag"].strip('"')
+    put = client.put(f"/api/games/{edit}", json=file_of(read.get_json()) | {"title": "Renamed"},
+                     headers={"If-Match": if_match.format(v=version)})
+    assert put.status_code == status, put.get_json()
+
+
+def test_every_answer_that_holds_an_edit_link_is_kept_by_no_cache(client: FlaskClient, night: dict[str, Any]) -> None:
+    table = night["second"][0]
+    edit = token(table["links"]["edit"])
+    made = client.post("/api/games", json={"players": ["Ann", "Bob", "Cy"]})
+    read = client.get(table["links"]["api"])
+    put = client.put(f"/api/games/{edit}", json=file_of(read.get_json()), headers={"If-Match": read.headers["ETag"]})
+    answers = {"a new game": made, "a game's export": read, "a game replaced": put,
+               "the event": client.get(night["event"]["links"]["api"]),
+               "the game file": client.get(f"/g/{edit}/export.json"),
+               "the delete page": client.get(f"/g/{token(made.get_json()['links']['edit'])}/delete"),
+               "the group page": client.get(f"/g/{edit}/group")}
+    for what, answer in answers.items():
+        assert answer.status_code in (200, 201), what
+        assert answer.headers.get("Cache-Control") == "no-store", what
+
+
+def test_a_refused_method_says_which_are_allowed(client: FlaskClient, night: dict[str, Any]) -> None:
+    answer = client.get(f"/e/{token(night['event']['links']['edit'])}/start")
+    assert answer.status_code == 405 and answer.headers["Allow"] == "OPTIONS, POST"
+    answer = client.delete(f"/api/games/{token(night['second'][0]['links']['edit'])}")
+    assert answer.status_code == 405 and set(answer.headers["Allow"].split(", ")) == {"GET", "HEAD", "OPTIONS", "PUT"}
