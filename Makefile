@@ -144,7 +144,7 @@ messages: .venv
 
 run: deps-run venv-run translations
 	$(VENV)/bin/flask --app scorekeeper db upgrade
-	$(VENV)/bin/flask --app scorekeeper address --port $(PORT)
+	$(VENV)/bin/flask --app scorekeeper address --host $(HOST) --port $(PORT)
 	$(VENV)/bin/flask --app scorekeeper run --host $(HOST) --port $(PORT)
 
 # Production: several gunicorn workers; the schema is migrated once, before they start.

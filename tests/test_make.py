@@ -37,7 +37,7 @@ def flask_commands(lines: list[str]) -> list[str]:
 def test_make_run_prints_the_address_then_listens_where_it_is_told(args: tuple[str, ...], address: str,
                                                                    port: str) -> None:
     assert flask_commands(dry_run("run", *args)) == [
-        "db upgrade", f"address --port {port}", f"run --host {address} --port {port}"]
+        "db upgrade", f"address --host {address} --port {port}", f"run --host {address} --port {port}"]
 
 
 def parts() -> tuple[dict[str, str], dict[str, str]]:

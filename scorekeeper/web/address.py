@@ -128,10 +128,17 @@ def share_links(links: Mapping[str, str], listening_on: str, public_url: str = "
 
 @click.command("address")
 @click.option("--port", default=5000, show_default=True, help="The port the server listens on.")
+@click.option("--host", default="0.0.0.0", show_default=True, help="The address the server listens on.")
 @with_appcontext
-def address_command(port: int) -> None:
-    """Print the address other phones can open, with a QR code of it, before the server starts."""
+def address_command(port: int, host: str) -> None:
+    """Print the address other phones can open, with a QR code of it, before the server starts; or,
+    when the server listens on this computer only, the address it answers on there."""
     public = current_app.config.get("PUBLIC_URL", "")
+    if is_loopback(host) and not public:
+        shown = f"[{host.strip('[]')}]" if ":" in host else host
+        click.echo(f"Only this computer can open http://{shown}:{port}/ (the server listens on {host} only: "
+                   "HOST=0.0.0.0 lets the other phones on this network in)")
+        return
     lan = lan_address()
     url = public or (f"http://{lan}:{port}/" if lan else "")
     if not url:

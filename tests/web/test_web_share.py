@@ -242,6 +242,16 @@ def test_flask_address_prints_the_link_for_other_phones_and_its_qr_code(app: Fla
     assert "▀" in result.output and "█" in result.output  # the QR code, in the terminal
 
 
+@pytest.mark.parametrize(("host", "shown"), [("127.0.0.1", "127.0.0.1"), ("localhost", "localhost"), ("::1", "[::1]")])
+def test_flask_address_on_this_computer_only_prints_the_address_it_answers_on(
+        app: Flask, on_the_network: None, host: str, shown: str) -> None:
+    """HOST=127.0.0.1 make run: no network address and no QR code, which would lead nowhere."""
+    result = app.test_cli_runner().invoke(args=["address", "--host", host, "--port", "8000"])
+    assert result.exit_code == 0
+    assert result.output.startswith(f"Only this computer can open http://{shown}:8000/ (the server listens on {host}")
+    assert LAN not in result.output and "█" not in result.output
+
+
 def test_flask_address_says_when_there_is_no_network(app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(address, "lan_address", lambda: None)
     result = app.test_cli_runner().invoke(args=["address"])
