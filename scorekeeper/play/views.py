@@ -84,6 +84,7 @@ def context(game: StoredGame, gamefile: GameFile, *, editable: bool) -> dict[str
     """Everything the game pages show, from the replayed game."""
     step = screen(gamefile)
     deal, result = step.deal, step.result
+    event = pages.event_link(game, editable=editable)
     return {
         "game": game, "file": gamefile, "state": gamefile.game, "names": gamefile.players,
         "screen": step, "editable": editable,
@@ -98,8 +99,9 @@ def context(game: StoredGame, gamefile: GameFile, *, editable: bool) -> dict[str
         "step_json": _step_json(step_data(gamefile, game.version) or {"version": game.version})
         if editable else None,
         # Asked of the database only once the game is over: the deals' pages stay as light as they were.
-        "joinable": device.joinable(game) if editable and gamefile.game.finished else None,
-        "event": pages.event_link(game, editable=editable),
+        # A club night's table is in the night's group, if any, and in no other (web/access.py).
+        "joinable": device.joinable(game) if editable and gamefile.game.finished and not event else None,
+        "event": event,
     }
 
 

@@ -60,6 +60,15 @@ def test_the_group_page_a_tables_link_opens_is_the_read_only_one(client: FlaskCl
     assert f'/gr/{token(night["group"]["links"]["view"])}"' in page
 
 
+def test_a_finished_tables_game_offers_no_group_rules_or_delete(client: FlaskClient, night: dict[str, Any]) -> None:
+    """What its link can't do is not offered: the game-over card adds it to no group, the tools
+    change no rules and delete nothing."""
+    page = client.get(f"/g/{token(night['first'][0]['links']['edit'])}").get_data(as_text=True)
+    assert "Game over" in page
+    for offered in ("/group\"", "/rules\"", "/delete\"", "Add to a group"):
+        assert offered not in page, offered
+
+
 def test_a_finished_round_is_not_reopened_from_a_tables_link(app: Flask, client: FlaskClient,
                                                              night: dict[str, Any]) -> None:
     """Finding 3: resuming a game of round 1 after round 2 started made round 1 vanish from the
