@@ -98,8 +98,7 @@ def context(game: StoredGame, gamefile: GameFile, *, editable: bool) -> dict[str
                               lang=language.current()),
         "step_json": _step_json(step_data(gamefile, game.version) or {"version": game.version})
         if editable else None,
-        # Asked of the database only once the game is over: the deals' pages stay as light as they were.
-        # A club night's table is in the night's group, if any, and in no other (web/access.py).
+        # Asked only once the game is over (the deals' pages stay light); a club night's table never.
         "joinable": device.joinable(game) if editable and gamefile.game.finished and not event else None,
         "event": event,
     }
