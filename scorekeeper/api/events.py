@@ -18,7 +18,7 @@ from ..rules.words import N_, _
 from ..store.db import commit, rollback
 from ..store.events import StoredEvent, find_event
 from ..web.signed import csrf
-from ..web.site import game_links, private
+from ..web.site import game_links, no_store
 from .views import _error, _json_object, http_error
 
 bp = Blueprint("events_api", __name__, url_prefix="/api")
@@ -71,7 +71,7 @@ def document(loaded: rounds.Loaded) -> dict[str, Any]:
 
 def _answer(stored: StoredEvent, editable: bool = True) -> Response:
     answer = jsonify(document(rounds.load(stored, editable, rounds.mark(stored))))
-    return private(answer) if editable else answer
+    return no_store(answer) if editable else answer
 
 
 @bp.post("/events")

@@ -16,13 +16,13 @@ from ..rules.errors import RulesError
 from ..rules.gamefile import export, parse
 from ..rules.words import _
 from ..store.db import commit
-from ..store.events import place_of
+from ..store.events import table_of
 from ..store.games import StoredGame, find_game
 from ..store.groups import StoredGroup, find_group
 from ..web import access
 from ..web.access import Act
 from ..web.signed import csrf
-from ..web.site import error_message, game_links, private, read_json
+from ..web.site import error_message, game_links, no_store, read_json
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 csrf.exempt(bp)  # JSON only: a cross-site form can't send application/json without CORS
@@ -58,7 +58,7 @@ def create_game() -> tuple[Response, int]:
         return _error(str(exc), 422)
     game = StoredGame.create(checked)
     links = game_links(game)
-    response = private(jsonify(export(checked, links)))  # made before the commit: a failure stores nothing
+    response = no_store(jsonify(export(checked, links)))  # made before the commit: a failure stores nothing
     response.headers["Location"] = links["api"]
     commit()
     return response, 201
@@ -72,7 +72,7 @@ def get_game(token: str) -> Response | tuple[Response, int]:
         return _error(_("no game has this link"), 404)
     response = jsonify(export_game(game, editable))
     response.headers["ETag"] = f'"{game.version}"'
-    return private(response) if editable else response
+    return no_store(response) if editable else response
 
 
 @bp.put("/games/<token>")
@@ -103,10 +103,10 @@ def replace_game(token: str) -> Response | tuple[Response, int]:
     before = game.load()
     act = (Act.RULES if (checked.rules_input, checked.title) != (before.rules_input, before.title)
            else Act.RESUME if before.ended and not checked.ended else Act.PLAY)
-    refused = access.refusal(game, True, act)
+    refused = access.refusal(game, act)
     if refused is not None:
         return _error(refused, 403)
-    place = place_of(game.id)
+    place = table_of(game)
     refusal = None if place is None else seating_kept(place.players, checked)
     if refusal is not None:
         return _error(refusal, 422)
@@ -114,7 +114,7 @@ def replace_game(token: str) -> Response | tuple[Response, int]:
         return _error(_("the game has changed since you read it: read it again"), 412)
     response = jsonify(export(checked, game_links(game)))
     response.headers["ETag"] = f'"{game.version}"'
-    return private(response)
+    return no_store(response)
 
 
 def _json_object(what: str) -> tuple[dict[str, Any] | None, tuple[Response, int] | None]:
@@ -168,7 +168,7 @@ def add_game(group: str) -> Response | tuple[Response, int]:
     except RulesError as exc:
         return _error(str(exc), 422)
     outcome = groups.add_game(found, token)
-    if outcome in ("view", "none", "other", "full"):
+    if outcome in ("view", "none", "night", "other", "full"):
         return _error(groups.refusal(outcome), groups.STATUS[outcome])
     commit()
     return jsonify(loaded.document(loaded.load(found.token)))

@@ -38,7 +38,7 @@ from ..store.db import commit, rollback
 from ..store.events import StoredEvent, find_event, state_of
 from ..web import access, language
 from ..web.address import qr_code
-from ..web.site import game_links
+from ..web.site import game_links, no_store
 from . import document as documents
 from . import rounds
 
@@ -55,11 +55,6 @@ def _event_or_404(token: str, *, edit: bool) -> tuple[StoredEvent, bool]:
     if edit and not editable:
         abort(403, _("This is the read-only link of an event: it shows the event but can't change it."))
     return stored, editable
-
-
-def _no_store(response: Response) -> Response:
-    response.headers["Cache-Control"] = "no-store"
-    return response
 
 
 def _token(loaded: rounds.Loaded) -> str:
@@ -112,7 +107,7 @@ def _page(stored: StoredEvent, editable: bool, error: str = "", status: int = 20
         page = _render(rounds.load(stored, editable, state), state, error, asked)
         if plain:
             _parts.put(key, page)
-    return _no_store(make_response(page.replace(CSRF_MARK, str(csrf_field())) if editable else page, status))
+    return no_store(make_response(page.replace(CSRF_MARK, str(csrf_field())) if editable else page, status))
 
 
 def _render(loaded: rounds.Loaded, state: str, error: str, asked: str) -> str:
@@ -181,11 +176,11 @@ def state(event: str) -> Response:
     if now is None:
         abort(404, _("No event has this link: check that the whole link was opened."))
     if request.args.get("v") == now:  # nothing changed: one SELECT, as a game's live view
-        return _no_store(jsonify(version=now))
+        return no_store(jsonify(version=now))
     stored, editable = _event_or_404(event, edit=False)
     now = rounds.mark(stored)
     html = _live(rounds.load(stored, editable, now), now)
-    return _no_store(jsonify(version=now, html=html.replace(CSRF_MARK, str(csrf_field())) if editable else html))
+    return no_store(jsonify(version=now, html=html.replace(CSRF_MARK, str(csrf_field())) if editable else html))
 
 
 def _save(stored: StoredEvent, change: Any, done: str) -> Response | BaseResponse:
@@ -237,8 +232,7 @@ def results(event: str) -> Response:
 def _pdf(data: bytes, name: str) -> Response:
     response = Response(data, mimetype="application/pdf")
     response.headers["Content-Disposition"] = f'inline; filename="{name}"'
-    response.headers["Cache-Control"] = "no-store"
-    return response
+    return no_store(response)
 
 
 def event_score(value: Fraction) -> str:

@@ -41,7 +41,7 @@ from ..store.groups import StoredGroup
 from ..web import access
 from ..web.access import Act
 from ..web.fields import indexed, problems, sentence
-from ..web.site import endpoint_url, game_or_404, private
+from ..web.site import endpoint_url, game_or_404, no_store
 from . import backup
 from .forms import HouseRulesForm, ImportForm, NewGameForm
 
@@ -246,8 +246,7 @@ def backup_file() -> Response:
     document = backup.backup()
     response = jsonify(document)
     response.headers["Content-Disposition"] = f'attachment; filename="oh-hell-backup-{document["exported"][:10]}.json"'
-    response.headers["Cache-Control"] = "no-store"  # it holds the games' edit links
-    return response
+    return no_store(response)  # it holds the games' edit links
 
 
 def _restored(results: list[backup.Restored]) -> tuple[str, int]:
@@ -285,12 +284,12 @@ def delete(token: str) -> str | BaseResponse:
     """Delete a game for good, after a confirmation page: only a POST (with its form token) deletes;
     a GET, a HEAD (a link checker, a prefetch) or an OPTIONS shows or answers, and changes nothing."""
     game = game_or_404(token, edit=True)
-    refused = access.refusal(game, True, Act.DELETE)
+    refused = access.refusal(game, Act.DELETE)
     if refused is not None:
         abort(403, refused)
     name = game.title or ", ".join(game.document["players"])  # also for a game the rules no longer replay
     if request.method != "POST":
-        return private(make_response(render_template("games/delete.html", game=game, name=name)))
+        return no_store(make_response(render_template("games/delete.html", game=game, name=name)))
     device.forget(game)
     game.delete()
     flash(_("The game “%(game)s” is deleted.", game=name), "done")

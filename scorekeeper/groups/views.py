@@ -34,7 +34,7 @@ from ..web import access, address, language
 from ..web.access import Act
 from ..web.address import qr_code
 from ..web.fields import problems
-from ..web.site import game_or_404, private
+from ..web.site import game_or_404, no_store
 from .figures import Played, marked
 from .forms import GroupForm, LinkForm
 from .loaded import (
@@ -104,6 +104,9 @@ def new() -> str | BaseResponse | tuple[str, int]:
 
     if form.game.data:
         game = game_or_404(form.game.data, edit=True)
+        refused = access.refusal(game, Act.GROUP)
+        if refused is not None:
+            return render_template("groups/new.html", form=form, error=refused), 403
         if group_of(game) is not None:
             return taken()
     group = StoredGroup.create(form.name.data)
@@ -175,8 +178,9 @@ ADD_REFUSALS = {
     "other": N_("This game is in another group: it can be in one group only."),
     "here": N_("This game is already in the group."),
     "full": N_("This group holds %(num)s games, the most a group can hold: start a new group for the next games."),
+    "night": N_("This game is a table of a club night: it can be in the club night's group only."),
 }
-STATUS = {"view": 403, "none": 404, "other": 409, "here": 200, "full": 409}
+STATUS = {"view": 403, "none": 404, "other": 409, "here": 200, "full": 409, "night": 403}
 
 
 def refusal(outcome: str) -> str:
@@ -185,13 +189,15 @@ def refusal(outcome: str) -> str:
 
 
 def add_game(group: StoredGroup, token: str) -> str:
-    """Put the game of this token in the group: "added", or why not ("view", "none", "other",
-    "here", "full"); the caller commits."""
+    """Put the game of this token in the group: "added", or why not ("view", "none", "night",
+    "other", "here", "full"); the caller commits."""
     game, editable = find_game(token)
     if game is None:
         return "none"
     if not editable:
         return "view"
+    if Act.GROUP not in access.offers(game):
+        return "night"
     return group.add(game)
 
 
@@ -218,9 +224,7 @@ def share(group: str) -> Response:
     links = shared.links
     page = render_template("groups/share.html", group=stored, editable=editable, links=links, shared=shared,
                            codes={kind: qr_code(url) for kind, url in links.items() if kind in ("edit", "view")})
-    response = make_response(page)
-    response.headers["Cache-Control"] = "no-store"
-    return response
+    return no_store(make_response(page))
 
 
 @bp.get("/gr/<group>/players/<path:name>")
@@ -265,10 +269,9 @@ def attach(token: str) -> str | BaseResponse | tuple[str, int]:
     form = LinkForm()
     form.link.label.text = _("The group's link")
     if request.method != "POST":  # it may hold the group's edit link
-        return private(make_response(_attach_page(game, current, form)))
-    refused = access.refusal(game, True, Act.GROUP)
-    if refused is not None:
-        return _attach_page(game, current, form, refused), 403
+        return no_store(make_response(_attach_page(game, current, form)))
+    if Act.GROUP not in access.offers(game):  # the page says why
+        return _attach_page(game, current, form), 403
     typed = values.visible(str(request.form.get("link", "")))[:values.MAX_LINK]
     if not form.validate():
         return _attach_page(game, current, form, " ".join(problems(form)), typed), 422
@@ -294,9 +297,8 @@ def _attach_page(game: StoredGame, current: StoredGroup | None, form: LinkForm, 
         name = game.load().title or ", ".join(game.load().players)
     except RulesError:
         name = game.title or _("this game")
-    shown = current and access.group_token(game, current.token, current.view_token)
-    return render_template("groups/attach.html", game=game, current=current, shown=shown, form=form, error=error,
-                           typed=typed, name=name, joinable=device.joinable(game))
+    return render_template("groups/attach.html", game=game, current=current, form=form, error=error, typed=typed,
+                           name=name, joinable=device.joinable(game), refused=access.refusal(game, Act.GROUP))
 
 
 def init_app(app: Any) -> None:

@@ -16,7 +16,7 @@ from markupsafe import Markup
 from ..rules.gamefile import GameFile
 from ..rules.words import _
 from ..store.cache import LRU
-from ..store.events import place_of
+from ..store.events import table_of
 from ..store.games import StoredGame
 from ..web import language
 from . import board
@@ -45,11 +45,10 @@ def board_html(game: StoredGame, gamefile: GameFile, *, editable: bool) -> Marku
     return Markup(cached(("board", game.key, editable), render))
 
 
-def event_link(game: StoredGame, *, editable: bool) -> tuple[str, str] | None:
+def event_link(game: StoredGame) -> tuple[str, str] | None:
     """"Round r · table t of <event>" and the event's room screen, for a table game: never the
-    director's page, whichever link of the game (web/access.py). Its event titled it "… · round r ·
-    table t" in every language: a game without " · " in its title is asked nothing of the database."""
-    place = place_of(game.id) if " · " in game.title else None
+    director's page, whichever link of the game (web/access.py)."""
+    place = table_of(game)
     if place is None:
         return None
     words = _("Round %(round)s · table %(table)s of %(event)s", round=place.round, table=place.table,

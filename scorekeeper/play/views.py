@@ -38,7 +38,7 @@ from ..store.games import StoredGame, find_game
 from ..web import access, address, language
 from ..web.access import Act
 from ..web.fields import VersionForm, sentence
-from ..web.site import endpoint_url, game_links, game_or_404, no_game
+from ..web.site import endpoint_url, game_links, game_or_404, no_game, no_store
 from . import board, pages, wording
 from .chart import running_totals_svg
 from .forms import (
@@ -84,7 +84,7 @@ def context(game: StoredGame, gamefile: GameFile, *, editable: bool) -> dict[str
     """Everything the game pages show, from the replayed game."""
     step = screen(gamefile)
     deal, result = step.deal, step.result
-    event = pages.event_link(game, editable=editable)
+    offers = access.offers(game) if editable else frozenset()
     return {
         "game": game, "file": gamefile, "state": gamefile.game, "names": gamefile.players,
         "screen": step, "editable": editable,
@@ -98,9 +98,9 @@ def context(game: StoredGame, gamefile: GameFile, *, editable: bool) -> dict[str
                               lang=language.current()),
         "step_json": _step_json(step_data(gamefile, game.version) or {"version": game.version})
         if editable else None,
-        # Asked only once the game is over (the deals' pages stay light); a club night's table never.
-        "joinable": device.joinable(game) if editable and gamefile.game.finished and not event else None,
-        "event": event,
+        # Asked of the database only once the game is over: the deals' pages stay as light as they were.
+        "joinable": device.joinable(game) if Act.GROUP in offers and gamefile.game.finished else None,
+        "event": pages.event_link(game), "offers": offers,
     }
 
 
@@ -110,15 +110,10 @@ def _step_json(data: dict[str, Any]) -> Markup:
     return htmlsafe_json_dumps(data, separators=(",", ":"), ensure_ascii=False)
 
 
-def _no_store(response: Response) -> Response:
-    response.headers["Cache-Control"] = "no-store"  # going back shows the game as it is now
-    return response
-
-
 def _page(game: StoredGame, error: str = "", status: int = 200, **kept: Any) -> Response:
     page = render_template("play/game.html", error=error, kept=kept,
                            **context(game, game.load(), editable=True))
-    return _no_store(make_response(page, status))
+    return no_store(make_response(page, status))
 
 
 def _applied(game: StoredGame) -> Response:
@@ -142,7 +137,7 @@ def _save(game: StoredGame, form: VersionForm | Tap, change: Callable[[edits.Doc
     tap = tap_id(request.form)
     if tap is not None and game.applied(tap):  # sent again (its answer was lost): it is stored once
         return _applied(game)
-    refused = access.refusal(game, True, act)
+    refused = access.refusal(game, act)
     if refused is not None:
         return fail(game, refused, 403)
     version, refusals = form.posted()
@@ -192,7 +187,7 @@ def view(token: str) -> Response:
     device.remember(found, editable=False)
     page = pages.cached(("view", found.key), lambda: render_template(
         "play/view.html", **context(found, found.load(), editable=False)))
-    return _no_store(make_response(page))
+    return no_store(make_response(page))
 
 
 @bp.get("/v/<token>/state")
@@ -200,10 +195,10 @@ def state(token: str) -> Response:
     """The game's version, and the read-only board as HTML when it changed since ``?v=``."""
     found = game_or_404(token, edit=False)
     if request.args.get("v") == str(found.version):  # a version is compared as text: never read as a number
-        return _no_store(jsonify(version=found.version))
+        return no_store(jsonify(version=found.version))
     html = pages.cached(("live", found.key), lambda: render_template(
         "play/_live.html", **context(found, found.load(), editable=False)))
-    return _no_store(jsonify(version=found.version, html=html, news=board.news(found.load())))
+    return no_store(jsonify(version=found.version, html=html, news=board.news(found.load())))
 
 
 @bp.get("/g/<token>/chart")
@@ -216,7 +211,7 @@ def chart(token: str) -> Response:
     gamefile = found.load()
     page = render_template("play/chart.html", game=found, file=gamefile, token=token, editable=editable,
                            chart=running_totals_svg(gamefile.players, board.running_totals(gamefile), "currentColor"))
-    return _no_store(make_response(page))
+    return no_store(make_response(page))
 
 
 @bp.get("/g/<token>/deals.json")
@@ -237,7 +232,7 @@ def deals(token: str) -> Response:
 
     response = make_response(pages.cached(("deals", found.key), render))
     response.mimetype = "application/json"
-    return _no_store(response)
+    return no_store(response)
 
 
 @bp.post("/g/<token>/bid")
@@ -317,7 +312,7 @@ def _correct_page(game: StoredGame, number: int, form: SeatsForm, error: str = "
                            error=error, trumps=trump_choices(gamefile.rules, result.deal),
                            title=board.deal_name(gamefile, result.deal), data=data, struck=struck,
                            announce=announce, undoable=number == len(game.document.get("deals", [])))
-    return _no_store(make_response(page, status))
+    return no_store(make_response(page, status))
 
 
 @bp.route("/g/<token>/deal/<count:number>", methods=("GET", "POST"))
@@ -404,7 +399,7 @@ def end(token: str) -> Response:
     except RulesError as exc:
         ended, refusal = None, sentence(str(exc))
     page = render_template("play/end.html", game=found, file=found.load(), ended=ended, refusal=refusal)
-    return _no_store(make_response(page))
+    return no_store(make_response(page))
 
 
 @bp.post("/g/<token>/resume")
@@ -427,7 +422,7 @@ def export_file(token: str) -> Response:
     response = make_response(json.dumps(document, indent=2, ensure_ascii=False))
     response.mimetype = "application/json"
     response.headers["Content-Disposition"] = f'attachment; filename="{name}.json"'
-    return _no_store(response)  # it holds the game's edit link
+    return no_store(response)  # it holds the game's edit link
 
 
 @bp.get("/g/<token>/share")
@@ -440,7 +435,7 @@ def share(token: str) -> Response:
     page = render_template("play/share.html", game=found, file=found.load(), links=links, shared=shared,
                            codes={kind: address.qr_code(links[kind]) for kind in ("edit", "view")},
                            offline=address.keeps_offline(links["edit"]))
-    return _no_store(make_response(page))
+    return no_store(make_response(page))
 
 
 def init_app(app: Flask) -> None:

@@ -9,6 +9,7 @@ from datetime import datetime
 from typing import Any
 
 import orjson
+from flask import g
 from sqlalchemy import (
     DateTime,
     ForeignKey,
@@ -25,7 +26,7 @@ from sqlalchemy import (
 from sqlalchemy.orm import Mapped, mapped_column
 
 from .db import TOKEN_CHARS, commit, connection, db, new_token, utc_now
-from .games import Game, any_unfinished
+from .games import Game, StoredGame, games_by_id
 
 
 class Event(db.Model):  # type: ignore[name-defined]
@@ -159,8 +160,23 @@ class Place:
     games: tuple[int, ...]
 
     def finished(self) -> bool:
-        """Whether every game of its round is finished (ended early, or deleted)."""
-        return not any_unfinished(self.games)
+        """Whether every game of its round is finished (ended early, or deleted), as the club night
+        counts it (events/rounds.py): each replayed by the rules core."""
+        return all(game.load().game.finished for game in games_by_id(list(self.games)))
+
+
+def table_of(game: StoredGame) -> Place | None:
+    """A table game's place in its club night, read once per request; None for any other game. A
+    club night titles its table games "<night> · round r · table t" in every language, and nothing
+    changes a table game's title (web/access.py): a game without " · " in its title is asked nothing
+    of the database, so a tap on it still reads the database once."""
+    if " · " not in game.title:
+        return None
+    known = g.setdefault("table_places", {})
+    if game.id not in known:
+        known[game.id] = place_of(game.id)
+    found: Place | None = known[game.id]
+    return found
 
 
 def place_of(game_id: int) -> Place | None:

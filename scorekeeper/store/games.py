@@ -239,11 +239,6 @@ _records = GameRecord.__table__
 _RECORDS = (select(_records.c.game_id, _records.c.data)
             .join(_games, (_games.c.id == _records.c.game_id) & (_games.c.version == _records.c.version))
             .where(_records.c.game_id.in_(bindparam("ids", expanding=True))))
-_UNFINISHED = (select(_games.c.id)
-               .where(_games.c.id.in_(bindparam("ids", expanding=True)))
-               .where(~select(_records.c.game_id).where((_records.c.game_id == _games.c.id)
-                                                        & (_records.c.version == _games.c.version)).exists())
-               .limit(1))
 _taps = GameTap.__table__
 #: A tap's client id, kept with the change it made (in the same transaction).
 _TAP = insert(_taps).values(game_id=bindparam("game_id"), tap=bindparam("tap"), version=bindparam("version"))
@@ -279,14 +274,6 @@ def games_by_id(ids: list[int]) -> list[StoredGame]:
         return []
     query = select(_games).where(_games.c.id.in_(ids)).order_by(_games.c.updated_at.desc())
     return [StoredGame(**row._mapping) for row in connection().execute(query)]
-
-
-def any_unfinished(ids: tuple[int, ...]) -> bool:
-    """Whether one of these games (those that still exist) is not finished: has no record of its
-    current version, which the write that finished it stored (one SELECT)."""
-    if not ids:
-        return False
-    return connection().execute(_UNFINISHED, {"ids": list(ids)}).first() is not None
 
 
 def records_of(ids: list[int]) -> dict[int, str]:

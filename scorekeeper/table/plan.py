@@ -17,7 +17,7 @@ from ..games.views import open_new
 from ..play import board
 from ..play.forms import BID_TAP, Tap, read_tap
 from ..play.summary import rules_summary
-from ..play.views import STALE, _no_store, _page, _save
+from ..play.views import STALE, _page, _save
 from ..play.wording import points
 from ..rules import values
 from ..rules.errors import RulesError
@@ -31,7 +31,7 @@ from ..store.games import StoredGame
 from ..store.groups import group_of
 from ..web.access import Act
 from ..web.fields import indexed, sentence
-from ..web.site import game_or_404
+from ..web.site import game_or_404, no_store
 from .forms import EndForm, RulesForm
 from .views import Dealable
 
@@ -175,7 +175,7 @@ def _plan_page(found: StoredGame, gamefile: GameFile, draft: Draft, error: str =
                            dealt=played[:-1] if current else played, current=current,
                            first=len(state.deals) + 1, room=MAX_SEQUENCE - len(played), marks=marks,
                            this_deal=_this_deal(gamefile), shapes={shape: _(words) for shape, words in SHAPES.items()})
-    return _no_store(make_response(page, status))
+    return no_store(make_response(page, status))
 
 
 def _planned(gamefile: GameFile) -> str:
@@ -253,7 +253,7 @@ def _end_page(found: StoredGame, gamefile: GameFile, form: EndForm, error: str =
               status: int = 200) -> Response:
     page = render_template("plan/end.html", game=found, file=gamefile, form=form, error=error,
                            preset_target=PRESETS[gamefile.rules.preset].defaults.get("target"))
-    return _no_store(make_response(page, status))
+    return no_store(make_response(page, status))
 
 
 def _ends(gamefile: GameFile) -> str:
@@ -307,14 +307,14 @@ def rules(token: str) -> Response:
     page = render_template("plan/preview.html", game=found, file=gamefile, form=form,
                            words=_rules_words(gamefile, changed), change=board.rules_change(gamefile, changed),
                            same=_same(gamefile.rules_input, changed.rules_input))
-    return _no_store(make_response(page))
+    return no_store(make_response(page))
 
 
 def _rules_page(found: StoredGame, gamefile: GameFile, form: RulesForm, error: str = "",
                 status: int = 200) -> Response:
     page = render_template("plan/rules.html", game=found, file=gamefile, form=form, error=error,
                            presets=PRESETS, summary=rules_summary(gamefile.rules))
-    return _no_store(make_response(page, status))
+    return no_store(make_response(page, status))
 
 
 def _same(old: Mapping[str, Any], new: Mapping[str, Any]) -> bool:

@@ -14,7 +14,7 @@ from flask import Blueprint, make_response, render_template, request
 from werkzeug.wrappers import Response
 
 from ..play import board
-from ..play.views import _no_store, _save
+from ..play.views import _save
 from ..play.wording import listed, points
 from ..rules import values
 from ..rules.errors import RulesError
@@ -23,7 +23,7 @@ from ..rules.gamefile import MAX_PLAYERS, GameFile, parse
 from ..rules.words import _, ngettext
 from ..store import edits
 from ..store.games import StoredGame
-from ..web.site import endpoint_url, game_or_404
+from ..web.site import endpoint_url, game_or_404, no_store
 from .forms import ArriveForm, PlayerForm, SitOutForm
 
 bp = Blueprint("table", __name__)
@@ -93,7 +93,7 @@ def _page(template: str, game: StoredGame, error: str = "", status: int = 200, *
     page = render_template(template, game=game, file=gamefile, names=names, error=error,
                            number=len(gamefile.game.deals) + 1, current=gamefile.game.current,
                            closed=_closed(gamefile), **shown)
-    return _no_store(make_response(page, status))
+    return no_store(make_response(page, status))
 
 
 def _arrival_warning(game: StoredGame, gamefile: GameFile) -> tuple[str, dict[str, str]]:

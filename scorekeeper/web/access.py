@@ -1,13 +1,13 @@
-"""Who may do what with a game's link (EVENTS.md, "Who may do what"), in one place: every link is a
-role, every change to a game names what it does, and ``refusal`` alone decides. No view decides for
-itself: each asks here, and says the sentence it is given.
+"""Who may do what with a game's edit link (EVENTS.md, "Who may do what"), in one place: every
+change to a game names what it does, and ``refusal`` alone decides; the pages offer what
+``offers`` says. No view or template decides for itself. (A read-only link changes nothing: it is
+refused before, by ``web.site.game_or_404``.)
 
 | role | its link | may, on its game |
 |---|---|---|
 | editor | the edit link of a game outside any club night | everything |
 | scorer | a club night's table game's edit link | play and correct it while its round is the current one; take back "End the game now" while its round is not finished |
 | director | the same link, on a phone that opened the night's director's page | play and correct it, reopen it, whatever its round |
-| viewer | a game's read-only link | nothing |
 
 A table game's rules and title are the club night's, and the night's standings count it: its own
 link can't change them, delete it, or put it in a group (it is in the night's group), and it never
@@ -22,7 +22,7 @@ from enum import StrEnum
 from flask import session
 
 from ..rules.words import _
-from ..store.events import Place, place_of
+from ..store.events import Place, table_of
 from ..store.games import StoredGame
 
 
@@ -32,7 +32,6 @@ class Role(StrEnum):
     EDITOR = "editor"
     SCORER = "scorer"
     DIRECTOR = "director"
-    VIEWER = "viewer"
 
 
 class Act(StrEnum):
@@ -55,7 +54,6 @@ MAY: dict[Role, frozenset[Act]] = {
     Role.EDITOR: frozenset(Act),
     Role.SCORER: frozenset({Act.PLAY, Act.RESUME}),
     Role.DIRECTOR: frozenset({Act.PLAY, Act.RESUME}),
-    Role.VIEWER: frozenset(),
 }
 #: Where a phone's session keeps the club nights whose director's page it opened (their keys).
 DIRECTS = "directs"
@@ -72,24 +70,17 @@ def directing(event_id: int) -> None:
         session[DIRECTS] = kept
 
 
-def role_of(game: StoredGame, editable: bool) -> tuple[Role, Place | None]:
-    """The role of a game's link, and the game's place in its club night (one SELECT by its key). A
-    club night titles its table games "<night> · round r · table t", and nobody can change a table
-    game's title (``Act.RULES``): a game without " · " in its title is asked nothing of the database,
-    so a tap on any other game still reads the database once."""
-    if not editable:
-        return Role.VIEWER, None
-    place = place_of(game.id) if " · " in game.title else None
+def role_of(game: StoredGame) -> tuple[Role, Place | None]:
+    """The role of a game's edit link on this phone, and the game's place in its club night."""
+    place = table_of(game)
     if place is None:
         return Role.EDITOR, None
     return (Role.DIRECTOR if place.event_id in session.get(DIRECTS, ()) else Role.SCORER), place
 
 
-def refusal(game: StoredGame, editable: bool, act: Act) -> str | None:
-    """Why this link may not do ``act`` to its game, in a player's words; None when it may."""
-    role, place = role_of(game, editable)
-    if role is Role.VIEWER:
-        return _("This is the read-only link of a game: it can show the game but not change it.")
+def refusal(game: StoredGame, act: Act) -> str | None:
+    """Why a game's edit link may not do ``act`` to it, in a player's words; None when it may."""
+    role, place = role_of(game)
     if place is None:
         return None
     if act not in MAY[role]:
@@ -112,7 +103,14 @@ def refusal(game: StoredGame, editable: bool, act: Act) -> str | None:
     return None
 
 
+def offers(game: StoredGame) -> frozenset[Act]:
+    """What the pages of a game's edit link offer of what its round's state doesn't change (a
+    refused act is not offered; one refused for the round's state is offered, and says why)."""
+    role, _place = role_of(game)
+    return MAY[role]
+
+
 def group_token(game: StoredGame, edit_token: str, view_token: str) -> str:
     """The link to a game's group its edit link may show: the group's edit link, or its read-only one
     for a club night's table game."""
-    return edit_token if refusal(game, True, Act.GROUP) is None else view_token
+    return edit_token if Act.GROUP in offers(game) else view_token

@@ -196,8 +196,9 @@ def error_message(exc: HTTPException) -> str:
     return exc.description or error_name(exc)
 
 
-def private(response: Response) -> Response:
-    """An answer that holds an edit link, kept by no cache (the browser's, a proxy's)."""
+def no_store(response: Response) -> Response:
+    """An answer kept by no cache (the browser's, a proxy's): one that holds an edit link, or that
+    going back must show as it is now."""
     response.headers["Cache-Control"] = "no-store"
     return response
 

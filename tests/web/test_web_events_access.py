@@ -12,7 +12,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from test_web_events_api import NAMES, QUICK_RULES, finish, new_event, start_round, token
-from webhelpers import csrf_from, message, snapshot, url_rules
+from webhelpers import csrf_from, message, snapshot, text, url_rules
 
 #: The routes a game's edit link opens with a GET, its token in place of ``<token>``.
 GAME_PAGES = [rule for rule in url_rules() if "GET" in rule.methods and rule.arguments == {"token"}]
@@ -217,3 +217,36 @@ def test_a_refused_method_says_which_are_allowed(client: FlaskClient, night: dic
     assert answer.status_code == 405 and answer.headers["Allow"] == "OPTIONS, POST"
     answer = client.delete(f"/api/games/{token(night['second'][0]['links']['edit'])}")
     assert answer.status_code == 405 and set(answer.headers["Allow"].split(", ")) == {"GET", "HEAD", "OPTIONS", "PUT"}
+
+
+def test_a_game_outside_a_club_night_still_offers_its_group_rules_and_delete(start: Any) -> None:
+    page = start(rules={"max_cards": 3}).page()
+    for offered in ("/group\"", "/rules\"", "/delete\"", "Add to a group"):
+        assert offered in page, offered
+
+
+def test_a_table_of_a_night_without_a_group_goes_in_no_group_by_any_door(app: Flask, client: FlaskClient) -> None:
+    """The table's link is refused by the game's "Add to a group" page, by another group's page
+    and API, and by a new group started with it; nothing is stored."""
+    event = new_event(client, players=NAMES[:8], rules=QUICK_RULES)
+    edit = token(start_round(client, event)["played"][0]["tables"][0]["links"]["edit"])
+    other = client.post("/api/groups", json={"name": "Another club"}).get_json()
+    before = snapshot(app)
+    said = "This game is a table of a club night: it can be in the club night's group only."
+    page = client.get(f"/g/{edit}/group").get_data(as_text=True)
+    assert "This game is a table of Club night: it is in the club night's group already." in text(page)
+    assert 'name="link"' not in page and "Start a new group" not in page
+    game_page = client.get(f"/g/{edit}").get_data(as_text=True)
+    posted = client.post(f"/g/{edit}/group", data={"csrf_token": csrf_from(game_page), "link": other["links"]["edit"]})
+    assert posted.status_code == 403
+    api = client.post(f"/api/groups/{token(other['links']['edit'])}/games", json={"game": edit})
+    assert api.status_code == 403 and api.get_json()["error"] == said
+    group_page = client.get(f"/gr/{token(other['links']['edit'])}").get_data(as_text=True)
+    by_page = client.post(f"/gr/{token(other['links']['edit'])}/games",
+                          data={"csrf_token": csrf_from(group_page), "link": edit})
+    assert by_page.status_code == 403 and message(by_page) == said
+    form = client.get(f"/groups/new?game={edit}").get_data(as_text=True)
+    started = client.post("/groups/new", data={"csrf_token": csrf_from(form), "name": "Our own", "game": edit})
+    assert started.status_code == 403
+    assert snapshot(app) == before
+    assert client.get(f"/api/groups/{token(other['links']['edit'])}").get_json()["games"] == []
