@@ -118,6 +118,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     events.init_app(app)
     for blueprint in (api.bp, events_api.bp, events.bp, games.bp, play.bp, plan.bp, sheets.bp, table.bp, offline.bp, groups.bp, group_files.bp):
         app.register_blueprint(blueprint)
-    ratelimits.init_app(app)
+    ratelimits.init_app(app, costs={"events.start": events.games_to_start,
+                                    "events_api.start_round": events.games_to_start})
     retention.init_app(app)
     return app

@@ -49,6 +49,8 @@ def document(loaded: rounds.Loaded) -> dict[str, Any]:
         for table in started.tables:
             entry: dict[str, Any] = {"table": table.number, "players": list(table.players),
                                      "finished": table.finished, "winners": table.winners}
+            if table.now.ended_early:
+                entry["ended_early"] = True
             deal, planned = table.deal
             entry["deal"], entry["deals"] = deal, planned
             if table.game is not None:
@@ -61,8 +63,9 @@ def document(loaded: rounds.Loaded) -> dict[str, Any]:
         "format": documents.FORMAT, "name": doc["name"], "date": doc["date"],
         "players": [p["name"] for p in doc["players"]], "rules": doc["rules"], "rounds": doc["rounds"],
         "tables": doc["tables"], "seating": doc["seating"], "ranking": doc["ranking"], "seed": doc["seed"],
-        "changes": [{"name": p["name"], "arrives": p["arrives"], "last": p["last"], "byes": p["asked"]}
-                    for p in doc["players"] if p["arrives"] > 1 or p["last"] is not None or p["asked"]],
+        "changes": [{"name": p["name"], "arrives": p["arrives"], "last": p["last"], "away": p.get("away", []),
+                     "byes": p["asked"]}
+                    for p in doc["players"] if p["arrives"] > 1 or p["last"] is not None or p["asked"] or p.get("away")],
         "played": played, "standings": rounds.standing_lines(loaded),
         "links": event_links(loaded.stored, loaded.editable),
     }

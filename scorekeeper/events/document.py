@@ -200,43 +200,64 @@ def _next(doc: Document) -> int:
 
 
 def change_players(doc: Document, data: Mapping[str, Any]) -> Document:
-    """The document after ``{"arrive": name}``, ``{"withdraw": name}`` or ``{"bye": name, "round": r}``
-    (EVENTS.md, "Who plays a round"), the rounds to come still playable; the proposed seating is
-    dropped, to be planned again."""
-    kinds = [kind for kind in ("arrive", "withdraw", "bye") if kind in data]
-    values.fields(data, ("arrive", "withdraw", "bye", "round"), lambda: _("The change"))
-    if len(kinds) != 1 or ("round" in data) != (kinds == ["bye"]):
-        raise EventError(_("Send one change: %(examples)s",
-                           examples='{"arrive": "Eve"}, {"withdraw": "Bob"}, {"bye": "Cy", "round": 3}'))
+    """The document after ``{"arrive": name}``, ``{"withdraw": name}``, ``{"bye": name, "round": r}``
+    or ``{"play": name, "round": r}`` (a bye taken back), the rounds to come still playable (EVENTS.md,
+    "Who plays a round" and "Coming back"). A withdrawn player who arrives comes back from the next
+    round, keeping the rounds played; the rounds missed meanwhile are kept as ``away``. The proposed
+    seating is dropped, to be planned again."""
+    kinds = [kind for kind in ("arrive", "withdraw", "bye", "play") if kind in data]
+    values.fields(data, ("arrive", "withdraw", "bye", "play", "round"), lambda: _("The change"))
+    if len(kinds) != 1 or ("round" in data) != (kinds[0] in ("bye", "play")):
+        raise EventError(_("Send one change: %(examples)s", examples='{"arrive": "Eve"}, {"withdraw": "Bob"}, '
+                           '{"bye": "Cy", "round": 3}, {"play": "Cy", "round": 3}'))
     number = _next(doc)
     changed = dict(doc, players=[dict(p) for p in doc["players"]], proposal=None)
     if kinds == ["arrive"]:
         name = values.name(data["arrive"])
-        known = [p["name"] for p in doc["players"] if key(p["name"]) == key(name)]
-        if known:
-            raise EventError(_("%(name)s is a player of this event already", name=known[0]))
-        changed["players"].append({"name": name, "arrives": number, "last": None, "asked": []})
-        check_tables(len(changed["players"]), sizes(doc))
+        known = [p for p in changed["players"] if key(p["name"]) == key(name)]
+        if not known:
+            changed["players"].append({"name": name, "arrives": number, "last": None, "asked": []})
+            check_tables(len(changed["players"]), sizes(doc))
+        elif known[0]["last"] is None:
+            raise EventError(_("%(name)s is a player of this event already", name=known[0]["name"]))
+        else:
+            entry = known[0]
+            missed = range(max(entry["last"] + 1, entry["arrives"]), number)
+            entry["away"], entry["last"] = sorted({*entry.get("away", ()), *missed}), None
     else:
         player = find_player(doc, data[kinds[0]])
         entry = next(p for p in changed["players"] if p["name"] == player["name"])
-        if player["last"] is not None:
-            raise EventError(_("%(name)s has withdrawn from this event", name=player["name"]))
         if kinds == ["withdraw"]:
+            if player["last"] is not None:
+                raise EventError(_("%(name)s has withdrawn already", name=player["name"]))
             entry["last"] = max(number, player["arrives"]) - 1
         else:
-            bye = values.count(data["round"], _label("round"), 1, doc["rounds"])
-            if bye < number:
-                raise EventError(_("Round %(round)s has started already: a bye can be given for a round to come",
-                                   round=bye))
-            if bye < player["arrives"]:
-                raise EventError(_("%(name)s arrives at round %(arrives)s: no bye is needed before",
-                                   name=player["name"], arrives=player["arrives"]))
-            if bye in player["asked"]:
-                raise EventError(_("%(name)s has a bye in round %(round)s already", name=player["name"], round=bye))
-            entry["asked"] = sorted([*player["asked"], bye])
+            entry["asked"] = _byes(doc, player, kinds[0], data["round"], number)
     lineups(core_event(changed))  # refuses a round left with too few players for a table
     return changed
+
+
+def _byes(doc: Document, player: Document, kind: str, typed: object, number: int) -> list[int]:
+    """A player's byes after one is given (``bye``) or taken back (``play``) for round ``typed``."""
+    bye = values.count(typed, _label("round"), 1, doc["rounds"])
+    name = player["name"]
+    if kind == "play":
+        if bye < number:
+            raise EventError(_("Round %(round)s has started already: a bye can be taken back before its round",
+                               round=bye))
+        if bye not in player["asked"]:
+            raise EventError(_("%(name)s has no bye in round %(round)s", name=name, round=bye))
+        return [r for r in player["asked"] if r != bye]
+    if player["last"] is not None:
+        raise EventError(_("%(name)s has withdrawn: bring %(name)s back first", name=name))
+    if bye < number:
+        raise EventError(_("Round %(round)s has started already: a bye can be given for a round to come", round=bye))
+    if bye < player["arrives"]:
+        raise EventError(_("%(name)s arrives at round %(arrives)s: no bye is needed before",
+                           name=name, arrives=player["arrives"]))
+    if bye in player["asked"]:
+        raise EventError(_("%(name)s has a bye in round %(round)s already", name=name, round=bye))
+    return sorted([*player["asked"], bye])
 
 
 def change_plan(doc: Document, data: Mapping[str, Any]) -> Document:

@@ -46,24 +46,33 @@ class Busy(EventError):
 @dataclass(frozen=True)
 class Progress:
     """What the event takes of a table's game: finished, the deal being played (the last one once
-    finished; 0 before the first), the deals planned, the winners and the result for the standings."""
+    finished; 0 before the first), the deals planned, the winners, the result for the standings,
+    and whether the director ended it early."""
 
     finished: bool
     deal: int
     deals: int
     winners: tuple[str, ...]
     result: TableResult | None
+    ended_early: bool = False
 
 
-def progress(file: GameFile) -> Progress:
-    """A table game's progress, from its replay."""
+def progress(file: GameFile, ended_early: bool = False) -> Progress:
+    """A table game's progress, from its replay. One the director ended early counts as it stands
+    after its last finished deal, its players tied when it has none (EVENTS.md, "Ending a table
+    early"), even if its game was reopened since."""
     state = file.game
     played, planned = len(state.deals), len(state.schedule)
+    if ended_early and not state.finished:
+        done = sum(deal.finished for deal in state.deals)
+        leaders = tuple(file.players[w] for w in state.leaders()) if done else ()
+        return Progress(True, done, planned, leaders, table_result(state, as_it_stands=True), True)
     if played and not state.finished and state.current is None:  # the next deal is up
         played = min(played + 1, planned) if planned else played + 1
     if not state.finished:
         return Progress(False, played, planned, (), None)
-    return Progress(True, played, planned, tuple(file.players[w] for w in state.winners), table_result(state))
+    return Progress(True, played, planned, tuple(file.players[w] for w in state.winners), table_result(state),
+                    ended_early)
 
 
 #: A table whose game was deleted: it holds its round up no longer, and has no result.
@@ -203,8 +212,9 @@ def _read(stored: StoredEvent, editable: bool) -> Loaded:
     for played in doc["played"]:
         tables = []
         for number, table in enumerate(played["tables"], start=1):
-            game = games.get(table["game"])
-            now = GONE if game is None else _progress.get(game.key, lambda game=game: progress(game.load()))
+            game, early = games.get(table["game"]), bool(table.get("ended_early"))
+            now = GONE if game is None else _progress.get((game.key, early),
+                                                          lambda game=game, early=early: progress(game.load(), early))
             tables.append(Table(number, tuple(table["players"]), game, now))
         rounds.append(Round(played["round"], tuple(tables), tuple(played["byes"])))
     return Loaded(stored, editable, doc, tuple(rounds))

@@ -13,6 +13,7 @@ from flask import (
     abort,
     current_app,
     flash,
+    g,
     jsonify,
     make_response,
     redirect,
@@ -27,6 +28,7 @@ from werkzeug.wrappers import Response as BaseResponse
 from ..groups.views import csrf_field
 from ..rules import values
 from ..rules.errors import RulesError
+from ..rules.event import lineups
 from ..rules.gamefile import GameFile
 from ..rules.presets import PRESETS
 from ..rules.words import N_, _
@@ -277,13 +279,13 @@ def round_clock(loaded: rounds.Loaded) -> datetime | None:
 
 @bp.post("/e/<event>/players")
 def players(event: str) -> Response | BaseResponse:
-    """Someone arrives, withdraws, or asks for a bye in a round to come."""
+    """Someone arrives (or comes back), withdraws, takes a bye in a round to come, or plays it after all."""
     stored, _editable = _event_or_404(event, edit=True)
     action = str(request.form.get("action", ""))
-    if action not in ("arrive", "withdraw", "bye"):
+    if action not in ("arrive", "withdraw", "bye", "play"):
         return _page(stored, True, _("Choose what changes: someone arrives, withdraws or takes a bye."), 422)
     change: dict[str, Any] = {action: str(request.form.get("name", ""))}
-    if action == "bye":
+    if action in ("bye", "play"):
         change["round"] = str(request.form.get("round", ""))
 
     def changed(loaded: rounds.Loaded) -> documents.Document:
@@ -292,9 +294,13 @@ def players(event: str) -> Response | BaseResponse:
         return documents.change_players(loaded.doc, change)
 
     name = change[action].strip()
-    done = {"arrive": _("%(name)s plays from the next round.", name=name),
+    back = action == "arrive" and any(documents.key(p["name"]) == documents.key(name) and p["last"] is not None
+                                      for p in stored.document["players"])
+    done = {"arrive": _("%(name)s plays again from the next round.", name=name) if back
+            else _("%(name)s plays from the next round.", name=name),
             "withdraw": _("%(name)s has withdrawn.", name=name),
-            "bye": _("%(name)s has a bye in round %(round)s.", name=name, round=change.get("round", ""))}[action]
+            "bye": _("%(name)s has a bye in round %(round)s.", name=name, round=change.get("round", "")),
+            "play": _("%(name)s plays round %(round)s after all.", name=name, round=change.get("round", ""))}[action]
     return _save(stored, changed, done)
 
 
@@ -323,6 +329,31 @@ def swap(event: str) -> Response | BaseResponse:
                  _("%(one)s and %(other)s have changed seats.", one=one.strip(), other=other.strip()))
 
 
+def games_to_start() -> int:
+    """How many games starting the next round of this request's event makes, its tables: what the
+    limit on new games counts (EVENTS.md, "Limits"). Worked out once, before the request, without
+    seating anyone (the limit asks again once the round is started); 1 for a request the start
+    refuses anyway (it is not counted then)."""
+    if "games_to_start" not in g:
+        g.games_to_start = _tables_to_start()
+    found: int = g.games_to_start
+    return found
+
+
+def _tables_to_start() -> int:
+    stored, editable = find_event(str((request.view_args or {}).get("event", "")))
+    if stored is None or not editable:
+        return 1
+    body = request.get_json(silent=True) if request.is_json else None
+    if isinstance(body, dict) and isinstance(body.get("tables"), list):
+        return max(1, min(len(body["tables"]), documents.MAX_TABLES))
+    try:
+        coming = lineups(documents.core_event(stored.document))
+    except RulesError:
+        return 1
+    return len(coming[0].split) if coming else 1
+
+
 @bp.post("/e/<event>/start")
 def start(event: str) -> Response | BaseResponse:
     """Start the next round as proposed: one game per table."""
@@ -333,7 +364,10 @@ def start(event: str) -> Response | BaseResponse:
 
 @bp.post("/e/<event>/tables/<int:number>/end")
 def end_table(event: str, number: int) -> Response | BaseResponse:
-    """End a table's game of the current round early (the round's time limit): it counts as it stands."""
+    """End a table's game of the current round early, whatever its state (the round's time is up):
+    a deal under way is dropped, and the game counts as it stands after its last finished deal, its
+    players tied when it has none (EVENTS.md, "Ending a table early"). The game and the night are
+    written in one transaction."""
     stored, _editable = _event_or_404(event, edit=True)
     loaded = rounds.load(stored, True)
     current = loaded.current
@@ -344,13 +378,22 @@ def end_table(event: str, number: int) -> Response | BaseResponse:
         return _page(stored, True, _("Table %(table)s has finished already.", table=number), 409)
     game = table.game
     document = game.document
-    edits.set_ended(document, True)
+    edits.end_as_it_stands(document)
     try:
         ended: GameFile = game.replay(document)
     except RulesError as exc:
         return _page(stored, True, str(exc), 422)
-    if not game.save(ended):
+    written = game.stage(ended) if document != game.document else None
+    if document != game.document and written is None:
         return _page(stored, True, _(STALE), 409)
+    played = [*stored.document["played"]]
+    tables = [dict(t) for t in played[-1]["tables"]]
+    tables[number - 1]["ended_early"] = True
+    played[-1] = dict(played[-1], tables=tables)
+    if not stored.save(dict(stored.document, played=played)):  # the game's change is rolled back with it
+        return _page(_event_or_404(stored.token, edit=True)[0], True, _(STALE), 409)
+    if written is not None:
+        game.stored(ended, written)
     flash(_("Table %(table)s's game has ended: it counts as it stands.", table=number), "done")
     return redirect(url_for("events.event", event=stored.token))
 

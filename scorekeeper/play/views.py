@@ -85,6 +85,9 @@ def context(game: StoredGame, gamefile: GameFile, *, editable: bool) -> dict[str
     step = screen(gamefile)
     deal, result = step.deal, step.result
     offers = access.offers(game) if editable else frozenset()
+    # A table's link its round no longer lets play shows the game as a read-only link does, and why.
+    locked = access.refusal(game, Act.PLAY) if editable and Act.PLAY not in offers else None
+    editable = editable and locked is None
     return {
         "game": game, "file": gamefile, "state": gamefile.game, "names": gamefile.players,
         "screen": step, "editable": editable,
@@ -101,6 +104,7 @@ def context(game: StoredGame, gamefile: GameFile, *, editable: bool) -> dict[str
         # Asked of the database only once the game is over: the deals' pages stay as light as they were.
         "joinable": device.joinable(game) if Act.GROUP in offers and gamefile.game.finished else None,
         "event": pages.event_link(game), "offers": offers,
+        "locked": locked,
     }
 
 

@@ -61,8 +61,11 @@ class Line:
     totals: Fraction
 
 
-def table_result(state: GameState) -> TableResult:
-    """What the standings need of a finished game: its players who were dealt in.
+def table_result(state: GameState, *, as_it_stands: bool = False) -> TableResult:
+    """What the standings need of a finished game: its players who were dealt in. With
+    ``as_it_stands``, a game not finished counts as it stands after its last finished deal, its
+    leaders winning (a table its director ended, EVENTS.md "Ending a table early"); with no finished
+    deal, its players are tied and nobody won.
 
     >>> from .game import DealInput, replay
     >>> from .presets import make_rules
@@ -71,8 +74,18 @@ def table_result(state: GameState) -> TableResult:
     >>> result = table_result(game)
     >>> result.players, result.places, result.won, result.made
     (('Ann', 'Cy', 'Bob'), (1, 1, 3), (True, True, False), (2, 2, 0))
+    >>> begun = replay(game.rules, ["Ann", "Bob", "Cy"], [DealInput((1, 1, 0), (1, 0, 0)), DealInput((0, 1, 1))])
+    >>> result = table_result(begun, as_it_stands=True)
+    >>> result.players, result.places, result.won, result.deals
+    (('Ann', 'Cy', 'Bob'), (1, 2, 3), (True, False, False), (1, 1, 1))
+    >>> table_result(replay(game.rules, ["Ann", "Bob", "Cy"], []), as_it_stands=True).places
+    (1, 1, 1)
     """
-    lines = summarize(state).lines
+    lines = summarize(state, as_it_stands=as_it_stands).lines
+    if as_it_stands and not lines:
+        tied = (0,) * len(state.players)
+        return TableResult(state.players, tied, (1,) * len(tied), (False,) * len(tied), tied, tied,
+                           state.rules.cooperative)
     return TableResult(tuple(line.name for line in lines), tuple(line.total for line in lines),
                        tuple(line.rank for line in lines), tuple(line.won for line in lines),
                        tuple(line.deals for line in lines), tuple(line.made for line in lines),

@@ -45,9 +45,10 @@ class Summary(NamedTuple):
     lines: tuple[Line, ...]
 
 
-def summarize(state: GameState) -> Summary:
+def summarize(state: GameState, *, as_it_stands: bool = False) -> Summary:
     """The figures of a replayed game: a line per player dealt in at least one deal (none while
-    the game is not finished).
+    the game is not finished, unless ``as_it_stands``: then its figures after its last finished
+    deal, its leaders winning).
 
     >>> from .game import DealInput, replay
     >>> from .presets import make_rules
@@ -58,7 +59,7 @@ def summarize(state: GameState) -> Summary:
     [('Ann', 1, True, 2, 1, 1, 1), ('Cy', 1, True, 2, 1, 0, 0), ('Bob', 3, False, 0, 0, 1, 0)]
     """
     rules, players = state.rules, state.players
-    if not state.finished:
+    if not state.finished and not as_it_stands:
         return Summary(False, rules.cooperative, ())
     counts = [[0] * 8 for _ in players]
     for result in state.deals:
@@ -80,11 +81,11 @@ def summarize(state: GameState) -> Summary:
             if hooked and seat == deal.dealer:
                 row[6] += 1
                 row[7] += bid == took
-    winners = set(state.winners) if not rules.cooperative else set()
+    winners = set() if rules.cooperative else set(state.winners if state.finished else state.leaders())
     lines = tuple(Line(name_key(players[s.player]), players[s.player], s.rank, s.player in winners, s.total,
                        *counts[s.player])
                   for s in state.standings if counts[s.player][0])
-    return Summary(True, rules.cooperative, lines)
+    return Summary(state.finished, rules.cooperative, lines)
 
 
 @dataclass(slots=True)

@@ -151,6 +151,24 @@ def set_ended(doc: Document, ended: bool) -> None:
     doc["ended"] = ended
 
 
+def end_as_it_stands(doc: Document) -> None:
+    """End the game where it stands, whatever its state (a club night's director, when the round's
+    time is up): a deal under way is dropped, and the game ends after its last finished deal, if
+    it has one (RULES.md §5: a game ends only after a finished deal).
+
+    >>> doc = {"deals": [{"bids": [1, 0], "tricks": [1, 0]}, {"bids": [0, None]}]}
+    >>> end_as_it_stands(doc); doc
+    {'deals': [{'bids': [1, 0], 'tricks': [1, 0]}], 'ended': True}
+    >>> doc = {"deals": [{"bids": [0, 1]}]}
+    >>> end_as_it_stands(doc); doc
+    {'deals': []}
+    """
+    if _unfinished(doc) is not None:
+        doc["deals"].pop()
+    if doc["deals"]:
+        doc["ended"] = True
+
+
 def set_stakes(doc: Document, stakes: dict[str, Any] | None) -> None:
     """Change what the game is played for (None: no stakes); the settlement follows."""
     if stakes is None:

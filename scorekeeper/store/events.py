@@ -145,10 +145,12 @@ _PLACE = (select(_events.c.id, _events.c.name, _events.c.token, _events.c.view_t
 
 @dataclass(frozen=True, slots=True)
 class Place:
-    """Where a table game sits in its event: the event's name and links, the round, the table and
+    """Where a table game sits in its event: the game's key, the event's key, name and links, the round, the table and
     the players the round seated there (in seat order); whether its round is the event's current
-    one (the last started), and the games of its round."""
+    one (the last started), the games of its round, and those the director ended early (EVENTS.md,
+    "Ending a table early"), which count as they stand."""
 
+    game: int
     event_id: int
     event: str
     token: str
@@ -158,11 +160,18 @@ class Place:
     players: tuple[str, ...]
     current: bool
     games: tuple[int, ...]
+    ended_early: frozenset[int]
+
+    @property
+    def closed(self) -> bool:
+        """The director ended this table's game early."""
+        return self.game in self.ended_early
 
     def finished(self) -> bool:
-        """Whether every game of its round is finished (ended early, or deleted), as the club night
-        counts it (events/rounds.py): each replayed by the rules core."""
-        return all(game.load().game.finished for game in games_by_id(list(self.games)))
+        """Whether every game of its round is finished (ended, ended early by the director, or
+        deleted), as the club night counts it (events/rounds.py): each replayed by the rules core."""
+        return all(game.id in self.ended_early or game.load().game.finished
+                   for game in games_by_id(list(self.games)))
 
 
 def table_of(game: StoredGame) -> Place | None:
@@ -189,9 +198,10 @@ def place_of(game_id: int) -> Place | None:
     for played in rounds:
         for number, table in enumerate(played["tables"], start=1):
             if table["game"] == game_id:
-                return Place(found.id, found.name, found.token, found.view_token, played["round"], number,
+                return Place(game_id, found.id, found.name, found.token, found.view_token, played["round"], number,
                              tuple(table["players"]), played is rounds[-1],
-                             tuple(t["game"] for t in played["tables"] if t["game"] is not None))
+                             tuple(t["game"] for t in played["tables"] if t["game"] is not None),
+                             frozenset(t["game"] for t in played["tables"] if t.get("ended_early")))
     return None
 
 

@@ -12,7 +12,7 @@ import secrets
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 import orjson
 from sqlalchemy import (
@@ -104,6 +104,15 @@ class GameRecord(db.Model):  # type: ignore[name-defined]
     data: Mapped[str] = mapped_column(Text, nullable=False)
 
 
+class Written(NamedTuple):
+    """A game's next version as written, before its commit: data and title columns, version, time."""
+
+    data: str
+    title: str
+    version: int
+    at: datetime
+
+
 @dataclass(slots=True)
 class StoredGame:
     """A game as stored (its row, as selected), and what can be done with it: replay it, store a
@@ -165,26 +174,39 @@ class StoredGame:
         the change, is kept with it for the life of the game, in the same transaction. False, with
         nothing stored and the transaction rolled back, when another write came first (another
         phone, a resent form, the same tap arriving twice at once)."""
-        data, title = _columns(game)
-        kept = _record(game)  # worked out before the write: the UPDATE holds the write lock
-        now, version = utc_now(), self.version + 1
-        stored = run_fixed(_SAVE, {"game_id": self.id, "read_at": self.version, "data": data,
-                              "title": title, "version": version, "now": now})
-        if stored.rowcount != 1:
-            connection().rollback()
+        written = self.stage(game)
+        if written is None:
             return False
         try:
-            if kept is not None:
-                run_fixed(_keep_record(connection().dialect.name), {"game_id": self.id, "version": version, "data": kept})
             if tap is not None:
-                run_fixed(_TAP, {"game_id": self.id, "tap": tap, "version": version})
+                run_fixed(_TAP, {"game_id": self.id, "tap": tap, "version": written.version})
             commit()
         except IntegrityError:  # this tap id is stored already: the change is not made twice
             connection().rollback()
             return False
-        self.data, self.title, self.version, self.updated_at = data, title, version, now
-        _keep(self, game)
+        self.stored(game, written)
         return True
+
+    def stage(self, game: GameFile) -> Written | None:
+        """Write a checked game file as this game's next version, for the caller to commit with what
+        else it writes (``save``, or a club night's ``StoredEvent.save``), then to call ``stored``.
+        None, with the transaction rolled back, when another write came first."""
+        data, title = _columns(game)
+        kept = _record(game)  # worked out before the write: the UPDATE holds the write lock
+        written = Written(data, title, self.version + 1, utc_now())
+        if run_fixed(_SAVE, {"game_id": self.id, "read_at": self.version, "data": data, "title": title,
+                             "version": written.version, "now": written.at}).rowcount != 1:
+            connection().rollback()
+            return None
+        if kept is not None:
+            run_fixed(_keep_record(connection().dialect.name),
+                      {"game_id": self.id, "version": written.version, "data": kept})
+        return written
+
+    def stored(self, game: GameFile, written: Written) -> None:
+        """A staged game file was committed: this game is at its next version, and its replay is kept."""
+        self.data, self.title, self.version, self.updated_at = written
+        _keep(self, game)
 
     def applied(self, tap: str) -> bool:
         """Whether the tap with this client id was stored, however long ago (sent again: don't apply

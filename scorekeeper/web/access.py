@@ -6,7 +6,7 @@ refused before, by ``web.site.game_or_404``.)
 | role | its link | may, on its game |
 |---|---|---|
 | editor | the edit link of a game outside any club night | everything |
-| scorer | a club night's table game's edit link | play and correct it while its round is the current one; take back "End the game now" while its round is not finished |
+| scorer | a club night's table game's edit link | play and correct it while its round is the current one and the director has not ended it; take back "End the game now" while its round is not finished |
 | director | the same link, on a phone that opened the night's director's page | play and correct it, reopen it, whatever its round |
 
 A table game's rules and title are the club night's, and the night's standings count it: its own
@@ -97,6 +97,9 @@ def refusal(game: StoredGame, act: Act) -> str | None:
     if not place.current:
         return _("Round %(round)s of %(event)s is over: only the club night's organiser can change its games now.",
                  round=place.round, event=place.event)
+    if place.closed:
+        return _("The club night's organiser ended table %(table)s of round %(round)s: only the organiser can "
+                 "change its game now.", table=place.table, round=place.round)
     if act is Act.RESUME and place.finished():
         return _("Round %(round)s of %(event)s is finished: only the club night's organiser can reopen its games.",
                  round=place.round, event=place.event)
@@ -104,9 +107,12 @@ def refusal(game: StoredGame, act: Act) -> str | None:
 
 
 def offers(game: StoredGame) -> frozenset[Act]:
-    """What the pages of a game's edit link offer of what its round's state doesn't change (a
-    refused act is not offered; one refused for the round's state is offered, and says why)."""
-    role, _place = role_of(game)
+    """What the pages of a game's edit link offer: what its role may do, but for what its round's
+    place refuses already (over, or ended by the director). What only a replay of the round's games
+    can refuse (reopening a game of a finished round) is offered, and says why when refused."""
+    role, place = role_of(game)
+    if role is Role.SCORER and place is not None and (not place.current or place.closed):
+        return frozenset()
     return MAY[role]
 
 

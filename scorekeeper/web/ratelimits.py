@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from flask import Flask, Response, jsonify, make_response, render_template, request
 from flask_limiter import Limiter, RateLimitExceeded
@@ -22,10 +22,11 @@ from ..rules.words import N_, _, ngettext
 
 #: Per client address, for each kind of request: generous enough for a club night of 30 tables
 #: behind one router (every table starting its games, a few phones restoring a backup, every table
-#: printing its sheets), far below what one client can send. ``RATE_LIMITS`` in instance/config.py
-#: changes any of them (Flask-Limiter's notation: "60 per minute;600 per hour").
+#: printing its sheets), and for the director of the largest night starting a round of 100 tables
+#: (each counts as a new game), far below what one client can send. ``RATE_LIMITS`` in
+#: instance/config.py changes any of them (Flask-Limiter's notation: "60 per minute;600 per hour").
 LIMITS = {
-    "games": "60 per minute;600 per hour;3000 per day",
+    "games": "120 per minute;600 per hour;3000 per day",
     "imports": "20 per minute;100 per hour;300 per day",
     "groups": "20 per minute;100 per hour;300 per day",
     "sheets": "30 per minute;300 per hour;1500 per day",
@@ -39,7 +40,8 @@ def _starts_no_game() -> bool:
 
 #: The views each kind limits: endpoint → (the methods limited, when a request is not counted).
 LIMITED: dict[str, dict[str, tuple[list[str], Callable[[], bool] | None]]] = {
-    "games": {"games.new": (["POST"], _starts_no_game), "api.create_game": (["POST"], None)},
+    "games": {"games.new": (["POST"], _starts_no_game), "api.create_game": (["POST"], None),
+              "events.start": (["POST"], None), "events_api.start_round": (["POST"], None)},
     "imports": {"games.import_game": (["POST"], None)},
     "groups": {"groups.new": (["POST"], None), "api.create_group": (["POST"], None),
                "events_api.create_event": (["POST"], None), "events.new": (["POST"], None)},
@@ -55,9 +57,16 @@ REFUSALS = {
 }
 
 
-def init_app(app: Flask) -> None:
+def _made(response: Response) -> bool:
+    """Whether a request with a cost of its own made what it counts (a refused one made nothing)."""
+    return response.status_code in (201, 302)
+
+
+def init_app(app: Flask, costs: Mapping[str, Callable[[], int]]) -> None:
     """Limit the views of ``LIMITED`` for this app (unless ``RATELIMIT_ENABLED`` is off), counting in
-    ``RATELIMIT_STORAGE_URI``; a refusal is a 429 that says when to try again."""
+    ``RATELIMIT_STORAGE_URI``; a refusal is a 429 that says when to try again. A view of ``costs``
+    counts as many as its function says (a club night's round: its tables, each a new game), and
+    only when it made them."""
     enabled = values.boolean(app.config["RATELIMIT_ENABLED"], "RATELIMIT_ENABLED (the rate limits)")
     app.config["RATELIMIT_ENABLED"] = enabled
     if not enabled:
@@ -68,7 +77,9 @@ def init_app(app: Flask) -> None:
     limits = {**LIMITS, **app.config.get("RATE_LIMITS", {})}
     for kind, views in LIMITED.items():
         for endpoint, (methods, unless) in views.items():
-            limit = limiter.shared_limit(limits[kind], scope=kind, methods=methods, exempt_when=unless)
+            cost = costs.get(endpoint)
+            limit = limiter.shared_limit(limits[kind], scope=kind, methods=methods, exempt_when=unless,
+                                         cost=cost or 1, deduct_when=_made if cost else None)
             app.view_functions[endpoint] = limit(app.view_functions[endpoint])
 
     def refused(exc: RateLimitExceeded) -> Response:

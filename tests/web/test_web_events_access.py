@@ -77,6 +77,8 @@ def test_a_finished_round_is_not_reopened_from_a_tables_link(app: Flask, client:
     edit = token(table["links"]["edit"])
     before, ranked = snapshot(app), standings(client, night)
     page = client.get(f"/g/{edit}").get_data(as_text=True)
+    assert f"/g/{edit}/resume" not in page and "Round 1 of Club night is over" in text(page)  # not offered
+    page = client.get(f"/g/{edit}/deal/1").get_data(as_text=True)  # a form of the same phone: a token
     resumed = client.post(f"/g/{edit}/resume", data={"csrf_token": csrf_from(page), "version": table_version(client, table)})
     assert resumed.status_code == 403
     assert message(resumed) == "Round 1 of Club night is over: only the club night's organiser can change its games now."
@@ -110,7 +112,7 @@ def test_a_table_game_is_not_deleted_from_its_link(app: Flask, client: FlaskClie
     asked = client.get(f"/g/{edit}/delete")
     assert asked.status_code == 403
     assert message(asked) == "This game is a table of Club night: the club night counts it, so it can't be deleted."
-    page = client.get(f"/g/{edit}").get_data(as_text=True)
+    page = client.get(f"/g/{edit}/deal/1").get_data(as_text=True)
     deleted = client.post(f"/g/{edit}/delete", data={"csrf_token": csrf_from(page)})
     assert deleted.status_code == 403
     assert snapshot(app) == before and standings(client, night) == ranked

@@ -185,3 +185,61 @@ def test_the_counts_are_kept_where_the_storage_setting_says(limited_app: AppMake
     app = limited_app(RATELIMIT_STORAGE_URI=uri)
     [limiter] = app.extensions["limiter"]
     assert type(limiter.storage).__name__ == storage
+
+
+def start_request(client: FlaskClient, edit: str, how: str) -> TestResponse:
+    """Start an event's next round from the director's page or through the API."""
+    if how == "page":
+        csrf = csrf_from(client.get(f"/e/{edit}").get_data(as_text=True))
+        return client.post(f"/e/{edit}/start", data={"csrf_token": csrf})
+    return client.post(f"/api/events/{edit}/rounds", json={})
+
+
+@pytest.mark.parametrize("how", ["page", "api"])
+def test_starting_a_round_counts_each_of_its_tables_as_a_new_game(limited_app: AppMaker, how: str) -> None:
+    """Finding 7 of the club nights' review: three 400-player nights and their first rounds made 300
+    games from one address in 0.6 s, and a new game right after was still welcome."""
+    app = limited_app("10 per minute")
+    client = app.test_client()
+    names = [f"P{n}" for n in range(13)]  # three tables
+    event = client.post("/api/events", json={"name": "Club night", "players": names, "rounds": 3, "seed": 1})
+    assert event.status_code == 201
+    edit = event.get_json()["links"]["edit"].rsplit("/", 1)[1]
+    assert [client.post("/api/games", json=GAME).status_code for _game in range(8)] == [201] * 8
+    before = snapshot(app)
+    refused = start_request(client, edit, how)
+    assert refused.status_code == 429 and refused.headers["Retry-After"]
+    said = refused.get_json()["error"] if how == "api" else message(refused)
+    assert said.startswith("Too many new games have been started from this network in a short time.")
+    assert snapshot(app) == before  # no game, no round
+
+    fresh = limited_app("10 per minute").test_client()
+    other = fresh.post("/api/events", json={"name": "Club night", "players": names, "rounds": 3, "seed": 1})
+    edit = other.get_json()["links"]["edit"].rsplit("/", 1)[1]
+    assert start_request(fresh, edit, how).status_code in (201, 302)
+    assert [fresh.post("/api/games", json=GAME).status_code for _game in range(8)] == [201] * 7 + [429]
+
+
+def test_a_refused_start_counts_no_game(limited_app: AppMaker) -> None:
+    app = limited_app("10 per minute")
+    client = app.test_client()
+    event = client.post("/api/events", json={"name": "Club night", "players": [f"P{n}" for n in range(13)],
+                                             "rounds": 1, "seed": 1}).get_json()
+    edit = event["links"]["edit"].rsplit("/", 1)[1]
+    assert client.post(f"/api/events/{edit}/rounds", json={"tables": [["P1"]]}).status_code == 422
+    assert client.post(f"/api/events/{edit}/rounds", json={}).status_code == 201
+    assert client.post(f"/api/events/{edit}/rounds", json={}).status_code == 409
+    assert [client.post("/api/games", json=GAME).status_code for _game in range(8)] == [201] * 7 + [429]
+
+
+def test_the_largest_nights_round_starts_within_the_default_limits(database_url: str) -> None:
+    """100 tables at once: one round of the largest night (EVENTS.md, "Limits") fits the limit on
+    new games a minute, which counts them."""
+    limited = create_app({"TESTING": True, "SECRET_KEY": "test", "SQLALCHEMY_DATABASE_URI": database_url})
+    client = limited.test_client()
+    event = client.post("/api/events", json={"name": "Big night", "players": [f"Player {n}" for n in range(400)],
+                                             "rounds": 2, "seed": 1}).get_json()
+    edit = event["links"]["edit"].rsplit("/", 1)[1]
+    started = client.post(f"/api/events/{edit}/rounds", json={})
+    assert started.status_code == 201 and len(started.get_json()["played"][0]["tables"]) == 100
+    closed(limited)
