@@ -40,8 +40,9 @@ endef
 # Droid Sans Fallback for the names in Chinese, Japanese or Korean; Symbola for emoji in a name).
 DEB_RUN := libglib2.0-0 libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz0b libharfbuzz-subset0 \
 	libfontconfig1 fontconfig fonts-dejavu-core fonts-droid-fallback fonts-symbola
-# Extra for the test suite: Chromium for Playwright, pdftoppm for PDF -> PNG, a PostgreSQL server.
-DEB_TEST := $(DEB_RUN) chromium poppler-utils postgresql
+# Extra for the test suite: Chromium for Playwright, pdftoppm for PDF -> PNG, a PostgreSQL server,
+# nginx in front of the app (tests/web/test_web_proxy_nginx.py).
+DEB_TEST := $(DEB_RUN) chromium poppler-utils postgresql nginx
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
