@@ -106,20 +106,26 @@ def _tables(given: object, rules: Mapping[str, Any]) -> TableSizes:
     if sizes is not None and not isinstance(sizes, list):
         raise EventError(_("The allowed table sizes must be a list such as %(example)s", example="[3, 4, 5]"))
     found = table_sizes(given.get("size"), sizes)
+    problems: dict[int, str] = {}
     for size in found.sizes:
         try:
             rules_for(rules, size)
         except RulesError as exc:
-            raise EventError(_("A table of %(size)s can't play these rules: %(problem)s", size=size,
-                               problem=str(exc))) from None
+            problems[size] = str(exc)
+    if problems and len(problems) == len(found.sizes) and len(set(problems.values())) == 1:
+        raise EventError(_("These rules can't be played: %(problem)s", problem=problems[found.sizes[0]]))
+    if problems:
+        size, problem = next(iter(problems.items()))
+        raise EventError(_("A table of %(size)s can't play these rules: %(problem)s", size=size, problem=problem))
     return found
 
 
 def check_tables(players: int, tables: TableSizes) -> None:
-    """Refuse more players than ``MAX_TABLES`` tables seat (a table needs at least its smallest size)."""
+    """Refuse more players than ``MAX_TABLES`` tables seat (a table needs at least its smallest
+    size), once the fewest byes a round needs are given."""
     if players > MAX_PLAYERS:
         raise EventError(_("An event has at most %(num)s players", num=MAX_PLAYERS))
-    seated = split(players, tables)
+    seated = split(players - fewest_byes(players, tables), tables)
     if seated is not None and len(seated) > MAX_TABLES:
         raise EventError(ngettext("%(num)s player would sit at more than %(most)s tables: allow larger tables",
                                   "%(num)s players would sit at more than %(most)s tables: allow larger tables",

@@ -26,7 +26,7 @@ from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
 from ..groups.views import csrf_field
-from ..rules import values
+from ..rules import characters, values
 from ..rules.errors import RulesError
 from ..rules.event import lineups
 from ..rules.gamefile import GameFile
@@ -101,7 +101,7 @@ def _page(stored: StoredEvent, editable: bool, error: str = "", status: int = 20
     it carries nothing for one visitor (an error, a name asked, a message); each phone's form token
     is put in as it is sent."""
     state = rounds.mark(stored)
-    asked = "" if editable else values.visible(str(request.args.get("name", "")))[:values.MAX_NAME]
+    asked = "" if editable else characters.visible(str(request.args.get("name", "")))[:values.MAX_NAME]
     plain = not error and not asked.strip() and not session.get("_flashes")
     key = ("page", stored.token, editable, state, language.current())
     page = _parts.find(key) if plain else None

@@ -24,7 +24,7 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from ..phone import device
 from ..play.chart import lines_svg, thinned
-from ..rules import values
+from ..rules import characters, values
 from ..rules.errors import RulesError
 from ..rules.words import N_, _, number
 from ..store.db import commit, rollback
@@ -159,7 +159,7 @@ def add(group: str) -> BaseResponse | tuple[str, int]:
     stored = group_or_404(group, edit=True)[0]
     form = LinkForm()
     form.link.label.text = _("The game's link")
-    typed = values.visible(str(request.form.get("link", "")))[:values.MAX_LINK]
+    typed = characters.visible(str(request.form.get("link", "")))[:values.MAX_LINK]
     if not form.validate():
         return _page(load(group), " ".join(problems(form)), 422, typed)
     outcome = add_game(stored, form.link.data)
@@ -272,7 +272,7 @@ def attach(token: str) -> str | BaseResponse | tuple[str, int]:
         return no_store(make_response(_attach_page(game, current, form)))
     if Act.GROUP not in access.offers(game):  # the page says why
         return _attach_page(game, current, form), 403
-    typed = values.visible(str(request.form.get("link", "")))[:values.MAX_LINK]
+    typed = characters.visible(str(request.form.get("link", "")))[:values.MAX_LINK]
     if not form.validate():
         return _attach_page(game, current, form, " ".join(problems(form)), typed), 422
     found, editable = find_group(form.link.data)

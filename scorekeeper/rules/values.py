@@ -27,8 +27,9 @@ from fractions import Fraction
 from typing import NoReturn
 
 from . import words
+from .characters import LINE_BREAKS, VISIBLE, character_name, hidden_character
 from .errors import UnknownVariantError, ValueRefused
-from .words import N_, _, ngettext
+from .words import _, ngettext
 
 #: The most characters a number written as text may have.
 NUMBER_CHARS = 12
@@ -235,89 +236,37 @@ def language(value: object, what: What | None = None) -> str:
     return choice(code, what or (lambda: _("The language")), LANGUAGES)
 
 
-#: Unicode's control (Cc), format (Cf: zero-width, bidirectional overrides …), surrogate and
-#: private-use characters: none of them belongs in a name, a title or a reason.
-_HIDDEN = frozenset({"Cc", "Cf", "Cs", "Co"})
-#: Letters, marks and symbols that show nothing (Unicode's ignorable fillers, the blank braille
-#: cell): a name of them looks empty, and one ending in them looks like another's.
-_BLANK = frozenset("\u034f\u115f\u1160\u17b4\u17b5\u2800\u3164\uffa0")
-_JOINER = "\u200d"  # joins emoji into one (👩‍👧); alone, it hides
-_VISIBLE = frozenset("LNPS")
-
-
-def _joins_emoji(text: str, at: int) -> bool:
-    """Whether the zero-width joiner at ``at`` sits inside an emoji sequence (symbol ZWJ symbol)."""
-    before, after = text[at - 1: at], text[at + 1: at + 2]
-    return (bool(before) and bool(after) and unicodedata.category(after) == "So"
-            and unicodedata.category(before) in ("So", "Sk", "Mn"))
-
-
-def hidden_character(text: str) -> str | None:
-    """The first character of ``text`` that would be invisible or disguise the text, if any.
-
-    >>> hidden_character("Ann"), hidden_character("\U0001f469\u200d\U0001f467")
-    (None, None)
-    >>> [hex(ord(hidden_character(text))) for text in ("A\u200bnn", "Bob\u202e", "A" + chr(0), "Bob\u3164")]
-    ['0x200b', '0x202e', '0x0', '0x3164']
-    """
-    for at, char in enumerate(text):
-        if _hides(text, at):
-            return char
-    return None
-
-
-def _hides(text: str, at: int) -> bool:
-    char = text[at]
-    return (unicodedata.category(char) in _HIDDEN or char in _BLANK) and not (char == _JOINER and _joins_emoji(text, at))
-
-
-_CONTROL_NAMES = {"\x00": N_("null"), "\x1b": N_("escape"), "\x7f": N_("delete"), "\x08": N_("backspace")}
-
-
-def visible(value: object) -> str:
-    """Text as a page may show it again: without the invisible characters ``hidden_character``
-    finds (a refused entry is shown back for correcting, never written raw into the page).
-
-    >>> visible("rev" + chr(0) + "oke" + chr(27) + "[2J")
-    'revoke[2J'
-    """
-    text = "" if value is None else str(value)
-    if hidden_character(text) is None:
-        return text
-    return "".join(char for at, char in enumerate(text) if not _hides(text, at))
-
-
-def _character_name(char: str) -> str:
-    """How a message names an invisible character: its Unicode name (in English: Unicode names no
-    other), else its code point."""
-    control = _CONTROL_NAMES.get(char)
-    return _(control) if control else unicodedata.name(char, f"U+{ord(char):04X}").lower()
-
-
 def text(value: object, what: What, most: int = MAX_TEXT) -> str:
-    """A title or a reason: printable text of at most ``most`` characters (may be empty), its
-    white space folded into single spaces.
+    """A title or a reason: printable text of at most ``most`` characters (may be empty), on one
+    line, trimmed and its spaces folded into single spaces.
 
-    >>> text(" Friday at Ann's ", "The title")
+    >>> text(" Friday  at Ann's ", "The title")
     "Friday at Ann's"
     >>> text("revoke" + chr(27), "The reason")
     Traceback (most recent call last):
     ...
     scorekeeper.rules.errors.ValueRefused: The reason contains an invisible character (escape): type it again without it
+    >>> text("Club\\nnight", "The name")
+    Traceback (most recent call last):
+    ...
+    scorekeeper.rules.errors.ValueRefused: The name runs over more than one line (or holds a tab): write it on one line
     """
     if value is None:
         return ""
     if not isinstance(value, str):
         refuse(what, ngettext("a text of at most %(num)s characters", "a text of at most %(num)s characters", most),
                value)
-    cleaned = " ".join(value.split())  # line breaks and tabs are white space like any other
+    if not LINE_BREAKS.isdisjoint(value.strip()):
+        raise ValueRefused(_("%(what)s runs over more than one line (or holds a tab): write it on one line",
+                             what=said(what)))
+    cleaned = " ".join(value.split())
     if len(cleaned) > most:
         raise ValueRefused(ngettext("%(what)s is longer than %(num)s characters: shorten it",
                                     "%(what)s is longer than %(num)s characters: shorten it", most, what=said(what)))
     found = hidden_character(cleaned)
     if found is not None:
         raise ValueRefused(_("%(what)s contains an invisible character (%(character)s): type it again without it",
-                             what=said(what), character=_character_name(found)))
+                             what=said(what), character=character_name(found)))
     return cleaned
 
 
@@ -332,7 +281,10 @@ def name(value: object, what: What | None = None) -> str:
     scorekeeper.rules.errors.ValueRefused: A player's name contains an invisible character (zero width space): type it again without it
     """
     what = what or (lambda: _("A player's name"))
-    if not isinstance(value, str) or not value.strip():
+    if value is not None and not isinstance(value, str):
+        refuse(what, ngettext("a text of at most %(num)s characters", "a text of at most %(num)s characters", MAX_NAME),
+               value)
+    if value is None or not value.strip():
         raise ValueRefused(_("%(what)s is missing: every player needs a name", what=said(what)))
     folded = " ".join(value.split())
     if len(folded) > MAX_NAME:
@@ -340,7 +292,7 @@ def name(value: object, what: What | None = None) -> str:
                                     "%(what)s %(name)s… is longer than %(num)s characters: shorten it",
                                     MAX_NAME, what=said(what), name=repr(folded[:20])))
     cleaned = text(folded, what, MAX_NAME)
-    if not any(unicodedata.category(char)[0] in _VISIBLE for char in cleaned):
+    if not any(unicodedata.category(char)[0] in VISIBLE for char in cleaned):
         raise ValueRefused(_("%(what)s %(name)s has no letter, digit or sign that can be seen",
                              what=said(what), name=repr(cleaned)))
     return cleaned
@@ -369,7 +321,7 @@ def group_name(value: object, what: What | None = None) -> str:
     cleaned = text(value, what, MAX_GROUP_NAME)
     if not cleaned:
         raise ValueRefused(_("%(what)s is missing: give the group a name", what=said(what)))
-    if not any(unicodedata.category(char)[0] in _VISIBLE for char in cleaned):
+    if not any(unicodedata.category(char)[0] in VISIBLE for char in cleaned):
         raise ValueRefused(_("%(what)s %(name)s has no letter, digit or sign that can be seen",
                              what=said(what), name=repr(cleaned)))
     return cleaned

@@ -21,7 +21,7 @@ from wtforms import Form, SelectChoice, SelectField, StringField
 from wtforms.validators import InputRequired, Length
 from wtforms.widgets import HiddenInput
 
-from ..rules import values
+from ..rules import characters, values
 from ..rules.errors import RulesError
 from ..rules.words import N_, _
 
@@ -32,7 +32,7 @@ class TextField(StringField):
     refusal says which one): a page never carries a NUL or an escape someone typed."""
 
     def _value(self) -> str:
-        return values.visible(super()._value())
+        return characters.visible(super()._value())
 
 
 class WholeNumberField(TextField):
@@ -54,7 +54,7 @@ class WholeNumberField(TextField):
 
     def _value(self) -> str:
         raw = getattr(self, "raw", None)
-        return values.visible(raw if raw is not None else ("" if self.data is None else str(self.data)))
+        return characters.visible(raw if raw is not None else ("" if self.data is None else str(self.data)))
 
 
 def sentence(text: str) -> str:

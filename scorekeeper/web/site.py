@@ -12,7 +12,7 @@ from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 from werkzeug.routing import BaseConverter
 
-from ..rules import values
+from ..rules import characters, values
 from ..rules.gamefile import GameFileError
 from ..rules.words import N_, _
 from ..store.cache import LRU
@@ -291,5 +291,5 @@ def init_app(app: Flask) -> None:
     app.after_request(_secure)
     app.register_error_handler(HTTPException, _error_page)
     app.register_error_handler(GameFileError, _unreplayable)
-    app.jinja_env.filters.update(visible=values.visible)
+    app.jinja_env.filters.update(visible=characters.visible)
     app.jinja_env.globals.update(endpoint_url=endpoint_url)

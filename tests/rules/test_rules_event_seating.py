@@ -148,7 +148,7 @@ def test_a_manual_seating_takes_names_as_a_group_matches_them() -> None:
     ([["Ann", "Bob", "Cy"], ["Dee", "Eve", "Fay"]], "Gus is not at any table: seat every player of this round"),
     ([["Ann", "Bob", "Cy"], "Dee"], "The tables must be a list of tables, each a list of its players' names"),
     ({"tables": []}, "The tables must be a list of tables, each a list of its players' names"),
-    ([["Ann", "Bob", 7]], "A player's name is missing: every player needs a name"),
+    ([["Ann", "Bob", 7]], "A player's name must be a text of at most 40 characters, not 7"),
 ])
 def test_a_wrong_manual_seating_is_refused_naming_what_is_wrong(tables: object, words: str) -> None:
     with pytest.raises((EventError, ValueRefused), match=f"^{words}"):

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
+from scorekeeper.rules.characters import hidden_character
 from scorekeeper.rules.gamefile import FORMAT, GameFileError, export, parse
-from scorekeeper.rules.values import hidden_character
 
 EXAMPLE: dict[str, Any] = {
     "format": "oh-hell-scorekeeper/1",

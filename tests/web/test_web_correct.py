@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from webhelpers import Scorer, text
 
-from scorekeeper.rules.values import visible
+from scorekeeper.rules.characters import visible
 
 Start = Callable[..., Scorer]
 

@@ -9,7 +9,7 @@ import pytest
 from flask.testing import FlaskClient
 from webhelpers import csrf_from, text
 
-from scorekeeper.rules.values import visible
+from scorekeeper.rules.characters import visible
 
 
 def form(client: FlaskClient, **fields: Any) -> dict[str, Any]:
