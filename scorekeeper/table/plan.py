@@ -29,6 +29,7 @@ from ..store import edits
 from ..store.db import derived_tokens
 from ..store.games import StoredGame
 from ..store.groups import group_of
+from ..web import access
 from ..web.access import Act
 from ..web.fields import indexed, sentence
 from ..web.site import game_or_404, no_store
@@ -359,5 +360,6 @@ def again(token: str) -> Response:
     flash(_("A new game for the same table: %(player)s deals first.", player=checked.players[checked.first_dealer]),
           "done")
     # One new game per version of this one, however often it is asked for (a double tap, a resent form).
-    return open_new(checked, derived_tokens(current_app.secret_key or "", "again", found.token, found.version),
-                    group_of(found))  # the table's group keeps its next game
+    # The table's group keeps its next game; a club night's table puts nothing in its group (web/access.py).
+    group = group_of(found) if Act.GROUP in access.offers(found) else None
+    return open_new(checked, derived_tokens(current_app.secret_key or "", "again", found.token, found.version), group)

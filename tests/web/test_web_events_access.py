@@ -12,7 +12,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from test_web_events_api import NAMES, QUICK_RULES, finish, new_event, start_round, token
-from webhelpers import csrf_from, message, snapshot, text, url_rules
+from webhelpers import csrf_from, groups_snapshot, message, snapshot, text, url_rules
 
 #: The routes a game's edit link opens with a GET, its token in place of ``<token>``.
 GAME_PAGES = [rule for rule in url_rules() if "GET" in rule.methods and rule.arguments == {"token"}]
@@ -252,3 +252,15 @@ def test_a_table_of_a_night_without_a_group_goes_in_no_group_by_any_door(app: Fl
     assert started.status_code == 403
     assert snapshot(app) == before
     assert client.get(f"/api/groups/{token(other['links']['edit'])}").get_json()["games"] == []
+
+
+def test_play_again_from_a_tables_game_puts_the_new_game_in_no_group(app: Flask, client: FlaskClient,
+                                                                      night: dict[str, Any]) -> None:
+    """Found by the walk of every route (test_web_events_walk.py): "Play again" on a finished table's
+    game added the new game to the night's group, a change to the club's group from a table's link."""
+    edit = token(night["first"][0]["links"]["edit"])
+    before = groups_snapshot(app)
+    page = client.get(f"/g/{edit}/deal/1").get_data(as_text=True)
+    again = client.post(f"/g/{edit}/again", data={"csrf_token": csrf_from(page)})
+    assert again.status_code == 302 and "/g/" in again.headers["Location"]
+    assert groups_snapshot(app) == before

@@ -1,0 +1,123 @@
+"""Every route of the app, with every kind of link a club night hands out, and every method
+(EVENTS.md, "Who may do what"): the director's link (on the phone that opened the director's
+page), the room screen's, a table's edit link of the current round and of a finished one, a
+table's read-only link, the group's read-only link, a game outside the night, and a link that
+leads nowhere. Each answer is checked against the table of who may do what:
+
+- no answer (page, JSON, PDF, redirect) holds a link of more authority than the one used;
+- only the director's link, and a current table's own link for its own deals, change the night
+  (its event, its games, its group); any other request leaves it exactly as it was;
+- nothing answers with a server error.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from pypdf import PdfReader
+from test_web_events_access import night  # noqa: F401 (the fixture)
+from test_web_events_api import token
+from webhelpers import csrf_from, url_rules
+
+from scorekeeper.store.db import db
+
+pytestmark = pytest.mark.rendering  # the night's sheets: on SQLite only, like every sheet test
+
+#: What fills the placeholders that are no link.
+OTHERS = {"number": "1", "index": "0", "name": "Ann", "code": "en", "filename": "css/app.css"}
+PLACEHOLDER = re.compile(r"<(?:\w+:)?(\w+)>")
+#: The placeholders a link fills.
+LINKS = {"token", "event", "group"}
+#: What a current table's own link may change in the night: its deals and its changes at the table.
+PLAYS = {"play.adjust", "play.unadjust", "play.bid", "play.bids", "play.cards", "play.correct", "play.undo_deal",
+         "play.end", "play.resume", "play.stakes", "play.tricks", "play.trump", "play.undo", "table.arrive",
+         "table.come_back", "table.leave", "table.sit_out", "plan.plan", "api.replace_game"}
+
+
+def the_night(app: Flask, ids: list[int]) -> list[tuple[Any, ...]]:
+    """The night as stored: its event, its table games, its group and the group's games."""
+    with app.app_context():
+        rows = []
+        for query in ("SELECT id, version FROM events ORDER BY id",  # a version grows at every write
+                      f"SELECT id, version FROM games WHERE id IN ({', '.join(map(str, ids))}) ORDER BY id",
+                      "SELECT id, version FROM groups ORDER BY id",
+                      "SELECT game_id, group_id, position, active FROM group_games ORDER BY game_id"):
+            rows.extend(tuple(row) for row in db.session.execute(db.text(query)))
+        return rows
+
+
+def readable(answer: Any) -> bytes:
+    """An answer as a reader sees it: the body (a PDF's text and link targets), and where it leads."""
+    body = answer.get_data()
+    if body.startswith(b"%PDF"):
+        reader = PdfReader(io.BytesIO(body))
+        parts = [page.extract_text() for page in reader.pages]
+        for page in reader.pages:
+            for annotation in page.get("/Annots") or []:
+                action = annotation.get_object().get("/A") or {}
+                parts.append(str(action.get("/URI", "")))
+        body = "\n".join(parts).encode()
+    return body + answer.headers.get("Location", "").encode()
+
+
+def request(client: FlaskClient, method: str, url: str, csrf: str) -> Any:
+    if url.startswith("/api/"):
+        return client.open(url, method=method, json={})
+    return client.open(url, method=method, data={"csrf_token": csrf} if method == "POST" else None)
+
+
+def test_every_route_with_every_link_gives_no_more_authority_and_changes_the_night_only_as_allowed(
+        app: Flask, night: dict[str, Any]) -> None:  # noqa: F811 (the fixture)
+    event, group = night["event"], night["group"]
+    director_link, group_link = token(event["links"]["edit"]), token(group["links"]["edit"])
+    current, past = night["second"][0], night["first"][0]
+    tables = [t for r in ("first", "second") for t in night[r]]
+    table_edits = {token(t["links"]["edit"]) for t in tables}
+    ordinary = app.test_client().post("/api/games", json={"players": ["Ann", "Bob", "Cy"]}).get_json()
+    ids = []
+    with app.app_context():
+        ids = [row[0] for row in db.session.execute(db.text("SELECT game_id FROM event_games"))]
+    director = app.test_client()
+    assert director.get(f"/e/{director_link}").status_code == 200  # the phone that opened the director's page
+    kinds: dict[str, tuple[str, FlaskClient]] = {
+        "director": (director_link, director),
+        "room screen": (token(event["links"]["view"]), app.test_client()),
+        "current table": (token(current["links"]["edit"]), app.test_client()),
+        "finished table": (token(past["links"]["edit"]), app.test_client()),
+        "table read-only": (token(current["links"]["view"]), app.test_client()),
+        "group read-only": (token(group["links"]["view"]), app.test_client()),
+        "another game": (token(ordinary["links"]["edit"]), app.test_client()),
+        "no such link": ("no-such-link-AAAAAAAAAAAAAAAAAAAAAAAAA", app.test_client()),
+    }
+    tokens = {kind: csrf_from(client.get("/new").get_data(as_text=True)) for kind, (_link, client) in kinds.items()}
+    walked = 0
+    for rule in url_rules():
+        linked = bool(LINKS & set(rule.arguments))
+        for method in sorted((rule.methods or set()) - {"HEAD", "OPTIONS"}):
+            for kind, (link, client) in kinds.items():
+                if not linked and kind not in ("current table", "director"):
+                    continue  # a route that takes no link: what the phone holds is all it may show
+                if rule.endpoint == "events.end_table" and kind == "director":
+                    continue  # the director may end a table: tested on its own, and it would close the round
+                values = {**OTHERS, "token": link, "event": link, "group": link}
+                url = PLACEHOLDER.sub(lambda match, values=values: values[match.group(1)], rule.rule)
+                before = the_night(app, ids)
+                answer = request(client, method, url, tokens[kind])
+                walked += 1
+                what = f"{method} {rule.rule} with the {kind}'s link"
+                assert answer.status_code < 500, what
+                shown = readable(answer)
+                if kind != "director":
+                    mine = {link} if link in table_edits else set()
+                    for secret in {director_link, group_link} | (table_edits - mine):
+                        assert secret.encode() not in shown, f"{what} shows a link of more authority"
+                    if not (kind == "current table" and rule.endpoint in PLAYS):
+                        assert the_night(app, ids) == before, f"{what} changed the night"
+                if rule.endpoint == "events.cards" and kind != "director":
+                    assert answer.status_code in (403, 404), f"{what}: the cards hold every table's edit link"
+    assert walked > 8 * 60
