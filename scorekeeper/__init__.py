@@ -70,6 +70,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         # (redis://host:6379, memcached://host:11211).
         RATELIMIT_ENABLED=os.environ.get("RATELIMIT_ENABLED", "yes"),
         RATELIMIT_STORAGE_URI=os.environ.get("RATELIMIT_STORAGE_URI", "memory://"),
+        # How many costly requests (a sheet drawn, a backup restored, a large group counted) a server
+        # works on at once, whatever its workers (web/lanes.py); the others are answered 503 at once.
+        COSTLY_AT_ONCE=os.environ.get("COSTLY_AT_ONCE", "1"),
         # Days after which `flask remove-unplayed` removes a game nobody entered a deal in and
         # nobody changed (retention.py); 0: never.
         REMOVE_UNPLAYED_AFTER_DAYS=os.environ.get("REMOVE_UNPLAYED_AFTER_DAYS", "0"),
@@ -103,12 +106,13 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from .store.db import db, init_db, migrate
     from .table import plan
     from .table import views as table
-    from .web import address, language, logs, ratelimits, site
+    from .web import address, lanes, language, logs, ratelimits, site
 
     logs.install(app.logger.name, "werkzeug")  # Flask's error log, and the development server's (flask run)
     init_db(app)
     migrate.init_app(app, db, directory=str(ROOT / "migrations"))
     site.init_app(app)
+    lanes.init_app(app)
     language.init_app(app)
     jswords.init_app(app)
     address.init_app(app)

@@ -38,7 +38,7 @@ from ..rules.words import _
 from ..store.db import commit, rollback
 from ..store.games import StoredGame, find_game
 from ..store.groups import StoredGroup
-from ..web import access
+from ..web import access, lanes
 from ..web.access import Act
 from ..web.fields import indexed, problems, sentence
 from ..web.site import endpoint_url, game_or_404, no_store
@@ -266,9 +266,10 @@ def import_game() -> str | BaseResponse | tuple[str, int]:
     if form.validate_on_submit():
         try:
             document = form.document()
-            if backup.is_backup(document):
-                return _restored(backup.restore(document))
-            return open_new(parse(document))
+            with lanes.costly():  # checking and storing a backup's games takes seconds (web/lanes.py)
+                if backup.is_backup(document):
+                    return _restored(backup.restore(document))
+                return open_new(parse(document))
         except (ValidationError, backup.BackupError) as exc:
             error = str(exc)
         except RulesError as exc:

@@ -16,6 +16,7 @@ from urllib.parse import unquote, urlsplit
 from flask import current_app, render_template
 from markupsafe import Markup
 
+from ..web import lanes
 from .model import Sheet
 
 #: The origin the sheet's URLs resolve against. ``.invalid`` never resolves on any network;
@@ -119,13 +120,14 @@ def render_pdf(sheet: Sheet) -> bytes:
     sheets.layout.layout() estimates the row height that fits one page; should a long name or
     rules text make the sheet spill over anyway, it is laid out again with smaller rows.
     """
-    document = _layout(sheet)
-    for _ in range(RETRIES):
-        tighter = sheet.tighter() if len(document.pages) > 1 else None
-        if tighter is None:
-            break
-        sheet, document = tighter, _layout(tighter)
-    pdf: bytes = document.write_pdf()
+    with lanes.costly():  # the server's costly lane: a place, or 503 at once (web/lanes.py)
+        document = _layout(sheet)
+        for _ in range(RETRIES):
+            tighter = sheet.tighter() if len(document.pages) > 1 else None
+            if tighter is None:
+                break
+            sheet, document = tighter, _layout(tighter)
+        pdf: bytes = document.write_pdf()
     return pdf
 
 

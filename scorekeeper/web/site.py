@@ -9,7 +9,7 @@ import orjson
 from flask import Flask, Response, abort, current_app, jsonify, render_template, request, url_for
 from flask.json.provider import DefaultJSONProvider
 from flask_wtf.csrf import CSRFError
-from werkzeug.exceptions import HTTPException, MethodNotAllowed
+from werkzeug.exceptions import HTTPException, MethodNotAllowed, ServiceUnavailable
 from werkzeug.routing import BaseConverter
 
 from ..rules import characters, values
@@ -157,7 +157,8 @@ def endpoint_url(endpoint: str, **values: str) -> str | None:
 
 
 ERROR_TITLES = {400: N_("That request wasn't understood"), 403: N_("Not with this link"),
-                404: N_("Not found"), 405: N_("Not like that"), 413: N_("That file is too large")}
+                404: N_("Not found"), 405: N_("Not like that"), 413: N_("That file is too large"),
+                503: N_("Busy right now")}
 #: What an error says when nothing more particular was given: Werkzeug's own sentences (and
 #: names, for a code without a title of ours), in the page's language.
 ERROR_MESSAGES = {
@@ -209,6 +210,8 @@ def _error_page(exc: HTTPException) -> tuple[str | Response, int, dict[str, str]
     code = exc.code or 500
     headers = {"Allow": ", ".join(sorted(exc.valid_methods))} if isinstance(exc, MethodNotAllowed) and \
         exc.valid_methods else {}
+    if isinstance(exc, ServiceUnavailable) and exc.retry_after is not None:
+        headers["Retry-After"] = str(exc.retry_after)
     message = _(CSRF_MESSAGE) if isinstance(exc, CSRFError) else error_message(exc)
     if code == 413:
         message = _("The file or form sent is larger than 1 MB; nothing was changed.")

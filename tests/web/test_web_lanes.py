@@ -1,0 +1,152 @@
+"""The costly lane (web/lanes.py): a sheet drawn or a backup restored takes one of the server's
+``COSTLY_AT_ONCE`` places, whichever worker serves it; with every place taken it is answered at
+once, 503 with Retry-After, and does nothing, while the tables' taps go on."""
+
+from __future__ import annotations
+
+import fcntl
+import io
+import json
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from pathlib import Path
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from webhelpers import FOUR, csrf_from, snapshot, text
+
+from scorekeeper import create_app
+from scorekeeper.rules.errors import ValueRefused
+from scorekeeper.web import lanes
+
+
+@contextmanager
+def taken(app: Flask, places: int, waiting: bool = True) -> Iterator[None]:
+    """``places`` of the app's lane held, as other workers drawing sheets hold them, and its
+    waiting place too (``waiting``), as a request waiting for a place does."""
+    with ExitStack() as stack:
+        for path in lanes.places(app)[:places] + ([lanes.waiting_place(app)] if waiting else []):
+            handle = stack.enter_context(path.open("ab"))
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        yield
+
+
+def held(path: Path) -> bool:
+    """Whether someone holds this lock file of the lane."""
+    with path.open("ab") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return True
+        fcntl.flock(handle, fcntl.LOCK_UN)
+        return False
+
+
+def new_game(client: FlaskClient) -> str:
+    created = client.post("/api/games", json={"players": FOUR, "rules": {"preset": "oh-hell"}})
+    assert created.status_code == 201
+    return str(created.get_json()["links"]["edit"]).rsplit("/", 1)[1]
+
+
+def bid(client: FlaskClient, game: str) -> int:
+    page = client.get(f"/g/{game}").get_data(as_text=True)
+    version = page.split('name="version" value="')[1].split('"')[0]
+    return client.post(f"/g/{game}/bid", data={"csrf_token": csrf_from(page), "version": version, "deal": "1",
+                                               "seat": "1", "bid": "0"}).status_code
+
+
+def upload(client: FlaskClient) -> int:
+    page = client.get("/import").get_data(as_text=True)
+    backup = {"format": "oh-hell-scorekeeper/backup-1", "games": [{"players": ["Ann", "Bob", "Cy"]}]}
+    file = (io.BytesIO(json.dumps(backup).encode()), "backup.json")
+    return client.post("/import", data={"csrf_token": csrf_from(page), "file": file},
+                       content_type="multipart/form-data").status_code
+
+
+def test_with_every_place_taken_a_sheet_is_answered_at_once_and_the_taps_go_on(app: Flask, client: FlaskClient) -> None:
+    game = new_game(client)
+    with taken(app, 1):
+        busy = client.get(f"/g/{game}/sheet.pdf")
+        assert busy.status_code == 503 and busy.headers["Retry-After"] == str(lanes.RETRY_AFTER)
+        assert "The server is busy drawing a sheet or restoring games for someone else" in text(
+            busy.get_data(as_text=True))
+        assert bid(client, game) == 302  # a tap needs no place
+        blank = client.get("/sheets/blank.pdf", query_string={"players": "5"})
+        assert blank.status_code == 503
+    drawn = client.get(f"/g/{game}/sheet.pdf")
+    assert drawn.status_code == 200 and drawn.data.startswith(b"%PDF")
+    with taken(app, 1):  # what a worker drew already needs no place
+        assert client.get(f"/g/{game}/sheet.pdf").data == drawn.data
+
+
+def test_with_every_place_taken_a_restore_stores_nothing(app: Flask, client: FlaskClient) -> None:
+    before = snapshot(app)
+    with taken(app, 1):
+        assert upload(client) == 503
+    assert snapshot(app) == before
+    assert upload(client) == 200
+    assert len(snapshot(app)) == len(before) + 1
+
+
+def test_the_one_request_waiting_goes_next_and_any_other_is_answered_at_once(app: Flask,
+                                                                              client: FlaskClient) -> None:
+    """A sheet asked while another is drawn waits its turn in the waiting place, and is drawn as soon
+    as the place is free; meanwhile a third request, the waiting place taken, is refused at once."""
+    game = new_game(client)
+    answers: list[int] = []
+    with ExitStack() as stack:
+        [place] = lanes.places(app)
+        running = stack.enter_context(place.open("ab"))
+        fcntl.flock(running, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        waiter = threading.Thread(target=lambda: answers.append(app.test_client().get(f"/g/{game}/sheet.pdf").status_code))
+        waiter.start()
+        while not held(lanes.waiting_place(app)):  # the request is waiting: the state this test needs
+            assert waiter.is_alive(), answers
+        assert client.get("/sheets/blank.pdf", query_string={"players": "9"}).status_code == 503
+        fcntl.flock(running, fcntl.LOCK_UN)
+    waiter.join()
+    assert answers == [200]
+
+
+def test_a_lane_of_two_lets_a_second_sheet_in(app: Flask, client: FlaskClient, database_url: str) -> None:
+    wide = create_app({"TESTING": True, "SECRET_KEY": "test", "SQLALCHEMY_DATABASE_URI": database_url,
+                       "RATELIMIT_ENABLED": False, "COSTLY_AT_ONCE": "2"})
+    phone = wide.test_client()
+    game = new_game(phone)
+    with taken(wide, 1, waiting=False):
+        assert phone.get(f"/g/{game}/sheet.pdf").status_code == 200
+    with taken(wide, 2):
+        assert phone.get("/sheets/blank.pdf", query_string={"players": "6"}).status_code == 503
+    open_lane = create_app({"TESTING": True, "SECRET_KEY": "test", "SQLALCHEMY_DATABASE_URI": database_url,
+                            "RATELIMIT_ENABLED": False, "COSTLY_AT_ONCE": "0"})
+    with taken(wide, 2):
+        assert open_lane.test_client().get("/sheets/blank.pdf", query_string={"players": "7"}).status_code == 200
+
+
+def test_a_worker_that_dies_lets_its_place_go(app: Flask, client: FlaskClient) -> None:
+    [place] = lanes.places(app)
+    program = ("import fcntl, sys\n"
+               f"held = open({str(place)!r}, 'ab')\n"
+               "fcntl.flock(held, fcntl.LOCK_EX)\n"
+               "print('held', flush=True)\n"
+               "sys.stdin.read()\n")
+    holder = subprocess.Popen([sys.executable, "-c", program],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+    assert client.get("/sheets/blank.pdf", query_string={"players": "8"}).status_code == 503
+    holder.kill()
+    holder.wait(timeout=60)
+    holder.stdout.close()
+    holder.stdin.close()  # type: ignore[union-attr]
+    assert client.get("/sheets/blank.pdf", query_string={"players": "8"}).status_code == 200
+
+
+@pytest.mark.parametrize("setting", ["-1", "65", "two", "1.5"])
+def test_a_lane_setting_that_is_no_small_number_stops_the_app_with_its_name(database_url: str, setting: str) -> None:
+    with pytest.raises(ValueRefused, match="COSTLY_AT_ONCE"):
+        create_app({"TESTING": True, "SECRET_KEY": "test", "SQLALCHEMY_DATABASE_URI": database_url,
+                    "COSTLY_AT_ONCE": setting})
