@@ -47,7 +47,8 @@ class Busy(EventError):
 class Progress:
     """What the event takes of a table's game: finished, the deal being played (the last one once
     finished; 0 before the first), the deals planned, the winners, the result for the standings,
-    and whether the director ended it early."""
+    whether the director ended it early, and while it goes on, its result as it stands after its
+    last finished deal (for the provisional standings)."""
 
     finished: bool
     deal: int
@@ -55,6 +56,7 @@ class Progress:
     winners: tuple[str, ...]
     result: TableResult | None
     ended_early: bool = False
+    standing: TableResult | None = None
 
 
 def progress(file: GameFile, ended_early: bool = False) -> Progress:
@@ -70,7 +72,7 @@ def progress(file: GameFile, ended_early: bool = False) -> Progress:
     if played and not state.finished and state.current is None:  # the next deal is up
         played = min(played + 1, planned) if planned else played + 1
     if not state.finished:
-        return Progress(False, played, planned, (), None)
+        return Progress(False, played, planned, (), None, standing=table_result(state, as_it_stands=True))
     return Progress(True, played, planned, tuple(file.players[w] for w in state.winners), table_result(state),
                     ended_early)
 
@@ -152,9 +154,28 @@ class Loaded:
 
     def standings(self) -> tuple[Line, ...]:
         """The standings after the finished rounds."""
-        results = [RoundResult(tuple(t.result for t in r.tables if t.result is not None), r.byes)
-                   for r in self.finished_rounds]
-        return standings([p["name"] for p in self.doc["players"]], results, self.doc["ranking"])
+        return standings([p["name"] for p in self.doc["players"]], self._results(), self.doc["ranking"])
+
+    def _results(self) -> list[RoundResult]:
+        return [RoundResult(tuple(t.result for t in r.tables if t.result is not None), r.byes)
+                for r in self.finished_rounds]
+
+    @cached_property
+    def provisional(self) -> tuple[Line, ...] | None:
+        """While a round is under way, the standings with it counted as each of its tables stands
+        after its last finished deal, a table with none as a tie (EVENTS.md, "Ranking"); else None."""
+        current = self.current
+        if current is None or current.finished:
+            return None
+        games = tuple(t.game.key if t.game else None for r in self.rounds for t in r.tables)
+        return _standings.get((self.stored.token, self.stored.version, games, "provisional"), self._provisional)
+
+    def _provisional(self) -> tuple[Line, ...]:
+        current = self.current
+        assert current is not None
+        now = tuple(found for t in current.tables if (found := t.now.result or t.now.standing) is not None)
+        return standings([p["name"] for p in self.doc["players"]], [*self._results(), RoundResult(now, current.byes)],
+                         self.doc["ranking"])
 
     @property
     def to_come(self) -> bool:

@@ -74,8 +74,9 @@ def _live(loaded: rounds.Loaded, state: str) -> str:
     ``CSRF_MARK`` where each phone's form token goes)."""
     key = (loaded.stored.id, _token(loaded), state, language.current())
     return _parts.get(key, lambda: render_template("events/_live.html", loaded=loaded, token=_token(loaded),
-                                                    lines=loaded.lines, csrf_mark=Markup(CSRF_MARK),
-                                                    ends=round_clock(loaded)))
+                                                    lines=loaded.provisional or loaded.lines,
+                                                    provisional=loaded.provisional is not None,
+                                                    csrf_mark=Markup(CSRF_MARK), ends=round_clock(loaded)))
 
 
 def where(loaded: rounds.Loaded, typed: str) -> str:

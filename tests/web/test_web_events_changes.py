@@ -193,3 +193,26 @@ def test_the_director_s_page_brings_a_player_back_and_takes_a_bye_back(client: F
     assert event_of(client, edit)["changes"] == []
     refused = post(client, edit, "players", action="play", name="Cy", round="2")
     assert refused.status_code == 422 and message(refused) == "Cy has no bye in round 2"
+
+
+# Provisional standings
+
+
+def test_while_a_round_is_played_the_standings_count_it_as_it_stands(client: FlaskClient) -> None:
+    """Issue 30, item 6: the standings stayed at zero until every table finished."""
+    event = start_round(client, new_event(client, rules=THREE_DEALS))
+    edit, view = token(event["links"]["edit"]), token(event["links"]["view"])
+    first = event["played"][0]["tables"][0]
+    assert put_deals(client, first, [seat_wins(len(first["players"]), 0)]).status_code == 200
+    for link in (edit, view):
+        page = text(client.get(f"/e/{link}").get_data(as_text=True))
+        assert "Provisional standings: round 1 as it stands" in page and "R1 so far" in page
+        standings = page.split("Provisional standings: round 1 as it stands")[1]
+        assert standings.split()[:9] == ["#", "Player", "Score", "R1", "so", "far", "Tables", "won", "Bids"]
+        assert standings.split()[10:14] == ["1", first["players"][0], "100", "100"]  # the only one ahead
+    assert client.get(f"/api/events/{view}").get_json()["standings"][0]["score"] == 0.0  # the final ones wait
+    assert put_deals(client, first, [seat_wins(len(first["players"]), 0)] * 3).get_json()["finished"]
+    for table in event["played"][0]["tables"][1:]:
+        play_out(client, table)
+    page = text(client.get(f"/e/{view}").get_data(as_text=True))
+    assert "Provisional" not in page and "Standings after 1 round" in page

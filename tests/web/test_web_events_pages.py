@@ -112,7 +112,7 @@ def test_the_room_screen_shows_the_tables_and_standings_but_no_edit_link(client:
     event = client.get(f"/api/events/{night['edit']}").get_json()
     room = client.get(f"/e/{night['view']}")
     html = room.get_data(as_text=True)
-    assert room.status_code == 200 and "Round 1 of 3" in text(html) and "Standings" in text(html)
+    assert room.status_code == 200 and "Round 1 of 3" in text(html) and "Provisional standings: round 1 as it stands" in text(html)
     assert night["edit"] not in html
     assert not any(token(t["links"]["edit"]) in html for t in event["played"][0]["tables"])
     assert all(f"/v/{token(t['links']['view'])}" in html for t in event["played"][0]["tables"])
