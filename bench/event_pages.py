@@ -1,21 +1,25 @@
-"""A club night's pages at the largest event (EVENTS.md, "Limits"): 400 players at 80 tables of 5
-for 8 rounds, seven of them played, the eighth being played. In-process (the Flask test client,
-one thread), beside the scoreboard page of a game of 8 players and 25 deals in the same run:
+"""A club night's pages and PDFs at the largest event (EVENTS.md, "Limits"): 400 players at 100
+tables of 4 for 20 rounds, 19 of them played, the 20th being played. In-process (the Flask test
+client, one thread), beside the scoreboard page of a game of 8 players and 25 deals in the same run:
 
 - the p50 of the director's page, the room screen, and the room screen's poll (``state``) when
   nothing changed and when a table entered a deal, against the scoreboard page's p50 (and the
   poll against a game's live view's);
 - the SQL statements of each page at a small event (13 players, 3 tables, 3 rounds) and at the
   largest: they must be the same;
-- starting a round of 80 tables, seating it included.
+- starting a round of 100 tables, seating it included;
+- the night's PDFs once a table has entered a deal: the table cards of the round being played
+  (A4 and Letter) and the results sheet, each the first time (nothing kept of them yet, the QR
+  codes of the cards included) and again (kept); each must take at most 2 s.
 
-    .venv/bin/python bench/event_pages.py            # 400 players, 8 rounds
+    .venv/bin/python bench/event_pages.py            # 400 players, 20 rounds
     .venv/bin/python bench/event_pages.py 100 5      # 100 players, 5 rounds
     .venv/bin/python bench/event_pages.py --smoke    # 13 players, 2 rounds: it runs
 """
 
 from __future__ import annotations
 
+import io
 import statistics
 import sys
 import tempfile
@@ -25,18 +29,21 @@ from typing import Any
 
 from flask.testing import FlaskClient
 from flask_migrate import upgrade
+from pypdf import PdfReader
 from sqlalchemy import event
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from harness import sized
+from harness import SMOKE, sized
 from run import big_game
 
 from scorekeeper import create_app
 from scorekeeper.store.db import db
 
 RULES = {"preset": "oh-hell", "deal": "fixed", "max_cards": 1, "deals": 2}
+#: The most a request may take (EVENTS.md, "Limits"), in seconds.
+BOUND = 2.0
 
 
 def token(link: str) -> str:
@@ -59,7 +66,7 @@ def night(client: FlaskClient, players: int, rounds: int) -> tuple[dict[str, Any
     """An event with every round but the last played, the last started; the last start's time."""
     names = [f"Player {i + 1}" for i in range(players)]
     made = client.post("/api/events", json={"name": "Club night", "players": names, "rounds": rounds,
-                                            "tables": {"size": 5}, "rules": RULES, "seed": 1})
+                                            "tables": {"size": 4}, "rules": RULES, "seed": 1})
     assert made.status_code == 201, made.get_json()
     edit = token(made.get_json()["links"]["edit"])
     took = 0.0
@@ -85,7 +92,7 @@ def p50(client: FlaskClient, path: str, times: int = 30) -> float:
 
 
 def main() -> None:
-    players, rounds = (int(sys.argv[1]), int(sys.argv[2])) if len(sys.argv) > 2 else (sized(400, 13), sized(8, 2))
+    players, rounds = (int(sys.argv[1]), int(sys.argv[2])) if len(sys.argv) > 2 else (sized(400, 13), sized(20, 2))
     folder = tempfile.mkdtemp()
     app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder}/e.sqlite", "SECRET_KEY": "bench",
                       "RATELIMIT_ENABLED": False})
@@ -133,6 +140,28 @@ def main() -> None:
     print(f"poll after a table entered a deal: p50 {statistics.median(samples) * 1000:.2f} ms")
     print("SQL statements per page, small / largest event: "
           + ", ".join(f"{name} {small}/{large}" for name, (small, large) in counts.items()))
+    over = pdfs(client, token(doc["links"]["edit"]), view)
+    if over and not SMOKE:
+        sys.exit(f"over the {BOUND:g} s bound: {', '.join(over)}")
+
+
+def pdfs(client: FlaskClient, edit: str, view: str) -> list[str]:
+    """Time each PDF of the night as it is now, the first time and again; the ones over the bound."""
+    over = []
+    client.get("/sheets/blank.pdf?players=4")  # WeasyPrint loaded, as in a worker that printed before
+    for name, path in (("results sheet", f"/e/{view}/results.pdf"), ("table cards, A4", f"/e/{edit}/cards.pdf"),
+                       ("table cards, Letter", f"/e/{edit}/cards.pdf?paper=letter")):
+        took = []
+        for _ in range(2):
+            began = time.perf_counter()
+            response = client.get(path)
+            took.append(time.perf_counter() - began)
+            assert response.status_code == 200 and response.mimetype == "application/pdf", (path, response.status_code)
+        pages = len(PdfReader(io.BytesIO(response.data)).pages)
+        print(f"{name}: first {took[0] * 1000:.0f} ms, kept {took[1] * 1000:.2f} ms "
+              f"({pages} pages, {len(response.data) // 1024} KB)")
+        over += [name] * (max(took) > BOUND)
+    return over
 
 
 if __name__ == "__main__":

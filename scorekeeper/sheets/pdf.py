@@ -1,5 +1,6 @@
 """HTML → PDF with WeasyPrint: the score sheet template, the print stylesheet, and a URL fetcher
-that serves the app's own static files and refuses everything else.
+that serves the app's own static files (and the images a view drew for one page, such as the QR
+codes of table cards) and refuses everything else.
 
 WeasyPrint is a heavy import (Pango through cffi), so it is imported on the first sheet only.
 """
@@ -7,6 +8,7 @@ WeasyPrint is a heavy import (Pango through cffi), so it is imported on the firs
 from __future__ import annotations
 
 import mimetypes
+from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
 from types import ModuleType
@@ -22,6 +24,9 @@ from .model import Sheet
 #: The origin the sheet's URLs resolve against. ``.invalid`` never resolves on any network;
 #: the fetcher maps its /static/ URLs to files and never opens a connection.
 BASE_URL = "https://scorekeeper.invalid/"
+
+#: Where a page finds the images drawn for it (``page_pdf``'s ``drawn``): ``drawn/<name>``.
+DRAWN = BASE_URL + "drawn/"
 
 #: How many times a sheet meant for one page is laid out again with smaller rows.
 RETRIES = 2
@@ -73,11 +78,16 @@ def _fetcher_class() -> type:
     urls = _weasy().urls
 
     class StaticFetcher(urls.URLFetcher):  # type: ignore[name-defined,misc]
-        def __init__(self, static_folder: str | Path, static_url_path: str) -> None:
+        def __init__(self, static_folder: str | Path, static_url_path: str,
+                     drawn: Mapping[str, bytes] | None = None) -> None:
             super().__init__()
             self.static_folder, self.static_url_path = static_folder, static_url_path
+            self.drawn = drawn or {}
 
         def fetch(self, url: str, headers: Any = None) -> Any:
+            image = self.drawn.get(url[len(DRAWN):]) if url.startswith(DRAWN) else None
+            if image is not None:
+                return urls.URLFetcherResponse(url, image, {"Content-Type": "image/png"})
             path = static_file(url, self.static_folder, self.static_url_path)
             kind = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
             return urls.URLFetcherResponse(url, path.read_bytes(), {"Content-Type": kind})
@@ -85,9 +95,11 @@ def _fetcher_class() -> type:
     return StaticFetcher
 
 
-def static_fetcher(static_folder: str | Path, static_url_path: str = "/static") -> Any:
-    """A WeasyPrint URL fetcher that serves files under ``static_folder`` and refuses the rest."""
-    return _fetcher_class()(static_folder, static_url_path)
+def static_fetcher(static_folder: str | Path, static_url_path: str = "/static",
+                   drawn: Mapping[str, bytes] | None = None) -> Any:
+    """A WeasyPrint URL fetcher that serves files under ``static_folder``, and the PNG images of
+    ``drawn`` at ``DRAWN`` + their name, and refuses the rest."""
+    return _fetcher_class()(static_folder, static_url_path, drawn)
 
 
 def sheet_html(sheet: Sheet) -> str:
@@ -99,18 +111,20 @@ def _layout(sheet: Sheet) -> Any:
     return _rendered(sheet_html(sheet))
 
 
-def _rendered(page: str) -> Any:
+def _rendered(page: str, drawn: Mapping[str, bytes] | None = None) -> Any:
     app = current_app
     assert app.static_folder is not None
     html = _weasy().HTML(string=page, base_url=BASE_URL,
-                         url_fetcher=static_fetcher(app.static_folder, app.static_url_path or ""))
+                         url_fetcher=static_fetcher(app.static_folder, app.static_url_path or "", drawn))
     return html.render()
 
 
-def page_pdf(page: str) -> tuple[bytes, int]:
-    """A printable page of the app's (HTML from a template) as PDF bytes, and its number of pages."""
-    document = _rendered(page)
-    pdf: bytes = document.write_pdf()
+def page_pdf(page: str, drawn: Mapping[str, bytes] | None = None) -> tuple[bytes, int]:
+    """A printable page of the app's (HTML from a template) as PDF bytes, and its number of pages;
+    ``drawn``: PNG images made for this page, by the name it finds them at (``DRAWN`` + name)."""
+    with lanes.costly():  # the server's costly lane: a place, or 503 at once (web/lanes.py)
+        document = _rendered(page, drawn)
+        pdf: bytes = document.write_pdf()
     return pdf, len(document.pages)
 
 

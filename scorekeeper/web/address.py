@@ -158,3 +158,14 @@ def qr_code(url: str) -> Markup:
     """A QR code of a link as inline SVG (dark on white, so it scans in dark mode too)."""
     svg = segno.make(url, error="m").svg_inline(border=2, dark="#000", light="#fff", omitsize=True)
     return Markup(svg)  # generated from the URL alone: no user text in it
+
+
+@functools.lru_cache(maxsize=1024)
+def qr_png(url: str) -> bytes:
+    """A QR code of a link for a printed sheet: a PNG of one pixel per module, dark on white with a
+    border of 2 modules, some 300 bytes, to be drawn large with its pixels kept square. A PDF draws
+    it far faster than the SVG's path, and a round's cards ask for the same links again (another
+    paper, another language), so each worker keeps the codes it made."""
+    out = io.BytesIO()
+    segno.make(url, error="m").save(out, kind="png", scale=1, border=2, dark="#000", light="#fff")
+    return out.getvalue()

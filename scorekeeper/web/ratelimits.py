@@ -45,7 +45,8 @@ LIMITED: dict[str, dict[str, tuple[list[str], Callable[[], bool] | None]]] = {
     "imports": {"games.import_game": (["POST"], None)},
     "groups": {"groups.new": (["POST"], None), "api.create_group": (["POST"], None),
                "events_api.create_event": (["POST"], None), "events.new": (["POST"], None)},
-    "sheets": {"sheets.blank": (["GET"], None), "sheets.filled": (["GET"], None)},
+    "sheets": {"sheets.blank": (["GET"], None), "sheets.filled": (["GET"], None),
+               "events.cards": (["GET"], None), "events.results": (["GET"], None)},
 }
 
 #: What a refusal says of each kind (translated where said).

@@ -243,3 +243,25 @@ def test_the_largest_nights_round_starts_within_the_default_limits(database_url:
     started = client.post(f"/api/events/{edit}/rounds", json={})
     assert started.status_code == 201 and len(started.get_json()["played"][0]["tables"]) == 100
     closed(limited)
+
+
+def test_a_club_night_s_pdfs_count_against_the_limit_on_sheets(limited_app: AppMaker) -> None:
+    """Issue 29, finding 2: 33 requests each of a night's table cards and its results sheet were all
+    answered from one address, while a game's sheet was refused from the 31st on. With the default
+    limit on sheets (30 a minute), cards and results count together, the game's sheets with them."""
+    app = limited_app(ratelimits.LIMITS["sheets"])
+    client = app.test_client()
+    event = client.post("/api/events", json={"name": "Club night", "players": [f"P{n}" for n in range(13)],
+                                             "rounds": 2, "seed": 1}).get_json()
+    edit, view = (event["links"][kind].rsplit("/", 1)[1] for kind in ("edit", "view"))
+    assert client.post(f"/api/events/{edit}/rounds", json={}).status_code == 201
+    pdfs = [f"/e/{edit}/cards.pdf", f"/e/{view}/results.pdf", f"/e/{edit}/results.pdf",
+            f"/e/{edit}/cards.pdf?paper=letter"]
+    answered = [client.get(pdfs[n % len(pdfs)]).status_code for n in range(30)]
+    assert answered == [200] * 30
+    for path in pdfs:
+        refused = client.get(path)
+        assert refused.status_code == 429 and refused.headers["Retry-After"]
+        assert message(refused).startswith("Too many printable sheets have been asked for from this network")
+    assert client.get("/sheets/blank.pdf?players=4").status_code == 429
+    assert client.get(f"/e/{view}").status_code == 200  # the night's pages are never limited
