@@ -19,7 +19,7 @@ from ..rules.gamefile import GameFile, parse
 from ..rules.ranking import Line, RoundResult, TableResult, standings, table_result
 from ..rules.seating import next_round
 from ..rules.seats import manual, ranked, swap
-from ..rules.words import _
+from ..rules.words import _, listed, ngettext
 from ..store.cache import LRU
 from ..store.events import StoredEvent
 from ..store.games import StoredGame, games_by_id
@@ -184,13 +184,17 @@ class Loaded:
 
     def ready(self) -> None:
         """Refuse (Busy) to start a round now, naming why."""
-        if not self.to_come:
-            raise Busy(_("Every planned round has been played"))
         current = self.current
+        if not self.to_come:
+            if current is not None and not current.finished:
+                raise Busy(_("Round %(round)s is the last planned round, and it is being played: plan more rounds "
+                             "under \u201cRounds to come\u201d to play another", round=current.number))
+            raise Busy(_("Every planned round has been played"))
         if current is not None and not current.finished:
             waiting = [str(t.number) for t in current.tables if not t.finished]
-            raise Busy(_("Round %(round)s is not finished: table %(tables)s is still playing",
-                         round=current.number, tables=", ".join(waiting)))
+            raise Busy(ngettext("Round %(round)s is not finished: table %(tables)s is still playing",
+                                "Round %(round)s is not finished: tables %(tables)s are still playing",
+                                len(waiting), round=current.number, tables=listed(waiting)))
 
     def proposal(self) -> Seating | None:
         """The seating proposed for the next round (a swap the director made included), or None

@@ -30,6 +30,26 @@ WriteNumber = Callable[[object], str]
 _write_number: WriteNumber = lambda value: format(value, ",")
 
 
+#: Writes a list as the current language does ("1, 2 and 3"; "1, 2 en 3").
+WriteList = Callable[[list[str]], str]
+_write_list: WriteList = lambda items: ", ".join(items[:-1]) + " and " + items[-1] if len(items) > 1 else "".join(items)
+
+
+def use_lists(write: WriteList) -> None:
+    """Write the lists of the core's sentences with this (the app's Babel, in the page's language)."""
+    global _write_list
+    _write_list = write
+
+
+def listed(items: list[str]) -> str:
+    """Items in a sentence, as the current language lists them.
+
+    >>> listed(["1"]), listed(["1", "2"]), listed(["1", "2", "3"])
+    ('1', '1 and 2', '1, 2 and 3')
+    """
+    return _write_list(items)
+
+
 def number(value: object) -> str:
     """A bound or a count in a sentence, written as the current language writes numbers.
 

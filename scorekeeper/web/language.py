@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
-from babel import numbers
+from babel import lists, numbers
 from flask import Flask, Response, abort, g, has_request_context, redirect, request, url_for
 from flask_babel import Babel, get_locale, get_translations
 
@@ -149,6 +149,7 @@ def init_app(app: Flask) -> None:
               lambda singular, plural, n: get_translations().ungettext(singular, plural, n),
               lambda context, message: get_translations().upgettext(context, message))
     words.use_numbers(lambda value: numbers.format_decimal(value, locale=current(), decimal_quantization=False))  # type: ignore[arg-type]
+    words.use_lists(lambda items: lists.format_list(items, locale=current()))
     app.before_request(_read_parameter)
     app.after_request(_vary)
     app.context_processor(_template_globals)

@@ -169,7 +169,7 @@ def test_the_next_round_waits_for_every_table_and_names_the_tables_still_playing
     before = events_snapshot(app)
     response = client.post(f"/api/events/{token(event['links']['api'])}/rounds", json={})
     assert response.status_code == 409
-    assert response.get_json()["error"] == "Round 1 is not finished: table 2, 3 is still playing"
+    assert response.get_json()["error"] == "Round 1 is not finished: tables 2 and 3 are still playing"
     assert events_snapshot(app) == before
 
 

@@ -216,3 +216,27 @@ def test_while_a_round_is_played_the_standings_count_it_as_it_stands(client: Fla
         play_out(client, table)
     page = text(client.get(f"/e/{view}").get_data(as_text=True))
     assert "Provisional" not in page and "Standings after 1 round" in page
+
+
+# Words
+
+
+def test_the_tables_still_playing_are_listed_as_the_language_lists_them(client: FlaskClient) -> None:
+    """Issue 30, item 7: "table 1, 2 is still playing"; and "Every planned round has been played"
+    while the last round was still being played."""
+    event = start_round(client, new_event(client, rounds=1))
+    rounds = f"/api/events/{token(event['links']['edit'])}/rounds"
+    said = client.post(rounds, json={}).get_json()["error"]
+    assert said == ("Round 1 is the last planned round, and it is being played: plan more rounds under "
+                    "\u201cRounds to come\u201d to play another")
+    event = start_round(client, new_event(client, rounds=2))
+    rounds = f"/api/events/{token(event['links']['edit'])}/rounds"
+    assert client.post(rounds, json={}).get_json()["error"] == \
+        "Round 1 is not finished: tables 1, 2, and 3 are still playing"
+    for table in event["played"][0]["tables"][:2]:
+        finish(client, table)
+    assert client.post(rounds, json={}).get_json()["error"] == "Round 1 is not finished: table 3 is still playing"
+    event = start_round(client, new_event(client, rounds=3))
+    finish(client, event["played"][0]["tables"][0])
+    dutch = client.post(f"/api/events/{token(event['links']['edit'])}/rounds?lang=nl", json={}).get_json()["error"]
+    assert dutch == "Spelronde 1 is niet klaar: tafels 2 en 3 spelen nog"

@@ -41,12 +41,12 @@ def test_the_director_starts_a_round_as_proposed_and_follows_its_tables(client: 
     event = client.get(f"/api/events/{night['edit']}").get_json()
     for table in event["played"][0]["tables"]:
         assert f"/g/{token(table['links']['edit'])}" in page.get_data(as_text=True)
-    assert "Round 1 is not finished: table 1, 2, 3 is still playing" in shown
+    assert "Round 1 is not finished: tables 1, 2, and 3 are still playing" in shown
     finish(client, event["played"][0]["tables"][0])
     shown = text(client.get(f"/e/{night['edit']}").get_data(as_text=True))
     assert "finished: " + event["played"][0]["tables"][0]["players"][0] in shown
     refused = post(client, night["edit"], "start")
-    assert refused.status_code == 409 and message(refused) == "Round 1 is not finished: table 2, 3 is still playing"
+    assert refused.status_code == 409 and message(refused) == "Round 1 is not finished: tables 2 and 3 are still playing"
 
 
 def test_a_swap_changes_the_proposed_seating_and_the_round_starts_with_it(client: FlaskClient,
