@@ -198,9 +198,11 @@ def choices_of(values: Sequence[object]) -> list[SelectChoice]:
 
 
 def choice_field(label: str, values: Sequence[object], empty: str | None = None) -> SelectField:
-    """A select whose empty first option keeps the preset's value (also when the field isn't sent)."""
+    """A select whose empty first option keeps the preset's value (also when the field isn't sent),
+    or ``empty``'s, which is then not listed a second time."""
     shown = _l("as the preset") if empty is None else _l(CHOICE_WORDS.get(empty, empty))
-    return SelectField(_l(label), choices=[SelectChoice("", shown), *choices_of(values)], default="")
+    return SelectField(_l(label), choices=[SelectChoice("", shown), *choices_of([v for v in values if v != empty])],
+                       default="")
 
 
 YES_NO = ("yes", "no")

@@ -187,3 +187,13 @@ def test_the_scoring_example_is_computed_by_the_server(client: FlaskClient) -> N
                                                       "rules-missed": "0"}).get_json()
     assert "not a formula" in broken["error"] and broken["rows"] == []
     assert client.get("/new/example", query_string={"preset": "cooperative"}).get_json()["rows"] == []
+
+
+def test_no_menu_of_the_new_game_form_lists_a_choice_twice(client: FlaskClient) -> None:
+    """Issue 30, item 13: "highest" was listed twice in the Winner menu of the house rules."""
+    page = client.get("/new").get_data(as_text=True)
+    menus = re.findall(r'<select[^>]*name="([^"]+)"[^>]*>(.*?)</select>', page, re.DOTALL)
+    assert len(menus) > 5
+    for name, options in menus:
+        shown = [text(option) for option in re.findall(r"<option[^>]*>(.*?)</option>", options, re.DOTALL)]
+        assert len(shown) == len(set(shown)), f"{name}: {shown}"
