@@ -64,3 +64,29 @@ def test_the_room_screen_shows_a_club_night_of_thirteen_whole_on_a_tv(browser: B
         for box in (rows.last.bounding_box(), room.locator(".ev-table").last.bounding_box()):
             assert box is not None and box["y"] + box["height"] <= 1080
         context.close()
+
+
+def test_ending_a_tables_game_is_asked_first_and_its_link_is_a_target_of_its_own(browser: Browser, server: str) -> None:
+    """Issue 30, item 2: "End this game now (time is up)" ended a running table in one tap, 11 px
+    under the table game's 20 px link."""
+    context = browser.new_context(viewport=PHONE, base_url=server, has_touch=True)
+    page = context.new_page()
+    made = page.request.post(server + "/api/events", data={
+        "name": "Friday club night", "players": PLAYERS[:8], "rounds": 2,
+        "rules": {"preset": "oh-hell", "deal": "fixed", "max_cards": 1, "deals": 3}})
+    links = made.json()["links"]
+    assert page.request.post(links["api"] + "/rounds", data={}).status == 201
+    page.goto(links["edit"])
+    card = page.locator(".ev-table").first
+    link, question = card.locator(".ev-links a"), card.locator(".ev-end summary")
+    to, ask = link.bounding_box(), question.bounding_box()
+    assert to is not None and ask is not None
+    assert to["height"] >= 40 and ask["y"] - (to["y"] + to["height"]) >= 16  # a near miss opens nothing
+    question.tap()
+    expect(card.locator(".ev-end form p")).to_have_text("Table 1 has not finished a deal: end its game now? "
+                                                        "Its players count as tied.")
+    assert page.request.get(links["api"]).json()["played"][0]["tables"][0]["finished"] is False
+    card.locator(".ev-end button").tap()
+    expect(page.locator(".flash")).to_contain_text("Table 1's game has ended")
+    assert page.request.get(links["api"]).json()["played"][0]["tables"][0]["finished"] is True
+    context.close()
