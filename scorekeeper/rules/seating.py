@@ -15,7 +15,9 @@ meetings of one pair cost more than two pairs meeting twice). The search starts 
 
 then improves it by simulated annealing over swaps of two players at different tables of one
 round to come: half of the moves take a pair that meets too often and move one of them out of
-a table they share, the rest are drawn at random. A move that costs more is kept with
+a table they share, swapping with the best of ``PARTNERS`` players drawn at the round's other
+tables (such a move counts ``WEIGHT`` moves of the budget, about its time); the rest are drawn at
+random. A move that costs more is kept with
 probability exp(−Δ / T), T falling from ``HOT`` to ``COLD``. The search stops when no round to
 come adds any cost, or after a number of moves that depends only on the size of the event
 (``budget``), never on the clock: the same event gives the same seating on every machine.
@@ -45,6 +47,12 @@ HOT, COLD = 6.0, 0.3
 MOVES_PER_SEAT, FEWEST_MOVES, MOST_MOVES = 60, 20_000, 60_000
 #: How many of the next players each seat of a starting round is chosen from.
 CANDIDATES = 8
+#: The share of moves that take a pair meeting too often.
+CONFLICT = 0.5
+#: How many partners a move of such a pair tries, keeping the best.
+PARTNERS = 8
+#: What such a move counts for in the budget: about its time against a random move's.
+WEIGHT = 4
 #: The orders of the finite fields an affine plane is built on (table sizes are 3 to 8).
 FIELDS = {3: (3, 0), 4: (2, 0b111), 5: (5, 0), 7: (7, 0), 8: (2, 0b1011), 9: (0, 0)}
 
@@ -254,18 +262,16 @@ class _Anneal:
     def run(self, moves: int) -> Rounds:
         """Search for ``moves`` moves at most; the best seating found."""
         best, kept = self.cost, self._snapshot()
-        step = (COLD / HOT) ** (1 / moves)
-        heat = HOT
-        for move in range(moves):
-            if self.cost == self.floor or not self.movable:
-                break
-            heat *= step
-            picked = self._conflict() if self.hot and self.rng.random() < 0.5 else None
+        spent = 0
+        while spent < moves and self.cost > self.floor and self.movable:
+            heat = HOT * (COLD / HOT) ** (spent / moves)
+            picked = self._conflict() if self.hot and self.rng.random() < CONFLICT else None
+            spent += WEIGHT if picked else 1
             r, a, b = picked or self._anywhere()
             delta = self._delta(r, a, b)
             if delta <= 0 or self.rng.random() < math.exp(-delta / heat):
                 self._swap(r, a, b, delta)
-                if self.cost < best and move > moves // 2:
+                if self.cost < best and spent > moves // 2:
                     best, kept = self.cost, self._snapshot()
         if self.cost > best:
             return kept
@@ -297,12 +303,18 @@ class _Anneal:
                 continue
             r = shared[rng.randrange(len(shared))]
             mover = a if rng.random() < 0.5 else b
-            tables = self.tables[r]
-            t = rng.randrange(len(tables) - 1)
-            if t >= self.at[r][mover]:
-                t += 1
-            other = tables[t][rng.randrange(len(tables[t]))]
-            return r, mover, other
+            tables, here = self.tables[r], self.at[r][mover]
+            best: tuple[int, float, int] | None = None
+            for _ in range(PARTNERS):
+                t = rng.randrange(len(tables) - 1)
+                if t >= here:
+                    t += 1
+                other = tables[t][rng.randrange(len(tables[t]))]
+                tried = (self._delta(r, mover, other), rng.random(), other)
+                if best is None or tried < best:
+                    best = tried
+            assert best is not None
+            return r, mover, best[2]
         return None
 
     def _delta(self, r: int, a: int, b: int) -> int:

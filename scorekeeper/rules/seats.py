@@ -2,22 +2,35 @@
 first seat going round, ``ranked`` and ``manual`` seatings, and a swap of two players.
 
 A table's seat order is clockwise and its first seat deals first. In a round seated ``mixed``,
-each table's first seat goes to the player who has dealt first least often compared with the
-others who have played as many rounds, so nobody deals first more than once more than any of
-them. Among those equally due, it goes to the one whom the next rounds of the plan need least
-(the one with the most others as due at their table in the next round, then the round after),
-then as the seed draws. The other
-seats follow in an order drawn from the seed, so neighbours change from round to round.
+the first seats are given round by round so that nobody deals first more than once more than
+anyone else who has played as many rounds, whoever arrived, withdrew or sat a round out:
+
+- the round's players are grouped by the rounds they will have played, with those who sit it
+  out and have played as many, and each group's first seats kept within a band of two values:
+  below it a player must deal now, at its top must not (``_bands``);
+- when two players who must deal share a table, or a table has nobody who may deal, players are
+  swapped between the round's tables, the fewest repeats added (``_repair``);
+- the other tables go to the players who may deal, matched to the tables of the rounds to come
+  so that those due get a table of their own before anyone deals twice (``_matched``), the most
+  behind the night's pace of first seats first, then as the seed draws.
+
+The other seats follow in an order drawn from the seed, so neighbours change from round to round.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 
 from . import values
 from .errors import EventError
 from .event import Event, Lineup, Seating, TableSizes, chance, lineups
 from .words import _, ngettext
+
+#: What one more meeting of a pair that met m times adds to the cost of the repeats.
+#: How far ahead of the night's pace of first seats a player may be and still be due one (players
+#: further ahead deal only at a table where nobody else may).
+AHEAD = 0.0
+_UP = tuple(8 * (m > 0) + 2 * m - 1 if m > 0 else 0 for m in range(64))
 
 
 def first_seats(played: Sequence[Seating], planned: Sequence[Seating], seed: int) -> tuple[Seating, ...]:
@@ -32,26 +45,25 @@ def first_seats(played: Sequence[Seating], planned: Sequence[Seating], seed: int
     rounds: dict[str, int] = {}
     for seating in played:
         _count(seating, firsts, rounds)
+    met = _Met((*played, *planned))
+    ahead = list(planned)
     ordered: list[Seating] = []
     for i, seating in enumerate(planned):
         rng = chance(seed, "seats", len(played) + i + 1)
-        playing = set(seating.seated)
-        low: dict[int, int] = {}
-        for name in rounds.keys() | playing:
-            group = rounds.get(name, 0) + (name in playing)
-            low[group] = min(low.get(group, firsts.get(name, 0)), firsts.get(name, 0))
-        taken: dict[tuple[int, int], str] = {}
-        for ahead in (0, 1):
-            due = [name for name in seating.seated if firsts.get(name, 0) == low[rounds.get(name, 0) + 1] + ahead]
-            rng.shuffle(due)
-            taken.update(_matched(due, planned[i:], taken.keys()))
-        chosen = {t: name for (r, t), name in taken.items() if r == 0}
+        must, free = _bands(seating, firsts, rounds)
+        pace = _pace(seating, firsts, rounds)
+        ready = {name for name in free if pace(name) <= AHEAD}
+        if len(must | ready) < len(seating.tables):
+            ready = free
+        seating = ahead[i] = _repair(seating, must, must | ready, met)
+        draws = {name: rng.random() for name in seating.seated}
+        due = sorted(ready, key=lambda name: (pace(name), draws[name]))
+        chosen = {t: name for t, table in enumerate(seating.tables) for name in table if name in must}
+        taken = _matched(due, ahead[i:], {(0, t) for t in chosen})
+        chosen.update({t: name for (r, t), name in taken.items() if r == 0})
         tables = []
         for t, table in enumerate(seating.tables):
-            first = chosen.get(t)
-            if first is None:
-                draws = {name: rng.random() for name in table}
-                first = min(table, key=lambda name: (firsts.get(name, 0) - low[rounds.get(name, 0) + 1], draws[name]))
+            first = chosen.get(t) or min(table, key=lambda name: (name not in free, pace(name), draws[name]))
             rest = [name for name in table if name != first]
             rng.shuffle(rest)
             tables.append((first, *rest))
@@ -67,9 +79,10 @@ def _matched(due: Sequence[str], ahead: Sequence[Seating], blocked: Collection[t
     The tables of the rounds to come, until there are as many as players due, are matched to the
     players due sitting at them (augmenting paths): first so that every table but those of the
     last of these rounds has one, then so that every player due has one. Then each of them deals
-    first once before anyone deals twice, whenever the plan allows it. The players due first
-    are matched so, then those due next, at the tables left."""
+    first once before anyone deals twice, whenever the plan allows it. ``due`` comes most due
+    first: a table takes the most due of its players the matching allows."""
     waiting = set(due)
+    rank = {name: i for i, name in enumerate(due)}
     slots: list[tuple[int, int]] = []
     members: list[list[str]] = []
     where: dict[str, list[int]] = {name: [] for name in due}
@@ -84,7 +97,7 @@ def _matched(due: Sequence[str], ahead: Sequence[Seating], blocked: Collection[t
             for name in table:
                 if name in waiting:
                     where[name].append(len(slots))
-            members.append([name for name in table if name in waiting])
+            members.append(sorted((name for name in table if name in waiting), key=rank.__getitem__))
             slots.append((r, t))
     holder: dict[str, int] = {}
     taken: dict[int, str] = {}
@@ -120,6 +133,131 @@ def _count(seating: Seating, firsts: dict[str, int], rounds: dict[str, int]) -> 
         firsts[table[0]] = firsts.get(table[0], 0) + 1
         for name in table:
             rounds[name] = rounds.get(name, 0) + 1
+
+
+def _pace(seating: Seating, firsts: dict[str, int], rounds: dict[str, int]) -> Callable[[str], float]:
+    """How far ahead of the night's pace of first seats a player is (lower: more due): first seats
+    so far less the share of them the rounds they will have played are worth."""
+    share = (sum(firsts.values()) + len(seating.tables)) / (sum(rounds.values()) + len(seating.seated))
+    return lambda name: firsts.get(name, 0) - share * (rounds.get(name, 0) + 1)
+
+
+def _bands(seating: Seating, firsts: dict[str, int], rounds: dict[str, int]) -> tuple[set[str], set[str]]:
+    """Who of the round must take a first seat and who may, so that after it everyone's first seats
+    differ by at most one from those of anyone else who has played as many rounds.
+
+    The players of the round are grouped by the rounds they will have played, with those who sit
+    it out and have played as many. Each group keeps its first seats within a band [L, L + 1]: a
+    player at L − 1 must deal, at L may, at L + 1 must not. Each group takes the band that gives it
+    about its share of the round's tables; then bands are moved until the players who must deal
+    are no more than the tables and those who may are no fewer."""
+    playing = set(seating.seated)
+    tables = len(seating.tables)
+    groups: dict[int, list[str]] = {}
+    for name in seating.seated:
+        groups.setdefault(rounds.get(name, 0) + 1, []).append(name)
+    resting: dict[int, list[int]] = {}
+    for name, count in rounds.items():
+        if name not in playing and count in groups:
+            resting.setdefault(count, []).append(firsts.get(name, 0))
+    options: dict[int, list[tuple[int, int, int]]] = {}
+    pick: dict[int, int] = {}
+    for count, names in groups.items():
+        dealt = [firsts.get(name, 0) for name in names]
+        lo, hi = max(dealt) - 1, min(dealt) + 1
+        rest = resting.get(count)
+        if rest and max(lo, max(rest) - 1) <= min(hi, min(rest)):
+            lo, hi = max(lo, max(rest) - 1), min(hi, min(rest))
+        hi = max(lo, hi)  # a group already wider than a band: the band of its most first seats
+        options[count] = [(band, sum(f < band for f in dealt), sum(f <= band for f in dealt)) for band in range(lo, hi + 1)]
+        share = tables * len(names) / len(playing)
+        pick[count] = min(range(hi - lo + 1), key=lambda o: max(options[count][o][1] - share, share - options[count][o][2], 0))
+
+    def total(part: int) -> int:
+        return sum(options[count][o][part] for count, o in pick.items())
+
+    for _step in range(4 * len(groups) + 4):
+        if total(1) > tables:
+            lower = [count for count, o in pick.items() if o > 0]
+            if not lower:
+                break
+            count = max(lower, key=lambda c: (options[c][pick[c]][1], c))
+            pick[count] -= 1
+        elif total(2) < tables:
+            raise_ = [count for count, o in pick.items() if o + 1 < len(options[count])
+                      and total(1) - options[count][o][1] + options[count][o + 1][1] <= tables]
+            if not raise_:
+                break
+            count = min(raise_, key=lambda c: (options[c][pick[c] + 1][1] - options[c][pick[c]][1], c))
+            pick[count] += 1
+        else:
+            break
+    must: set[str] = set()
+    free: set[str] = set()
+    for count, names in groups.items():
+        band = options[count][pick[count]][0]
+        must.update(name for name in names if firsts.get(name, 0) < band)
+        free.update(name for name in names if firsts.get(name, 0) == band)
+    return must, free
+
+
+class _Met:
+    """How often each pair shares a table over some rounds, and what a swap of two players adds."""
+
+    def __init__(self, rounds: Sequence[Seating]) -> None:
+        self.count: dict[frozenset[str], int] = {}
+        for seating in rounds:
+            for table in seating.tables:
+                self.meet(table, 1)
+
+    def meet(self, table: Sequence[str], step: int) -> None:
+        for i, a in enumerate(table):
+            for b in table[i + 1:]:
+                pair = frozenset((a, b))
+                self.count[pair] = self.count.get(pair, 0) + step
+
+    def cost(self, leaves: str, joins: str, table: Sequence[str]) -> int:
+        """What putting ``joins`` in the place of ``leaves`` at ``table`` adds to the cost of the
+        repeats (as the search counts it: 8 a repeat, plus its excess squared)."""
+        added = 0
+        for x in table:
+            if x != leaves:
+                added += _UP[self.count.get(frozenset((joins, x)), 0)]
+                added -= _UP[self.count.get(frozenset((leaves, x)), 0) - 1]
+        return added
+
+
+def _repair(seating: Seating, must: set[str], eligible: set[str], met: _Met) -> Seating:
+    """The round with players swapped between its tables, the fewest repeats added, until no two
+    players who must deal share a table and every table has someone who may deal."""
+    tables = [list(table) for table in seating.tables]
+    for _step in range(2 * len(tables)):
+        crowded = [t for t, table in enumerate(tables) if sum(name in must for name in table) > 1]
+        bare = [t for t, table in enumerate(tables) if not any(name in eligible for name in table)]
+        if crowded:
+            here = crowded[0]
+            movers = [name for name in tables[here] if name in must][1:]
+            targets = [(t, x) for t, table in enumerate(tables) if not any(name in must for name in table)
+                       for x in table]
+        elif bare:
+            here = bare[0]
+            movers = tables[here]
+            targets = [(t, x) for t, table in enumerate(tables) if sum(name in eligible for name in table) > 1
+                       for x in table if x in eligible]
+        else:
+            break
+        if not targets:
+            break
+        best = min(((met.cost(a, x, tables[t]) + met.cost(x, a, tables[here]), t, x, a)
+                    for a in movers for t, x in targets), key=lambda c: c[0])
+        _, there, other, mover = best
+        for table in (tables[here], tables[there]):
+            met.meet(table, -1)
+        tables[here][tables[here].index(mover)] = other
+        tables[there][tables[there].index(other)] = mover
+        for table in (tables[here], tables[there]):
+            met.meet(table, 1)
+    return Seating(tuple(map(tuple, tables)), seating.byes)
 
 
 def ranked(line: Lineup, ranking: Sequence[str]) -> Seating:
