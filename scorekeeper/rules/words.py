@@ -30,9 +30,22 @@ WriteNumber = Callable[[object], str]
 _write_number: WriteNumber = lambda value: format(value, ",")
 
 
-#: Writes a list as the current language does ("1, 2 and 3"; "1, 2 en 3").
+#: Writes a list as the current language does ("1, 2, and 3"; "1, 2 en 3").
 WriteList = Callable[[list[str]], str]
-_write_list: WriteList = lambda items: ", ".join(items[:-1]) + " and " + items[-1] if len(items) > 1 else "".join(items)
+
+
+def _english_list(items: list[str]) -> str:
+    """A list in English, until the app installs its Babel's.
+
+    >>> _english_list(["1"]), _english_list(["1", "2"]), _english_list(["1", "2", "3"])
+    ('1', '1 and 2', '1, 2, and 3')
+    """
+    if len(items) < 3:
+        return " and ".join(items)
+    return ", ".join(items[:-1]) + ", and " + items[-1]
+
+
+_write_list: WriteList = _english_list
 
 
 def use_lists(write: WriteList) -> None:
@@ -42,11 +55,7 @@ def use_lists(write: WriteList) -> None:
 
 
 def listed(items: list[str]) -> str:
-    """Items in a sentence, as the current language lists them.
-
-    >>> listed(["1"]), listed(["1", "2"]), listed(["1", "2", "3"])
-    ('1', '1 and 2', '1, 2 and 3')
-    """
+    """Items in a sentence, as the current language lists them (``use_lists``)."""
     return _write_list(items)
 
 
