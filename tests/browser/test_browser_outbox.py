@@ -166,6 +166,8 @@ def test_a_deal_entered_on_two_phones_keeps_the_online_ones_entries_and_lists_th
     for value in (0, 0, 1, 1):
         bid(b, value)
         expect(b.locator(".bidders .queued")).to_have_count(0)  # answered before the next tap
+    b.wait_for_function(ALL_SENT)  # B's last bid stored too, before A's taps arrive: the state this test needs
+    assert stored(server, token)["deals"][4]["bids"] == [1, 0, 0, 1]
     a.context.set_offline(False)
 
     unsaved = a.locator(".unsaved li")
