@@ -77,6 +77,7 @@ def test_setting_up_four_players_with_enter_between_the_names_takes_the_taps_the
     taps = Taps(page)
     page.goto("/")
     taps.tap("text=New game")
+    page.wait_for_load_state()  # its scripts run: Enter moves on to the next name (typed before, it doesn't)
     first = page.locator("input[name=players-0]")
     if not first.evaluate("e => e === document.activeElement"):
         taps.tap(first)
