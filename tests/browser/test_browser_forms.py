@@ -84,3 +84,14 @@ def test_a_name_longer_than_40_characters_is_said_as_it_is_typed_and_refused_who
     expect(page.locator("#players-1-long")).to_have_count(0)
     expect(page.locator("input[name=players-1]")).not_to_have_attribute("aria-invalid", "true")
     context.close()
+
+
+def test_the_blank_sheet_form_prints_a_sheet_as_it_opens(page: Page) -> None:
+    """Issue 30, item 14: sent as it opened, the form said "Please fill out this field": a number of
+    players is enough, and it starts at 4, the names to be written in by hand."""
+    page.goto("/sheets/blank")
+    expect(page.locator("#players")).to_have_value("4")
+    with page.expect_response(lambda answer: "/sheets/blank.pdf" in answer.url) as asked:
+        page.locator("form.form button[type=submit]").click()
+    answer = asked.value
+    assert answer.status == 200 and answer.headers["content-type"] == "application/pdf"
