@@ -410,8 +410,9 @@ def end_table(event: str, number: int) -> Response | BaseResponse:
         ended: GameFile = game.replay(document)
     except RulesError as exc:
         return _page(stored, True, str(exc), 422)
-    written = game.stage(ended) if document != game.document else None
-    if document != game.document and written is None:
+    changed = document != game.document
+    written = game.stage(ended) if changed else None
+    if changed and written is None:
         return _page(stored, True, _(STALE), 409)
     played = [*stored.document["played"]]
     tables = [dict(t) for t in played[-1]["tables"]]

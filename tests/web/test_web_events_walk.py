@@ -13,7 +13,6 @@ leads nowhere. Each answer is checked against the table of who may do what:
 from __future__ import annotations
 
 import io
-import re
 from typing import Any
 
 import pytest
@@ -22,16 +21,15 @@ from flask.testing import FlaskClient
 from pypdf import PdfReader
 from test_web_events_access import night  # noqa: F401 (the fixture)
 from test_web_events_api import token
-from webhelpers import csrf_from, url_rules
+from webhelpers import csrf_from, fill, url_rules
 
 from scorekeeper.store.db import db
 
 pytestmark = pytest.mark.rendering  # the night's sheets: on SQLite only, like every sheet test
 
-#: What fills the placeholders that are no link.
+#: The values of a route's other parts (a deal's number, an adjustment's index, a language, a file).
 OTHERS = {"number": "1", "index": "0", "name": "Ann", "code": "en", "filename": "css/app.css"}
-PLACEHOLDER = re.compile(r"<(?:\w+:)?(\w+)>")
-#: The placeholders a link fills.
+#: The parts of a route that take a link.
 LINKS = {"token", "event", "group"}
 #: What a current table's own link may change in the night: its deals and its changes at the table.
 PLAYS = {"play.adjust", "play.unadjust", "play.bid", "play.bids", "play.cards", "play.correct", "play.undo_deal",
@@ -104,8 +102,7 @@ def test_every_route_with_every_link_gives_no_more_authority_and_changes_the_nig
                     continue  # a route that takes no link: what the phone holds is all it may show
                 if rule.endpoint == "events.end_table" and kind == "director":
                     continue  # the director may end a table: tested on its own, and it would close the round
-                values = {**OTHERS, "token": link, "event": link, "group": link}
-                url = PLACEHOLDER.sub(lambda match, values=values: values[match.group(1)], rule.rule)
+                url = fill(rule, **OTHERS, **dict.fromkeys(LINKS, link))
                 before = the_night(app, ids)
                 answer = request(client, method, url, tokens[kind])
                 walked += 1
