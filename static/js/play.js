@@ -184,15 +184,14 @@
     if (!form.matches(".live")) return;
     event.preventDefault();
     if (box && data.order && ["bid", "bids", "tricks", "trump", "undo"].includes(kind)) {
-      // A bid the data strikes out is said to be refused, and not sent.
-      if (button && button.matches("[aria-disabled]")) return say(form.querySelector(".reason").textContent);
-      // Counts that don't add up are not sent: the sum under them says what is missing.
+      // Counts that don't add up are not sent: their Save button says why, and the sum beside it.
       const sum = form.matches(".tricks-form") && form.querySelector(".sum.off");
       if (sum) {
-        sum.tabIndex = -1;
-        sum.focus();
-        return;
+        Step.nudge(sum);
+        return say(sum.textContent);
       }
+      // A bid the data strikes out is said to be refused, and not sent.
+      if (button && button.matches("[aria-disabled]")) return say(form.querySelector(".reason").textContent);
       const fields = Array.from(new FormData(form, button)).filter(([name]) => name !== "version");
       const f = Object.fromEntries(fields), s = Step.state(data, box.pending(), box.plan);
       // The same button for the same player again within a moment is a double tap: once is enough.

@@ -156,20 +156,49 @@
     const draft = el.draft, tricks = form.matches(".tricks-form"), { total: all, rest } = d.tricks;
     if (changed != null) draft.picks[changed] = value(changed);
     if (changed === rest) draft.touched = true;
-    const left = all - d.order.reduce((sum, p) => sum + (p === rest ? 0 : value(p) || 0), 0);
+    const left = leftOver(d, value);
     const input = tricks && !draft.touched && row(rest).querySelector(`[value="${left}"]`);
     if (input) input.checked = true;
     if (input) draft.picks[rest] = left;
     const given = d.order.filter(p => value(p) != null), total = given.reduce((sum, p) => sum + value(p), 0);
-    const diff = total - all, sum = form.querySelector(".sum");
-    sum.textContent = tricks ? w(diff > 0 ? "sumover" : diff < 0 ? "sumunder" : "sumok", { total, cards: all, diff: Math.abs(diff) })
-      : given.length ? w("sumbids", { given: given.length, players: d.order.length, total, cards: d.cards }) : w("tapbids");
-    sum.classList.toggle("off", tricks && diff !== 0);
+    const sum = form.querySelector(".sum");
+    if (!tricks) sum.textContent = given.length ? w("sumbids", { given: given.length, players: d.order.length, total, cards: d.cards }) : w("tapbids");
+    else added(sum, form.querySelector("[type=submit]"), total, all);
     for (const p of tricks ? d.order : []) {
       const took = value(p), bid = +row(p).dataset.bid;
       row(p).querySelector("[data-mark]").textContent = took == null ? "" : took === bid ? w("made") :
         w(took > bid ? "over" : "under", { diff: Math.abs(took - bid) });
     }
+  }
+
+  // The tricks' sum (`total` of `all`) under the rows, and their Save button: while they don't add up,
+  // the button says why it can't save (its name, read out) and looks it, and a tap on it only nudges.
+  function added(sum, save, total, all) {
+    const diff = total - all, by = { total, cards: all, diff: Math.abs(diff), num: Math.abs(diff) };
+    sum.textContent = w(diff > 0 ? "sumover" : diff < 0 ? "sumunder" : "sumok", by);
+    sum.classList.toggle("off", diff !== 0);
+    hold(save, diff && w(diff > 0 ? "nosaveover" : "nosaveunder", by));
+  }
+
+  // A Save button held back, saying `why` in place of its own words; or (no `why`) free again.
+  function hold(save, why) {
+    save.ready = save.ready || save.textContent;
+    save.textContent = why || save.ready;
+    save.classList.toggle("held", !!why);
+    save.classList.toggle("primary", !why);
+    save[why ? "setAttribute" : "removeAttribute"]("aria-disabled", "true");
+  }
+
+  // A tap on a button held back: what is wrong, beside it, is shown again (a ring, once more).
+  function nudge(el) {
+    el.classList.remove("nudge");
+    void el.offsetWidth;  // the animation starts again
+    el.classList.add("nudge");
+  }
+
+  // The count the row of the rest (the dealer's) keeps: the tricks the others leave (`value`: a seat's count).
+  function leftOver(d, value) {
+    return d.tricks.total - d.order.reduce((sum, p) => sum + (p === d.tricks.rest ? 0 : value(p) || 0), 0);
   }
 
   // The next thing to do: the first bid allowed, the first row's choice, or the deal just entered.
@@ -211,5 +240,5 @@
     return +f.seat === s.next && allowed(s.d, s.d.order.indexOf(s.next), s.total)[0](+f.bid);
   }
 
-  window.Step = { esc, state, draw, sums, focus, label, said, fits, allowed, announce };
+  window.Step = { esc, state, draw, sums, focus, label, said, fits, allowed, announce, added, hold, nudge, leftOver };
 })();

@@ -54,11 +54,12 @@ class Taps:
         self.count += 1
         self.page.fill(selector, value)
 
-    def tap(self, target: str | Locator) -> None:
-        """One tap that navigates or changes nothing on the server (links, row buttons, radios)."""
+    def tap(self, target: str | Locator, held: bool = False) -> None:
+        """One tap that navigates or changes nothing on the server (links, row buttons, radios);
+        ``held``: on a button held back (aria-disabled), which a tap still reaches."""
         self.count += 1
         locator = self.page.locator(target) if isinstance(target, str) else target
-        locator.click()
+        locator.click(force=held)
 
     def save(self, target: str | Locator) -> None:
         """One tap that sends a form: wait until the answer replaced the page (or its main part)."""
