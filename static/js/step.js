@@ -88,7 +88,8 @@
 
   function step(s, picks, form) {
     const d = s.d;
-    const told = `<p class="announce">${w("bidsfor", { total: s.total, cards: d.cards, announce: esc(announce(d, s.total)) })}</p>`;
+    // Said from the first bid on; its line is there before it, so the buttons under it stay put.
+    const told = `<p class="announce">${s.entered.length ? w("bidsfor", { total: s.total, cards: d.cards, announce: esc(announce(d, s.total)) }) : ""}</p>`;
     if (s.kind === "sent") return entered(s.before, w("pending"));
     const before = s.before && !s.entered.length ? entered(s.before, w("pendingnext")) : "";
     if (s.kind === "tricks") {
@@ -96,21 +97,21 @@
         rows(d, s, "tricks", picks, w("save", { deal: d.deal })));
     }
     if (s.kind === "bids") {
-      return before + form("bids", "seats bids-form", `<p class="prompt">${w("atonce")}</p>` + rows(d, s, "bids", picks, w("savebids")));
+      return form("bids", "seats bids-form", `<p class="prompt">${w("atonce")}</p>` + rows(d, s, "bids", picks, w("savebids"))) + before;
     }
     const [allows, reason] = allowed(d, d.order.indexOf(s.next), s.total);
-    return before + '<ol class="bidders">' + d.order.map(p => {
+    return '<ol class="bidders">' + d.order.map(p => {
       const bid = s.bids[p];
       return `<li class="${p === s.next ? "now" : ""}" data-seat="${p}"><span class="who">` +
         `${esc(d.names[p])}${p === d.dealer ? " <small>" + w("deals") + "</small>" : ""}</span>` +
         `<span class="what">${bid != null ? bid : p === s.next ? "…" : "–"}</span></li>`;
-    }).join("") + "</ol>" + (s.entered.length ? told : "") + form("bid", "bid-form",
+    }).join("") + "</ol>" + told + form("bid", "bid-form",
       `<input type="hidden" name="seat" value="${s.next}"><p class="prompt">` +
       `${w(s.next === d.dealer ? "bidslast" : "bids", { player: esc(d.names[s.next]) })}</p>` +
       // A refused bid stays reachable by Tab, so its reason is read.
       numbers(d, n => `<button type="submit" name="bid" value="${n}" class="num` +
         `${allows(n) ? "" : ' struck" aria-disabled="true" aria-describedby="bid-reason'}">${n}</button>`) +
-      (reason ? `<p class="reason" id="bid-reason">${esc(reason)}</p>` : ""));
+      (reason ? `<p class="reason" id="bid-reason">${esc(reason)}</p>` : "")) + before;
   }
 
   // Draws the step into `el` (#step); `drafts` keeps, by deal and step, what was tapped in a form not
@@ -140,7 +141,8 @@
     const panel = el.closest("#panel"), head = panel.querySelector(".deal-head"), later = dd !== d;
     const before = panel.querySelector(".last-deal:not(.pending)");
     if (before) before.hidden = s.entered.length > 0 || later;
-    panel.querySelectorAll(".trump-form, .trump-more").forEach(trump => { trump.hidden = later; });
+    // Out of sight, its place kept: the next deal's, from the server, comes in the same place.
+    panel.querySelectorAll(".trump-form, .trump-more").forEach(trump => trump.classList.toggle("later", later));
     if (head && !head.own) head.own = head.innerHTML;
     const shown = later ? (dd.head || "").replace(/^\s*<header[^>]*>|<\/header>\s*$/g, "") : head && head.own;
     if (head && head.innerHTML !== shown) head.innerHTML = shown;
@@ -202,11 +204,11 @@
   }
 
   // The next thing to do: the first bid allowed, the first row's choice, or the deal just entered.
-  // A deal just entered on this phone is said first, with the next deal's header in view above it
-  // (a digit still bids, the focus being on no control).
+  // A deal just entered on this phone is said first, with the deal's title in view at the top (a
+  // digit still bids, the focus being on no control).
   function focus(el) {
     const row = el.querySelector(".seat-row"), entered = el.querySelector(".pending h2");
-    if (entered) el.closest("#panel").scrollIntoView();
+    if (entered) el.closest("#panel").querySelector(".deal-head").scrollIntoView();
     const next = entered || el.querySelector(".bid-form .num:not([aria-disabled])") ||
       (row && (row.querySelector(":checked") || row.querySelector(":enabled")));
     if (next) next.focus({ preventScroll: Boolean(entered) });

@@ -6,8 +6,8 @@ from playwright.sync_api import Error, Locator, Page
 
 PHONE = {"width": 390, "height": 844}
 #: The page's parts an answer replaces: with JavaScript, all but the step's element, which is drawn again in place,
-#: and the phone's own list of taps not saved under it.
-MARK = ("() => document.querySelectorAll('#main > :not(#panel), #panel > :not(#step):not(.unsaved)')"
+#: and the phone's own status line and list of taps not saved under it.
+MARK = ("() => document.querySelectorAll('#main > :not(#panel), #panel > :not(#step):not(.outbox)')"
         ".forEach(e => { e.dataset.old = '1'; })")
 REPLACED = "() => !document.querySelector('[data-old]') && document.readyState !== 'loading'"
 #: Whether a service worker controls this page.

@@ -1,5 +1,6 @@
-"""The game page answers every tap: a Save that can't save says why on the button itself, and the
-correction gives the dealer the rest as live entry does."""
+"""The game page holds still and answers every tap: a Save that can't save says why on the button
+itself, the correction gives the dealer the rest as live entry does, the bid buttons stay where the
+finger is from tap to tap, and the next deal's title is in view after Save."""
 
 from __future__ import annotations
 
@@ -9,12 +10,18 @@ import urllib.request
 from typing import Any
 
 import pytest
-from phone import ALL_SENT
+from phone import ALL_SENT, MARK, replaced
 from playwright.sync_api import Locator, Page, expect
 
 pytestmark = pytest.mark.browser
 
 FOUR = ["Ann", "Bob", "Cy", "Dee"]
+UPRIGHT, SIDEWAYS = {"width": 390, "height": 844}, {"width": 844, "height": 390}
+#: Where each bid button is on the screen (not on the page: a scroll moves them under the finger too).
+BUTTONS = """() => [...document.querySelectorAll('.bid-form .numbers button')]
+  .map(b => { const r = b.getBoundingClientRect(); return [b.value, Math.round(r.left), Math.round(r.top)]; })"""
+#: Two frames drawn: the focus, moved in the frame after a step is drawn, has moved.
+FRAMES = "() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(() => done(true))))"
 #: Scrolled down to the last row of tricks, as after tapping it.
 AT_LAST_ROW = "() => document.querySelector('.seat-row:last-of-type').scrollIntoView({ block: 'center' })"
 NUDGED = re.compile(r"\bnudge\b")
@@ -128,3 +135,47 @@ def test_the_correction_gives_the_dealer_the_rest_until_the_dealers_count_is_tap
     page.locator(".correct button[type=submit]").click()
     expect(page.locator(".flash-done")).to_have_text("Deal 1 corrected.")
     assert stored(server, edit)["deals"][0]["tricks"] == [5, 0, 2, 3]
+
+
+# Item 10: no bid button moves between two taps of a deal.
+
+@pytest.mark.parametrize("viewport", [UPRIGHT, SIDEWAYS], ids=["upright", "sideways"])
+@pytest.mark.parametrize("before", ["first-deal", "deal-scored", "deal-saved-here"])
+def test_no_bid_button_moves_between_two_taps_of_a_deal(page: Page, viewport: dict[str, int], before: str) -> None:
+    page.set_viewport_size(viewport)  # type: ignore[arg-type]
+    scored = [{"bids": [3, 2, 2, 2], "tricks": [4, 2, 2, 2]}]
+    opened(page, rules={"max_cards": 10}, deals={"first-deal": [], "deal-scored": scored,
+                                                 "deal-saved-here": [{"bids": [3, 2, 2, 2]}]}[before])
+    if before == "deal-saved-here":  # deal 1's tricks saved on this phone: its card and "Deal 1 saved" above
+        page.locator(".tricks-form button[type=submit]").click()
+        expect(page.locator(".last-deal:not(.pending) h2")).to_have_text("Deal 1 scored")
+    page.wait_for_function(ALL_SENT)
+    expect(page.locator(".bid-form")).to_be_visible()
+    page.evaluate(FRAMES)
+    where = page.evaluate(BUTTONS)
+    for value in (2, 2, 2):  # three of the four bids: the last one opens the tricks
+        page.evaluate(MARK)
+        page.locator(f".bid-form button[name=bid][value='{value}']").click()
+        assert page.evaluate(BUTTONS) == where, "drawn on the phone"
+        replaced(page)
+        page.wait_for_function(ALL_SENT)
+        expect(page.locator(".bidders .queued")).to_have_count(0)
+        assert page.evaluate(BUTTONS) == where, "the server's answer"
+
+
+# Item 11: after Save, the next deal's title is in view.
+
+@pytest.mark.parametrize("viewport", [UPRIGHT, SIDEWAYS], ids=["upright", "sideways"])
+def test_after_save_the_next_deals_title_is_in_view(page: Page, viewport: dict[str, int]) -> None:
+    page.set_viewport_size(viewport)  # type: ignore[arg-type]
+    opened(page, rules={"max_cards": 10}, deals=[{"bids": [3, 2, 2, 2]}])
+    page.evaluate(AT_LAST_ROW)
+    assert page.evaluate("scrollY") > 0
+    page.locator(".tricks-form button[type=submit]").click()
+    title = page.locator(".deal-title")
+    expect(title).to_contain_text("Deal 2 of 19")
+    page.wait_for_function(ALL_SENT)
+    expect(page.locator(".last-deal:not(.pending) h2")).to_have_text("Deal 1 scored")  # the server's answer is in
+    page.evaluate(FRAMES)
+    expect(title).to_be_in_viewport(ratio=1)
+    expect(page.locator(".bid-form button[name=bid][value='0']")).to_be_in_viewport(ratio=1)
