@@ -1,6 +1,7 @@
 """The game page holds still and answers every tap: a Save that can't save says why on the button
 itself, the correction gives the dealer the rest as live entry does, the bid buttons stay where the
-finger is from tap to tap, and the next deal's title is in view after Save."""
+finger is from tap to tap, the next deal's title is in view after Save, and a phone held sideways
+shows the rows of tricks above the Save bar."""
 
 from __future__ import annotations
 
@@ -179,3 +180,29 @@ def test_after_save_the_next_deals_title_is_in_view(page: Page, viewport: dict[s
     page.evaluate(FRAMES)
     expect(title).to_be_in_viewport(ratio=1)
     expect(page.locator(".bid-form button[name=bid][value='0']")).to_be_in_viewport(ratio=1)
+
+
+# Item 15: held sideways, the rows of tricks show above the Save bar.
+
+#: The rows of tricks wholly on screen above the Save bar.
+ROWS_SHOWN = """() => {
+  const bar = document.querySelector('.action-bar').getBoundingClientRect().top;
+  return [...document.querySelectorAll('.seat-row')].filter(row => {
+    const r = row.getBoundingClientRect(); return r.top >= 0 && r.bottom <= bar; }).length;
+}"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("where", ["tricks", "correct"])
+def test_held_sideways_every_row_of_four_players_tricks_shows_above_the_save_bar(
+        page: Page, where: str, scheme: str) -> None:
+    page.set_viewport_size(SIDEWAYS)  # type: ignore[arg-type]
+    page.emulate_media(color_scheme=scheme)
+    deal = {"bids": [3, 2, 2, 2], **({"tricks": [4, 2, 2, 2]} if where == "correct" else {})}
+    edit = opened(page, rules={"max_cards": 10}, deals=[deal])
+    if where == "correct":
+        page.goto(edit + "/deal/1")
+        page.locator(".correct-kind").nth(1).evaluate("title => title.scrollIntoView()")  # past the bids
+    assert page.evaluate(ROWS_SHOWN) == 4
+    if where == "tricks":
+        assert page.evaluate("scrollY") == 0  # as the step opens
