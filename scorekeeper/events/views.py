@@ -26,6 +26,7 @@ from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
 from ..groups.views import csrf_field
+from ..phone import device
 from ..rules import characters, values
 from ..rules.errors import RulesError
 from ..rules.event import lineups
@@ -152,6 +153,7 @@ def new() -> str | BaseResponse | tuple[str, int]:
     except RulesError as exc:
         return _new_page(typed, str(exc)), 422
     stored = StoredEvent.create(doc)
+    device.remember_event(stored, True)
     response = redirect(url_for("events.event", event=stored.token))
     commit()
     flash(_("The club night is ready: seat and start the first round below. Keep this page's link to yourself; "
@@ -169,6 +171,7 @@ def event(event: str) -> Response:
     stored, editable = _event_or_404(event, edit=False)
     if editable:
         access.directing(stored.id)
+    device.remember_event(stored, editable)
     return _page(stored, editable)
 
 
