@@ -182,6 +182,15 @@ class Loaded:
         """Rounds are left to play."""
         return len(self.rounds) < self.doc["rounds"]
 
+    @property
+    def moment(self) -> str:
+        """The moment of the night, which orders its pages: ``seat`` before a round, ``play`` while
+        one is under way, ``end`` once the last planned round is finished."""
+        current = self.current
+        if current is not None and not current.finished:
+            return "play"
+        return "seat" if self.to_come else "end"
+
     def ready(self) -> None:
         """Refuse (Busy) to start a round now, naming why."""
         current = self.current

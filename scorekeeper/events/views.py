@@ -174,7 +174,8 @@ def event(event: str) -> Response:
 
 @bp.get("/e/<event>/state")
 def state(event: str) -> Response:
-    """The event's mark, and its tables and standings as HTML when they changed since ``?v=``."""
+    """The event's mark, and its tables and standings as HTML when they changed since ``?v=``, with
+    the moment of the night (the director's page is loaded again when it changes)."""
     now = state_of(event)
     if now is None:
         abort(404, _("No event has this link: check that the whole link was opened."))
@@ -182,8 +183,10 @@ def state(event: str) -> Response:
         return no_store(jsonify(version=now))
     stored, editable = _event_or_404(event, edit=False)
     now = rounds.mark(stored)
-    html = _live(rounds.load(stored, editable, now), now)
-    return no_store(jsonify(version=now, html=html.replace(CSRF_MARK, str(csrf_field())) if editable else html))
+    loaded = rounds.load(stored, editable, now)
+    html = _live(loaded, now)
+    return no_store(jsonify(version=now, moment=loaded.moment,
+                            html=html.replace(CSRF_MARK, str(csrf_field())) if editable else html))
 
 
 def _save(stored: StoredEvent, change: Any, done: str) -> Response | BaseResponse:
