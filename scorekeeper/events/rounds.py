@@ -191,6 +191,11 @@ class Loaded:
             return "play"
         return "seat" if self.to_come else "end"
 
+    @property
+    def winners(self) -> list[str]:
+        """Who won the night, once its last round is finished (those ranked first); else nobody."""
+        return [line.name for line in self.lines if line.rank == 1] if self.moment == "end" else []
+
     def ready(self) -> None:
         """Refuse (Busy) to start a round now, naming why."""
         current = self.current

@@ -31,7 +31,7 @@ from ..rules.errors import RulesError
 from ..rules.event import lineups
 from ..rules.gamefile import GameFile
 from ..rules.presets import PRESETS
-from ..rules.words import N_, _
+from ..rules.words import N_, _, listed
 from ..sheets import listing, pdf
 from ..sheets.layout import PAPERS
 from ..store import edits
@@ -274,7 +274,7 @@ def event_score(value: Fraction) -> str:
 
 def init_app(app: Any) -> None:
     """The template helpers of the event pages."""
-    app.jinja_env.filters.update(event_score=event_score, zip=zip)
+    app.jinja_env.filters.update(event_score=event_score, zip=zip, listed=listed)
 
 
 #: The longest round clock, in minutes.

@@ -25,6 +25,8 @@ RUN = """(tags) => axe.run(document, { resultTypes: ['violations'],
   runOnly: { type: 'rule', values: axe.getRules(tags).map(rule => rule.ruleId) } })"""
 #: A phone held sideways: the pages whose controls crowd most there are checked in it too.
 LANDSCAPE = {"width": 844, "height": 390}
+#: A TV, or a projector, showing a club night's room screen.
+TV = {"width": 1920, "height": 1080}
 #: WCAG 1.4.11, which axe-core does not check: a control's edge (its border, or else its fill) has a
 #: contrast of 3:1 against what surrounds it. Inactive controls are exempt, as WCAG says.
 CONTROL_EDGES = """() => {
@@ -279,6 +281,9 @@ PAGES: dict[str, Callable[[Page], object]] = {
     "event-director-open": lambda page: opened(page, club_night(page)["edit"]),
     "event-director-before-open": lambda page: opened(page, club_night(page, started=False)["edit"]),
     "event-director-over": lambda page: opened(page, night_over(page)["edit"]),
+    "event-room-over": lambda page: page.goto(night_over(page)["view"]),
+    "event-room-tv": lambda page: opened(page, club_night(page)["view"], TV),
+    "event-room-over-tv": lambda page: opened(page, night_over(page)["view"], TV),
 }
 #: The states checked in landscape as well: entry by big buttons, with the sticky Save bar over them.
 SIDEWAYS = ["new", "bid", "bids-at-once", "tricks", "correct", "correct-refused", "scored"]
