@@ -15,6 +15,7 @@ client, one thread), beside the scoreboard page of a game of 8 players and 25 de
     .venv/bin/python bench/event_pages.py            # 400 players, 20 rounds
     .venv/bin/python bench/event_pages.py 100 5      # 100 players, 5 rounds
     .venv/bin/python bench/event_pages.py --smoke    # 13 players, 2 rounds: it runs
+    .venv/bin/python bench/event_pages.py --long     # the same, every name as long as allowed
 """
 
 from __future__ import annotations
@@ -39,9 +40,12 @@ from harness import SMOKE, sized
 from run import big_game
 
 from scorekeeper import create_app
+from scorekeeper.rules.values import MAX_NAME
 from scorekeeper.store.db import db
 
 RULES = {"preset": "oh-hell", "deal": "fixed", "max_cards": 1, "deals": 2}
+#: Every player's name as long as a name may be (``--long``).
+LONG = "--long" in sys.argv
 #: The most a request may take (EVENTS.md, "Limits"), in seconds.
 BOUND = 2.0
 
@@ -64,7 +68,7 @@ def one_deal(client: FlaskClient, table: dict[str, Any], ended: bool) -> None:
 
 def night(client: FlaskClient, players: int, rounds: int) -> tuple[dict[str, Any], float]:
     """An event with every round but the last played, the last started; the last start's time."""
-    names = [f"Player {i + 1}" for i in range(players)]
+    names = [(f"Player {i + 1} " + "Longname-" * 5)[:MAX_NAME] if LONG else f"Player {i + 1}" for i in range(players)]
     made = client.post("/api/events", json={"name": "Club night", "players": names, "rounds": rounds,
                                             "tables": {"size": 4}, "rules": RULES, "seed": 1})
     assert made.status_code == 201, made.get_json()
@@ -92,7 +96,8 @@ def p50(client: FlaskClient, path: str, times: int = 30) -> float:
 
 
 def main() -> None:
-    players, rounds = (int(sys.argv[1]), int(sys.argv[2])) if len(sys.argv) > 2 else (sized(400, 13), sized(20, 2))
+    sizes = [a for a in sys.argv[1:] if not a.startswith("--")]
+    players, rounds = (int(sizes[0]), int(sizes[1])) if len(sizes) > 1 else (sized(400, 13), sized(20, 2))
     folder = tempfile.mkdtemp()
     app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder}/e.sqlite", "SECRET_KEY": "bench",
                       "RATELIMIT_ENABLED": False})

@@ -95,6 +95,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     # The layers, from the bottom (docs/architecture.md): each package imports only those below it.
     from .api import events as events_api
     from .api import views as api
+    from .events import printed as _night_sheets  # noqa: F401  (the night's PDFs, on events.bp)
     from .events import views as events
     from .games import retention
     from .games import views as games

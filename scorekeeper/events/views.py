@@ -11,7 +11,6 @@ from flask import (
     Blueprint,
     Response,
     abort,
-    current_app,
     flash,
     g,
     jsonify,
@@ -26,21 +25,19 @@ from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
 from ..groups.views import csrf_field
+from ..phone import device
 from ..rules import characters, values
 from ..rules.errors import RulesError
 from ..rules.event import lineups
 from ..rules.gamefile import GameFile
 from ..rules.presets import PRESETS
-from ..rules.words import N_, _
-from ..sheets import listing, pdf
-from ..sheets.layout import PAPERS
+from ..rules.words import N_, _, listed
 from ..store import edits
 from ..store.cache import LRU
 from ..store.db import commit, rollback
 from ..store.events import StoredEvent, find_event, state_of
 from ..web import access, language
-from ..web.address import qr_png
-from ..web.site import game_links, no_store
+from ..web.site import no_store
 from . import document as documents
 from . import rounds
 
@@ -152,6 +149,7 @@ def new() -> str | BaseResponse | tuple[str, int]:
     except RulesError as exc:
         return _new_page(typed, str(exc)), 422
     stored = StoredEvent.create(doc)
+    device.remember_event(stored, True)
     response = redirect(url_for("events.event", event=stored.token))
     commit()
     flash(_("The club night is ready: seat and start the first round below. Keep this page's link to yourself; "
@@ -169,12 +167,14 @@ def event(event: str) -> Response:
     stored, editable = _event_or_404(event, edit=False)
     if editable:
         access.directing(stored.id)
+    device.remember_event(stored, editable)
     return _page(stored, editable)
 
 
 @bp.get("/e/<event>/state")
 def state(event: str) -> Response:
-    """The event's mark, and its tables and standings as HTML when they changed since ``?v=``."""
+    """The event's mark, and its tables and standings as HTML when they changed since ``?v=``, with
+    the moment of the night (the director's page is loaded again when it changes)."""
     now = state_of(event)
     if now is None:
         abort(404, _("No event has this link: check that the whole link was opened."))
@@ -182,8 +182,10 @@ def state(event: str) -> Response:
         return no_store(jsonify(version=now))
     stored, editable = _event_or_404(event, edit=False)
     now = rounds.mark(stored)
-    html = _live(rounds.load(stored, editable, now), now)
-    return no_store(jsonify(version=now, html=html.replace(CSRF_MARK, str(csrf_field())) if editable else html))
+    loaded = rounds.load(stored, editable, now)
+    html = _live(loaded, now)
+    return no_store(jsonify(version=now, moment=loaded.moment,
+                            html=html.replace(CSRF_MARK, str(csrf_field())) if editable else html))
 
 
 def _save(stored: StoredEvent, change: Any, done: str) -> Response | BaseResponse:
@@ -203,67 +205,6 @@ def _save(stored: StoredEvent, change: Any, done: str) -> Response | BaseRespons
     return redirect(url_for("events.event", event=stored.token))
 
 
-#: The night's PDFs this worker printed most recently, by the event, the link's kind, the state of
-#: the night and its games, the paper and the language (and the cards by the address their QR codes
-#: lead to). At 100 tables or 20 rounds a PDF takes a second or more to print; it weighs some
-#: hundreds of KB.
-_printed: LRU[bytes] = LRU(16)
-
-
-@bp.get("/e/<event>/cards.pdf")
-def cards(event: str) -> Response:
-    """The current round's table cards (edit link only: each card's QR code opens its table's game
-    to score it): four cards to a page, of A4 paper or of Letter (``?paper=letter``)."""
-    stored, _editable = _event_or_404(event, edit=True)
-    try:
-        paper = values.choice(request.args.get("paper", "").strip().lower() or "a4", _("The paper"), PAPERS)
-    except RulesError as exc:
-        return _page(stored, True, str(exc), 422)
-    state = rounds.mark(stored)
-    loaded = rounds.load(stored, True, state)
-    current = loaded.current
-    if current is None:
-        abort(404, _("No round has started yet: the table cards are made when a round starts."))
-
-    def printed() -> bytes:
-        drawn = {f"qr-{t.number}.png": qr_png(game_links(t.game)["edit"]) for t in current.tables if t.game}
-        page = render_template("events/cards.html", doc=loaded.doc, current=current, paper=paper,
-                               static=current_app.static_url_path)
-        return pdf.page_pdf(page, drawn)[0]
-
-    key = ("cards", stored.id, stored.token, state, paper, language.current(), request.host_url)
-    return _pdf(_printed.get(key, printed), f"round-{current.number}-tables.pdf")
-
-
-@bp.get("/e/<event>/results.pdf")
-def results(event: str) -> Response:
-    """The results sheet: the standings after the finished rounds (100 players to a page), then
-    each finished round's tables with their places and final totals, by either link (it holds no
-    link)."""
-    stored, editable = _event_or_404(event, edit=False)
-    state = rounds.mark(stored)
-
-    def printed() -> bytes:
-        loaded = rounds.load(stored, editable, state)
-        header = ["#", _("Player"), _("Score"), _("Tables won"), _("Bids made"), _("Points")]
-        finished = [(r.number, listing.round_tables([_("Table %(table)s", table=t.number) for t in r.tables],
-                                                    [(t.result, t.players) for t in r.tables], event_score), r.byes)
-                    for r in loaded.finished_rounds]
-        page = render_template("events/results.html", doc=loaded.doc, rounds=finished, round_size=listing.ROUNDS,
-                               standings=listing.standings(header, loaded.lines, event_score),
-                               static=current_app.static_url_path)
-        return pdf.page_pdf(page)[0]
-
-    key = ("results", stored.id, stored.token, editable, state, language.current())
-    return _pdf(_printed.get(key, printed), "results.pdf")
-
-
-def _pdf(data: bytes, name: str) -> Response:
-    response = Response(data, mimetype="application/pdf")
-    response.headers["Content-Disposition"] = f'inline; filename="{name}"'
-    return no_store(response)
-
-
 def event_score(value: Fraction) -> str:
     """A score or a sum of totals as a sheet shows it: whole, or to 2 decimals."""
     return str(value.numerator) if value.denominator == 1 else f"{float(round(value, 2)):.2f}"
@@ -271,7 +212,7 @@ def event_score(value: Fraction) -> str:
 
 def init_app(app: Any) -> None:
     """The template helpers of the event pages."""
-    app.jinja_env.filters.update(event_score=event_score, zip=zip)
+    app.jinja_env.filters.update(event_score=event_score, zip=zip, listed=listed)
 
 
 #: The longest round clock, in minutes.

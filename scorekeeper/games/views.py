@@ -66,7 +66,8 @@ def index() -> str:
                         "progress": board.progress(checked), "leaders": board.leaders(checked),
                         "variant": board.variant(checked.rules),
                         "played": played(_local(game.created_at), _local(game.updated_at), now)})
-    return render_template("games/index.html", entries=entries, groups=device.groups(),
+    nights = [(night, night.document, editable) for night, editable in device.events()]
+    return render_template("games/index.html", entries=entries, groups=device.groups(), nights=nights,
                            blank_sheet=endpoint_url("sheets.blank_form"))
 
 

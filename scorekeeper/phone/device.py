@@ -1,4 +1,5 @@
-"""This device's memory: the games it opened, kept in its own signed session cookie.
+"""This device's memory: the games, groups and club nights it opened, kept in its own signed
+session cookie.
 
 There is no server-wide list of games: a phone sees the games it created, imported or opened.
 The cookie holds one short entry per game, most recent first: ``e`` (may edit) or ``v`` (read
@@ -15,6 +16,7 @@ from typing import NamedTuple, TypeVar
 
 from flask import session
 
+from ..store.events import StoredEvent, events_by_id
 from ..store.games import StoredGame, games_by_id, games_of
 from ..store.groups import StoredGroup, group_of, groups_by_id
 from ..web import access
@@ -24,6 +26,8 @@ from ..web import access
 KEEP = 100
 #: The most groups a device remembers, the same way (in the cookie's ``groups``).
 KEEP_GROUPS = 20
+#: The most club nights a device remembers, the same way (in the cookie's ``events``).
+KEEP_EVENTS = 20
 #: How many characters of a game's token an entry keeps, to tell the game from a later one.
 CHECK = 8
 _ENTRY = re.compile(rf"([ev])([0-9]{{1,12}})\.([A-Za-z0-9_-]{{{CHECK}}})")
@@ -36,7 +40,7 @@ class Held(NamedTuple):
     editable: bool
 
 
-def _entry(game: StoredGame | StoredGroup, editable: bool) -> str:
+def _entry(game: StoredGame | StoredGroup | StoredEvent, editable: bool) -> str:
     token = game.token if editable else game.view_token
     return f"{'e' if editable else 'v'}{game.id}.{token[:CHECK]}"
 
@@ -94,7 +98,7 @@ def games() -> list[Held]:
     return [Held(game, editable) for game, editable in _held("games", _entries(), games_by_id)]
 
 
-Item = TypeVar("Item", StoredGame, StoredGroup)
+Item = TypeVar("Item", StoredGame, StoredGroup, StoredEvent)
 
 
 def _held(key: str, entries: list[str], by_id: Callable[[list[int]], list[Item]]) -> list[tuple[Item, bool]]:
@@ -118,28 +122,46 @@ def _held(key: str, entries: list[str], by_id: Callable[[list[int]], list[Item]]
     return held
 
 
-def _group_entries() -> list[str]:
-    entries = session.get("groups", [])
+def _kept_entries(key: str) -> list[str]:
+    entries = session.get(key, [])
     return [e for e in entries if isinstance(e, str)] if isinstance(entries, list) else []
 
 
-def remember_group(group: StoredGroup, editable: bool) -> None:
-    """Put a group at the top of this device's list of groups (one it may edit stays editable)."""
-    entries = _group_entries()
-    mine = [e for e in entries if _id(e) == group.id]
+def _remember_kept(key: str, item: StoredGroup | StoredEvent, editable: bool, keep: int) -> None:
+    """Put a group or a club night at the top of this device's list ``key`` (one it may edit stays
+    editable when it is opened by its read-only link too)."""
+    entries = _kept_entries(key)
+    mine = [e for e in entries if _id(e) == item.id]
     if mine and mine[0].startswith("e"):
         editable = True
-    entry = _entry(group, editable)
+    entry = _entry(item, editable)
     if entries[:1] == [entry] and session.permanent:
         return
-    session["groups"] = [entry, *(e for e in entries if _id(e) != group.id)][:KEEP_GROUPS]
+    session[key] = [entry, *(e for e in entries if _id(e) != item.id)][:keep]
     session.permanent = True
+
+
+def remember_group(group: StoredGroup, editable: bool) -> None:
+    """Put a group at the top of this device's list of groups."""
+    _remember_kept("groups", group, editable, KEEP_GROUPS)
 
 
 def groups() -> list[tuple[StoredGroup, bool]]:
     """The groups this device has opened, the most recently changed first, and whether it may edit
     each; entries of groups that are gone are dropped."""
-    return _held("groups", _group_entries(), groups_by_id)
+    return _held("groups", _kept_entries("groups"), groups_by_id)
+
+
+def remember_event(event: StoredEvent, editable: bool) -> None:
+    """Put a club night at the top of this device's list of nights: the director's page (the edit
+    link) or the room screen (the read-only link) was opened on it."""
+    _remember_kept("events", event, editable, KEEP_EVENTS)
+
+
+def events() -> list[tuple[StoredEvent, bool]]:
+    """The club nights this device has opened, the most recently changed first, and whether it holds
+    the director's link of each; entries of nights that are gone are dropped."""
+    return _held("events", _kept_entries("events"), events_by_id)
 
 
 def joinable(game: StoredGame) -> tuple[StoredGroup | None, list[StoredGroup], str]:

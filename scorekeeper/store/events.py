@@ -123,6 +123,14 @@ def find_event(token: str) -> tuple[StoredEvent | None, bool]:
     return event, secrets.compare_digest(event.token, token)
 
 
+def events_by_id(ids: list[int]) -> list[StoredEvent]:
+    """The events with these ids, the most recently changed first (none asked, none read)."""
+    if not ids:
+        return []
+    query = select(_events).where(_events.c.id.in_(ids)).order_by(_events.c.updated_at.desc())
+    return [StoredEvent(**row._mapping) for row in connection().execute(query)]
+
+
 _games = Game.__table__
 _links = EventGame.__table__
 _ATTACH = insert(_links).values(game_id=bindparam("game_id"), event_id=bindparam("event_id"))

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from phone import ALL_SENT, PHONE, console_errors, next_look
 from playwright.sync_api import Browser, Page, expect
+from test_browser_night import NAMES, night, play, tables
 
 pytestmark = pytest.mark.browser
 
@@ -24,6 +25,8 @@ RUN = """(tags) => axe.run(document, { resultTypes: ['violations'],
   runOnly: { type: 'rule', values: axe.getRules(tags).map(rule => rule.ruleId) } })"""
 #: A phone held sideways: the pages whose controls crowd most there are checked in it too.
 LANDSCAPE = {"width": 844, "height": 390}
+#: A TV, or a projector, showing a club night's room screen.
+TV = {"width": 1920, "height": 1080}
 #: WCAG 1.4.11, which axe-core does not check: a control's edge (its border, or else its fill) has a
 #: contrast of 3:1 against what surrounds it. Inactive controls are exempt, as WCAG says.
 CONTROL_EDGES = """() => {
@@ -193,6 +196,23 @@ def club_night(page: Page, *, started: bool = True) -> dict[str, str]:
     return links
 
 
+def night_over(page: Page) -> dict[str, str]:
+    """A club night of 8 at two tables whose one round is played: the night is over."""
+    links = night(page.request, NAMES[:8], rounds=1, tables={"size": 4})
+    page.request.post(links["api"] + "/rounds", data={})
+    for table in tables(page.request, links):
+        play(page.request, table, 3)
+    return links
+
+
+def opened(page: Page, url: str, size: dict[str, int] | None = None) -> None:
+    """A page with every one of its folded parts (``<details>``) open, at a size (a phone's)."""
+    if size:
+        page.set_viewport_size(size)
+    page.goto(url)
+    page.evaluate("() => document.querySelectorAll('main details').forEach(d => { d.open = true; })")
+
+
 def group(page: Page, games: int = 3) -> str:
     """A group of ``games`` finished games, opened on this phone by its edit link; that link."""
     created = page.request.post("/api/groups", data={"name": "Friday club"}).json()
@@ -267,6 +287,12 @@ PAGES: dict[str, Callable[[Page], object]] = {
     "event-director-before": lambda page: page.goto(club_night(page, started=False)["edit"]),
     "event-room": lambda page: page.goto(club_night(page)["view"]),
     "event-where": lambda page: page.goto(club_night(page)["view"] + "?name=player+5"),
+    "event-director-open": lambda page: opened(page, club_night(page)["edit"]),
+    "event-director-before-open": lambda page: opened(page, club_night(page, started=False)["edit"]),
+    "event-director-over": lambda page: opened(page, night_over(page)["edit"]),
+    "event-room-over": lambda page: page.goto(night_over(page)["view"]),
+    "event-room-tv": lambda page: opened(page, club_night(page)["view"], TV),
+    "event-room-over-tv": lambda page: opened(page, night_over(page)["view"], TV),
 }
 #: The states checked in landscape as well: entry by big buttons, with the sticky Save bar over them.
 SIDEWAYS = ["new", "bid", "bids-at-once", "tricks", "tricks-held", "correct", "correct-held", "correct-refused", "scored"]

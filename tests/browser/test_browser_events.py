@@ -90,3 +90,31 @@ def test_ending_a_tables_game_is_asked_first_and_its_link_is_a_target_of_its_own
     expect(page.locator(".flash")).to_contain_text("Table 1's game has ended")
     assert page.request.get(links["api"]).json()["played"][0]["tables"][0]["finished"] is True
     context.close()
+
+
+def test_a_director_who_closed_the_tab_opens_the_night_from_the_home_page(browser: Browser, server: str) -> None:
+    """Issue 30, item 1: the night made on this phone is on its home page, and one tap leads back to
+    the director's page; the room screen's link is beside it."""
+    for scheme in ("light", "dark"):
+        context = browser.new_context(viewport=PHONE, base_url=server, color_scheme=scheme)
+        page = context.new_page()
+        page.goto("/events/new")
+        page.fill("input[name=name]", f"Club night in {scheme}")
+        page.fill("textarea[name=players]", "\n".join(PLAYERS))
+        page.click("button[type=submit]")
+        expect(page.locator(".flash")).to_contain_text("The club night is ready")
+        director = page.url
+        page.close()  # the tab is closed
+        home = context.new_page()
+        home.goto("/")
+        card = home.locator(".night-card", has_text=f"Club night in {scheme}")
+        expect(card).to_contain_text("0 of 3 rounds started")
+        assert_fits_the_phone(home)
+        card.locator(".night-room").click()
+        expect(home.locator("h1")).to_contain_text(f"Club night in {scheme}")
+        assert home.locator("text=Start round 1").count() == 0  # the room screen: nothing to start
+        home.go_back()
+        card.locator(".game-link").click()
+        assert home.url == director
+        expect(home.locator("text=Start round 1")).to_be_visible()
+        context.close()

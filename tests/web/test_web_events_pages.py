@@ -11,7 +11,15 @@ from flask import Flask
 from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_web_events_api import QUICK_RULES, events_snapshot, finish, new_event, token
+from test_web_events_api import (
+    NAMES,
+    QUICK_RULES,
+    events_snapshot,
+    finish,
+    new_event,
+    start_round,
+    token,
+)
 from webhelpers import csrf_from, hostile_text, message, text, within_cpu
 
 
@@ -31,7 +39,7 @@ def test_the_director_starts_a_round_as_proposed_and_follows_its_tables(client: 
                                                                         night: dict[str, Any]) -> None:
     page = text(client.get(f"/e/{night['edit']}").get_data(as_text=True))
     assert "Round 1: proposed seating" in page and "Start round 1" in page
-    assert "The first round has not started yet" in page
+    assert "Bids made" not in page  # no standings before the first round: nobody has a score yet
     response = post(client, night["edit"], "start")
     assert response.status_code == 302
     page = client.get(f"/e/{night['edit']}")
@@ -122,6 +130,23 @@ def test_the_room_screen_shows_the_tables_and_standings_but_no_edit_link(client:
     answer = text(client.get(f"/e/{night['view']}", query_string={"name": name.upper()}).get_data(as_text=True))
     assert f"{name}: round 1, table 3, seat 2." in answer
     assert "Zed is not a player of this event" in text(client.get(f"/e/{night['view']}?name=Zed").get_data(as_text=True))
+
+
+def test_the_night_s_winners_are_named_once_it_is_over_as_the_page_s_language_lists_them(client: FlaskClient) -> None:
+    """Issue 30, item 5: the room screen ends on a headline with the winners; two tables whose
+    first seats win alike tie the night."""
+    event = start_round(client, new_event(client, players=NAMES[:8], rounds=1, tables={"size": 4}))
+    view = token(event["links"]["view"])
+    assert "ev-winners" not in client.get(f"/e/{view}").get_data(as_text=True)
+    assert client.get(f"/e/{view}/state").get_json()["moment"] == "play"
+    for table in event["played"][0]["tables"]:
+        finish(client, table)
+    winners = [line["name"] for line in client.get(event["links"]["api"]).get_json()["standings"] if line["rank"] == 1]
+    assert len(winners) == 2
+    for link in (view, token(event["links"]["edit"])):
+        assert f"{winners[0]} and {winners[1]} win" in text(client.get(f"/e/{link}").get_data(as_text=True))
+    assert f"{winners[0]} en {winners[1]} winnen" in text(client.get(f"/e/{view}?lang=nl").get_data(as_text=True))
+    assert client.get(f"/e/{view}/state").get_json()["moment"] == "end"
 
 
 def test_the_room_screen_follows_the_tables_as_they_enter_deals(client: FlaskClient, night: dict[str, Any]) -> None:
@@ -363,3 +388,56 @@ def test_table_cards_on_an_unknown_paper_are_refused_naming_the_papers(client: F
     post(client, night["edit"], "start")
     refused = client.get(f"/e/{night['edit']}/cards.pdf?paper=a5")
     assert refused.status_code == 422 and message(refused) == "The paper must be one of a4, letter, not 'a5'"
+
+
+def _nights_on_the_home_page(client: FlaskClient) -> str:
+    page = client.get("/").get_data(as_text=True)
+    return page.split("Your club nights", 1)[1].split("</ul>", 1)[0] if "Your club nights" in page else ""
+
+
+def test_a_director_who_closed_the_tab_finds_the_night_on_the_home_page(app: Flask) -> None:
+    """Issue 30, item 1: the home page lists this phone's club nights, with the director's page and
+    the room screen's link, the most recently changed first."""
+    director = app.test_client()
+    assert _nights_on_the_home_page(director) == ""
+    for name in ("Tuesday club night", "Friday club night"):
+        made = director.post("/events/new", data={"name": name, "players": "\n".join(f"P{n}" for n in range(9)),
+                                                  "rounds": "2", "size": "3", "csrf_token": csrf_from(
+                                                      director.get("/events/new").get_data(as_text=True))})
+        assert made.status_code == 302
+    edit = token(made.headers["Location"])
+    view = token(director.get(f"/api/events/{edit}").get_json()["links"]["view"])
+    listed = _nights_on_the_home_page(director)
+    assert text(listed).startswith("Friday club night")
+    assert "Tuesday club night" in text(listed)
+    assert f'href="/e/{edit}"' in listed and f'href="/e/{view}"' in listed
+    assert "9 players · 0 of 2 rounds started" in text(listed)
+    assert post(director, edit, "start").status_code == 302
+    assert "1 of 2 rounds started" in text(_nights_on_the_home_page(director))
+
+
+def test_a_phone_that_opened_the_room_screen_lists_the_night_read_only(app: Flask, client: FlaskClient,
+                                                                      night: dict[str, Any]) -> None:
+    """The room's link lists the night with the room screen only; opened later by the director's
+    link, the night stays the director's on that phone."""
+    assert _nights_on_the_home_page(client) == ""  # made through the API: not opened on this phone
+    player = app.test_client()
+    player.get(f"/e/{night['view']}")
+    listed = player.get("/").get_data(as_text=True)
+    assert f'href="/e/{night["view"]}"' in listed and "Room screen · read-only" in text(listed)
+    assert night["edit"] not in listed
+    client.get(f"/e/{night['edit']}")
+    client.get(f"/e/{night['view']}")
+    assert f'href="/e/{night["edit"]}"' in _nights_on_the_home_page(client)
+
+
+def test_a_tables_link_never_lists_its_night_on_the_home_page(app: Flask, client: FlaskClient,
+                                                              night: dict[str, Any]) -> None:
+    """A table's card opens its game, and the home page of that phone holds no link to the night: not
+    the director's, and no room screen a table's link didn't show."""
+    assert post(client, night["edit"], "start").status_code == 302
+    table = client.get(f"/api/events/{night['edit']}").get_json()["played"][0]["tables"][0]
+    scorer = app.test_client()
+    assert scorer.get(f"/g/{token(table['links']['edit'])}").status_code == 200
+    home = scorer.get("/").get_data(as_text=True)
+    assert night["edit"] not in home and "Your club nights" not in home

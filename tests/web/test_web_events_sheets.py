@@ -12,10 +12,14 @@ from typing import Any
 import pytest
 import segno
 from flask.testing import FlaskClient
+from hypothesis import given
+from hypothesis import strategies as st
 from pypdf import PdfReader
 from test_web_events_api import finish, new_event, start_round, token
-from webhelpers import within_cpu
+from webhelpers import message, within_cpu
 
+from scorekeeper.events import printed as printed_module
+from scorekeeper.events.rounds import Round, Table
 from scorekeeper.sheets import pdf
 
 QUICK_RULES = {"preset": "oh-hell", "deal": "fixed", "max_cards": 1, "deals": 1}
@@ -153,3 +157,58 @@ def test_a_large_night_s_pdfs_stay_within_the_cpu_bound(client: FlaskClient) -> 
     assert results.status_code == 200
     with within_cpu(0.2, what="the results sheet again, unchanged"):
         assert client.get(f"/e/{view}/results.pdf").data == results.data
+
+
+def test_a_night_too_long_for_one_sheet_prints_its_latest_rounds_and_each_round_on_its_own(
+        client: FlaskClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 29, finding 2: the results sheet of the largest night, 20 rounds of 400 players with long
+    names, took 4 s and more (8,000 names to draw). A sheet prints the latest rounds within
+    ``ROUND_NAMES`` names and says where the others are; ``?round=N`` prints round N alone. Here the
+    limit is one round of this night's 13 players."""
+    monkeypatch.setattr(printed_module, "ROUND_NAMES", 13)
+    event = night(client, 13, finished=2)
+    view = token(event["links"]["view"])
+    whole = words(client.get(f"/e/{view}/results.pdf").data)
+    assert "STANDINGS" in whole and "ROUND 2" in whole and "ROUND 1" not in whole
+    assert "Round 1's tables are on a sheet of their own" in whole
+    alone = client.get(f"/e/{view}/results.pdf?round=1")
+    assert alone.status_code == 200 and 'filename="round-1-results.pdf"' in alone.headers["Content-Disposition"]
+    shown = words(alone.data)
+    assert "ROUND 1" in shown and "STANDINGS" not in shown and "ROUND 2" not in shown
+    for table in event["played"][0]["tables"]:
+        assert f"Table {table['table']} 1 " in shown
+    for asked in ("3", "0", "x", "\u0661", "1" * 40):  # started but not finished, none, not a number
+        refused = client.get(f"/e/{view}/results.pdf", query_string={"round": asked})
+        assert refused.status_code == 404
+        assert "has no results yet: a round's tables are printed once every table has finished" in message(refused)
+
+
+@given(st.lists(st.integers(3, 400), min_size=1, max_size=20), st.integers(1, 2000))
+def test_a_results_sheet_prints_the_latest_rounds_within_the_limit_of_names(sizes: list[int], limit: int) -> None:
+    """The rounds printed are the latest ones, consecutive, at most ``limit`` names together unless the
+    last round alone holds more."""
+    seated = [Table(1, tuple(f"P{i}" for i in range(size)), None, None) for size in sizes]  # type: ignore[arg-type]
+    played = tuple(Round(n, (table,), ()) for n, table in enumerate(seated, start=1))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(printed_module, "ROUND_NAMES", limit)
+        kept = printed_module.printed_rounds(played)
+    assert kept and kept == played[len(played) - len(kept):]
+    names = sum(len(r.tables[0].players) for r in kept)
+    assert names <= limit or len(kept) == 1
+    if len(kept) < len(played):  # the next older round would have gone over
+        assert names + len(played[-len(kept) - 1].tables[0].players) > limit
+
+
+@pytest.mark.parametrize("link", ["edit", "view"])
+def test_each_finished_round_s_tables_are_offered_as_a_sheet_of_their_own(client: FlaskClient, link: str) -> None:
+    """The director's page and the room screen offer every finished round's tables, the latest
+    first, by the link used (the room screen's form holds the read-only link only)."""
+    event = night(client, 13, finished=2)
+    used = token(event["links"][link])
+    page = client.get(f"/e/{used}").get_data(as_text=True)
+    form = page.split('class="round-sheet"', 1)[1].split("</form>", 1)[0]
+    assert f'action="/e/{used}/results.pdf"' in form
+    assert re.findall(r'<option value="(\d+)">', form) == ["2", "1"]
+    if link == "view":
+        assert token(event["links"]["edit"]) not in page
+    assert client.get(f"/e/{used}/results.pdf?round=2").status_code == 200
