@@ -344,8 +344,9 @@ def test_a_refused_form_comes_back_with_the_focus_on_what_is_wrong(
     page.fill("input[name='rules-max_cards']", "ten")
     page.locator("button.primary[value=preview]").click()
     said = "⚠ Top hand (cards) must be a whole number from 1 to 104, not 'ten'."
-    expect(page.locator("#error")).to_be_focused()  # read first: the alert is where the page opens
     field = page.locator("input[name='rules-max_cards']")
+    expect(field).to_be_focused()  # read first: the field refused, in its panel, its message beside it
+    expect(page.locator("#error")).to_have_count(0)
     expect(field).to_have_attribute("aria-invalid", "true")
     expect(field).to_have_accessible_description(said)
     expect(page.locator("input[name='rules-made']")).to_have_accessible_description(
