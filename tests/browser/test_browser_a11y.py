@@ -308,7 +308,7 @@ def test_every_page_passes_axe_wcag_22_aa_in_light_and_dark(phone: Page, name: s
 TOUCH: dict[str, Any] = {"viewport": PHONE, "has_touch": True, "is_mobile": True, "device_scale_factor": 3}
 
 
-@pytest.mark.parametrize("name", ["new"])
+@pytest.mark.parametrize("name", ["new", "event-new"])
 def test_the_new_game_and_night_forms_pass_axe_on_a_touch_phone_with_every_panel_open(
         browser: Browser, server: str, name: str) -> None:
     """As a player who opens "House rules", the stakes and the language menu sees the form, and
