@@ -106,18 +106,27 @@ def _tables(given: object, rules: Mapping[str, Any]) -> TableSizes:
     if sizes is not None and not isinstance(sizes, list):
         raise EventError(_("The allowed table sizes must be a list such as %(example)s", example="[3, 4, 5]"))
     found = table_sizes(given.get("size"), sizes)
-    problems: dict[int, str] = {}
+    playable(rules, found)
+    return found
+
+
+def playable(rules: Mapping[str, Any], found: TableSizes) -> None:
+    """Refuse rules that a table of an allowed size can't play, naming the size and the rule to change."""
+    problems: dict[int, RulesError] = {}
     for size in found.sizes:
         try:
             rules_for(rules, size)
         except RulesError as exc:
-            problems[size] = str(exc)
-    if problems and len(problems) == len(found.sizes) and len(set(problems.values())) == 1:
-        raise EventError(_("These rules can't be played: %(problem)s", problem=problems[found.sizes[0]]))
-    if problems:
-        size, problem = next(iter(problems.items()))
-        raise EventError(_("A table of %(size)s can't play these rules: %(problem)s", size=size, problem=problem))
-    return found
+            problems[size] = exc
+    if not problems:
+        return
+    size, problem = next(iter(problems.items()))
+    if len(problems) == len(found.sizes) and len({str(p) for p in problems.values()}) == 1:
+        refused = EventError(_("These rules can't be played: %(problem)s", problem=problem))
+    else:
+        refused = EventError(_("A table of %(size)s can't play these rules: %(problem)s", size=size, problem=problem))
+    refused.field = problem.field  # the rule to change
+    raise refused
 
 
 def check_tables(players: int, tables: TableSizes) -> None:

@@ -3,7 +3,7 @@ link), which follows the tables as they enter deals (static/js/view.js polls ``s
 
 from __future__ import annotations
 
-from datetime import UTC, date, datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from fractions import Fraction
 from typing import Any
 
@@ -30,16 +30,15 @@ from ..rules import characters, values
 from ..rules.errors import RulesError
 from ..rules.event import lineups
 from ..rules.gamefile import GameFile
-from ..rules.presets import PRESETS
 from ..rules.words import N_, _, listed
 from ..store import edits
 from ..store.cache import LRU
-from ..store.db import commit, rollback
+from ..store.db import rollback
 from ..store.events import StoredEvent, find_event, state_of
 from ..web import access, language
 from ..web.site import no_store
 from . import document as documents
-from . import rounds
+from . import night, rounds
 
 bp = Blueprint("events", __name__)
 
@@ -124,41 +123,17 @@ def _render(loaded: rounds.Loaded, state: str, error: str, asked: str) -> str:
                            busy=busy, error=error, next_round=len(loaded.rounds) + 1, csrf_mark=Markup(CSRF_MARK))
 
 
-#: The fields of the new-event form, and what each starts as.
-NEW_FIELDS = {"name": "", "date": "", "players": "", "rounds": "3", "size": "4", "seating": "mixed",
-              "ranking": "percent", "preset": "oh-hell", "group": ""}
-
-
 @bp.route("/events/new", methods=("GET", "POST"))
 def new() -> str | BaseResponse | tuple[str, int]:
     """A new club night: its name, date, players (one a line), rounds, table size, seating,
-    ranking, rules and group; then the director's page."""
-    typed = {name: str(request.form.get(name, start))[:20_000] for name, start in NEW_FIELDS.items()}
-    if request.method != "POST":  # HEAD and OPTIONS change nothing either
-        return _new_page(typed)
-    try:
-        doc = documents.new_event({
-            "name": typed["name"], "date": typed["date"].strip() or None,
-            "players": [line for line in typed["players"].splitlines() if line.strip()],
-            "rounds": values.whole(typed["rounds"], lambda: _(documents.LABELS["rounds"]), 1, documents.MAX_ROUNDS),
-            "tables": {"size": values.whole(typed["size"], lambda: _("The preferred table size"), 3, 8)},
-            "seating": typed["seating"], "ranking": typed["ranking"], "rules": {"preset": typed["preset"]},
-        }, date.today())
-        if typed["group"].strip():
-            doc["group"] = documents.group_id(typed["group"])
-    except RulesError as exc:
-        return _new_page(typed, str(exc)), 422
-    stored = StoredEvent.create(doc)
-    device.remember_event(stored, True)
-    response = redirect(url_for("events.event", event=stored.token))
-    commit()
-    flash(_("The club night is ready: seat and start the first round below. Keep this page's link to yourself; "
-            "the room screen's link is for everyone."), "done")
-    return response
+    ranking, rules and group; then the director's page (events/night.py)."""
+    return night.new()
 
 
-def _new_page(typed: dict[str, str], error: str = "") -> str:
-    return render_template("events/new.html", typed=typed, error=error, presets=PRESETS)
+@bp.get("/events/new/rounds")
+def new_rounds() -> Response:
+    """What a round of the rules being chosen takes, as the new-night form shows it (JSON)."""
+    return night.lengths()
 
 
 @bp.get("/e/<event>")

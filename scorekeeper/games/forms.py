@@ -28,7 +28,7 @@ from ..web.fields import (
     choice_field,
     indexed,
     longest,
-    problems,
+    refuse,
     sentence,
 )
 from ..web.site import read_json
@@ -66,6 +66,9 @@ class HouseRulesForm(Form):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        # A sequence typed means the custom pattern (with another pattern chosen, the rules refuse the two).
+        if (self.sequence.data or "").strip() and not self.deal.data:
+            self.deal.data = "custom"
         # A deck the list doesn't offer (a game file may give 20 to 104 cards) is offered too, so the
         # game's own is shown and kept; ``validate`` reads it within its bounds.
         size = self.deck_size.data
@@ -89,7 +92,19 @@ class HouseRulesForm(Form):
         """The fields the table changed, typed as the game file wants them (RulesError if one can't be)."""
         return rules_from_text({field.short_name: field.data or "" for field in self})
 
+    def refused(self, exc: RulesError) -> bool:
+        """Put a refusal of the rules made from the form beside the rule field to change; False when
+        it is about no field of the form."""
+        field = self._fields.get(exc.field or "")
+        if field is None:
+            return False
+        refuse(field, str(exc))
+        return True
 
+
+#: The stakes field of the new-game form that each stakes field of the game file is typed in.
+STAKES_TYPED = {"per_point": "amount", "ante": "amount", "currency": "currency", "settlement": "settlement",
+                "hard_score_bonus": "hard_score_bonus", "stakes": "stakes"}
 
 
 def _too_many() -> str:
@@ -159,9 +174,15 @@ class NewGameForm(PostedForm, StakesFields):
                     self.row_errors.append(_("The first dealer's row has no name: choose who deals first."))
         return valid and not self.row_errors
 
-    def errors_in_words(self) -> list[str]:
-        """Every refusal of the form, the players' first."""
-        return [*self.row_errors, *problems(self)]
+    def refused(self, exc: RulesError) -> bool:
+        """Put a refusal of the game file made from the form beside the rule or stakes field to
+        change; False when it is about no field of the form (the players, say)."""
+        if self.rules.form.refused(exc):
+            return True
+        if exc.field not in STAKES_TYPED:
+            return False
+        refuse(self[STAKES_TYPED[exc.field]], str(exc))
+        return True
 
     def dealer(self) -> int | None:
         """The seat who deals first (checked by ``validate``); None for a random draw."""

@@ -40,7 +40,7 @@ from ..store.games import StoredGame, find_game
 from ..store.groups import StoredGroup
 from ..web import access, lanes
 from ..web.access import Act
-from ..web.fields import indexed, problems, sentence
+from ..web.fields import beside, indexed, problems, sentence
 from ..web.site import endpoint_url, game_or_404, no_store
 from . import backup
 from .forms import HouseRulesForm, ImportForm, NewGameForm
@@ -162,14 +162,14 @@ def new() -> str | BaseResponse | tuple[str, int]:
     if refusal:
         return _form(form, refusal, group=group, roster=roster), 422
     if not form.validate():
-        return _form(form, " ".join(form.errors_in_words()), group=group, roster=roster), 422
+        return _form(form, " ".join(form.row_errors), group=group, roster=roster), 422
     dealer = form.dealer()
     drawn = dealer is None
     first = secrets.randbelow(len(form.names())) if dealer is None else dealer
     try:
         checked = parse(form.document(first))
     except RulesError as exc:
-        return _form(form, sentence(str(exc))), 422
+        return _form(form, "" if form.refused(exc) else sentence(str(exc)), group=group, roster=roster), 422
     if action == "start":
         return open_new(checked, group=group)
     keep = [(k, v) for k, v in request.form.items(multi=True)
@@ -182,6 +182,8 @@ def new() -> str | BaseResponse | tuple[str, int]:
 
 def _form(form: NewGameForm, error: str = "", group: StoredGroup | None = None, roster: list[str] | None = None,
           focus: int | None = None) -> str:
+    """The new-game form; a refused field says why beside it, in its panel opened."""
+    beside(form)
     return render_template("games/new.html", form=form, error=error, presets=PRESETS, systems=SYSTEMS,
                            group=group, chips=_chips(form, roster or []), focus=focus)
 

@@ -1,8 +1,34 @@
 """The errors the rules core raises: each a ValueError with a sentence a person can read."""
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 
 class RulesError(ValueError):
-    """Something a rule of the game does not allow."""
+    """Something a rule of the game does not allow. ``field``: the field of the game file's rules
+    or stakes to change (``max_cards``, ``per_point``, …), when one is to blame; a form puts the
+    message beside it."""
+
+    field: str | None = None
+
+
+@contextmanager
+def about(field: str) -> Iterator[None]:
+    """Refusals raised within are about ``field``, unless one names a field of its own already.
+
+    >>> try:
+    ...     with about("deal"), about("sequence"):
+    ...         raise RulesError("a hand too large")
+    ... except RulesError as exc:
+    ...     exc.field
+    'sequence'
+    """
+    try:
+        yield
+    except RulesError as exc:
+        if exc.field is None:
+            exc.field = field
+        raise
 
 
 class ValueRefused(RulesError):

@@ -17,6 +17,7 @@ from functools import lru_cache
 
 from . import values
 from .errors import EventError
+from .presets import Rules
 from .words import N_, _, ngettext
 
 #: The table sizes an event may allow (EVENTS.md, "What an event is").
@@ -200,3 +201,37 @@ def lineups(event: Event) -> tuple[Lineup, ...]:
         assert table_split is not None
         found.append(Lineup(number, seated, byes, table_split))
     return tuple(found)
+
+
+#: A club table's pace, to size a round by (docs/events.md): the minutes a deal takes besides its
+#: cards (shuffling, dealing, bidding, entering it) and the seconds one card played takes.
+DEAL_MINUTES, CARD_SECONDS = 2, 5
+
+
+@dataclass(frozen=True)
+class RoundLength:
+    """What one table's game takes: its deals, and about how many minutes (to 5 minutes; None when
+    its hands are chosen as it goes). A game of no set length (``fixed`` or ``manual`` without a
+    number of deals) has none; a target may end a game sooner."""
+
+    deals: int
+    minutes: int | None
+
+
+def round_length(rules: Rules) -> RoundLength | None:
+    """How long one table's game is under ``rules``, at ``rules.players`` players.
+
+    >>> from .presets import make_rules
+    >>> round_length(make_rules({}, 4)), round_length(make_rules({"max_cards": 5}, 5))
+    (RoundLength(deals=19, minutes=75), RoundLength(deals=9, minutes=30))
+    >>> round_length(make_rules({"deal": "manual", "deals": 6}, 4)), round_length(make_rules({"preset": "oh-well"}, 4))
+    (RoundLength(deals=6, minutes=None), None)
+    """
+    if rules.sizes is not None:
+        hands = [size for size, _no_trump in rules.sizes][:rules.deals]
+    elif rules.deals is not None and rules.deal == "fixed":
+        hands = [rules.max_cards] * rules.deals
+    else:
+        return None if rules.deals is None else RoundLength(rules.deals, None)
+    minutes = sum(DEAL_MINUTES + size * rules.players * CARD_SECONDS / 60 for size in hands)
+    return RoundLength(len(hands), max(5, 5 * round(minutes / 5)))

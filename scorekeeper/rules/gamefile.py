@@ -8,7 +8,7 @@ from typing import Any, NoReturn, cast
 
 from . import values
 from .bidding import WHOLE, announce
-from .errors import GameError, RulesError
+from .errors import GameError, RulesError, about
 from .game import replay
 from .presets import Rules, rules_for
 from .schedule import TRUMPS
@@ -232,7 +232,9 @@ def parse(data: object, previous: GameFile | None = None) -> GameFile:
     except GameFileError:
         raise
     except RulesError as exc:
-        raise GameFileError(str(exc)) from None
+        refused = GameFileError(str(exc))
+        refused.field = exc.field
+        raise refused from None
 
 
 def _parse(data: object, previous: GameFile | None) -> GameFile:
@@ -259,7 +261,8 @@ def _parse(data: object, previous: GameFile | None) -> GameFile:
     stakes = None
     if stakes_input is not None:
         if rules.cooperative:
-            raise GameFileError(_("stakes: a cooperative game is won together, so it can't be played for stakes"))
+            with about("stakes"):
+                raise GameFileError(_("stakes: a cooperative game is won together, so it can't be played for stakes"))
         stakes = parse_stakes(stakes_input)
     deals_data = data.get("deals", [])
     if not isinstance(deals_data, list) or len(deals_data) > MAX_DEALS:

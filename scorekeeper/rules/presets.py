@@ -9,7 +9,7 @@ from typing import Any
 
 from . import values
 from .bidding import Bidding
-from .errors import RulesConfigError, UnknownVariantError
+from .errors import RulesConfigError, UnknownVariantError, about
 from .schedule import (
     OPEN_PATTERNS,
     PATTERNS,
@@ -272,10 +272,14 @@ def make_rules(overrides: Mapping[str, Any], players: int) -> Rules:
     given = {k: v for k, v in overrides.items() if v is not None}
     fields: dict[str, Any] = {**preset.defaults, **given}
 
-    deal = _choice(fields, "deal", PATTERNS, "down-up")
-    top_given = _count(fields, "max_cards")
-    decks = _count(fields, "decks")
-    deck_size = _count(fields, "deck_size")
+    with about("deal"):
+        deal = _choice(fields, "deal", PATTERNS, "down-up")
+    with about("max_cards"):
+        top_given = _count(fields, "max_cards")
+    with about("decks"):
+        decks = _count(fields, "decks")
+    with about("deck_size"):
+        deck_size = _count(fields, "deck_size")
     if decks is None:
         decks = 1
         wanted = top_given or (preset.top(52, players) if preset.top else 0)
@@ -289,58 +293,78 @@ def make_rules(overrides: Mapping[str, Any], players: int) -> Rules:
     else:
         top = preset.top(deck, players) if preset.top else default_max_cards(deck, players)
 
-    only = _choice(fields, "only", ("odd", "even"), None)
+    with about("only"):
+        only = _choice(fields, "only", ("odd", "even"), None)
     sequence: tuple[HandSize, ...] = ()
     if deal == "custom":
-        if "sequence" not in fields:
-            raise RulesConfigError(_("The custom pattern needs a sequence such as 1-2-3-7NT-3-2-1."))
-        sequence = parse_sequence(fields["sequence"])
-        for size, _no_trump in sequence:
-            check_hand_fits(size, deck, players, lambda: _("hand in the sequence"))
+        with about("sequence"):
+            if "sequence" not in fields:
+                raise RulesConfigError(_("The custom pattern needs a sequence such as 1-2-3-7NT-3-2-1."))
+            sequence = parse_sequence(fields["sequence"])
+            for size, _no_trump in sequence:
+                check_hand_fits(size, deck, players, lambda: _("hand in the sequence"))
         top = max(size for size, _no_trump in sequence)
     elif "sequence" in fields:
-        raise RulesConfigError(_("A custom sequence goes only with the custom deal pattern."))
+        with about("deal"):
+            raise RulesConfigError(_("A custom sequence goes only with the custom deal pattern."))
     else:
-        check_hand_fits(top, deck, players, lambda: _("top hand"))
+        with about("max_cards"):
+            check_hand_fits(top, deck, players, lambda: _("top hand"))
     sizes: tuple[HandSize, ...] | None = None
-    if deal not in OPEN_PATTERNS:
-        sizes = tuple(hand_sizes(deal, top, sequence, only))
-    elif only and deal == "fixed" and top % 2 != {"odd": 1, "even": 0}[only]:
-        raise RulesConfigError(no_sizes_left(deal, top, only))
+    with about("only"):
+        if deal not in OPEN_PATTERNS:
+            sizes = tuple(hand_sizes(deal, top, sequence, only))
+        elif only and deal == "fixed" and top % 2 != {"odd": 1, "even": 0}[only]:
+            raise RulesConfigError(no_sizes_left(deal, top, only))
 
-    trump = _choice(fields, "trump", TRUMP_RULES, "turn-up")
+    with about("trump"):
+        trump = _choice(fields, "trump", TRUMP_RULES, "turn-up")
     cycle: tuple[str, ...] = ()
-    if trump == "rotation":
-        cycle = parse_cycle(fields.get("trump_cycle", "S-D-C-H-NT"))
-    elif "trump_cycle" in given:
-        raise RulesConfigError(_("A trump cycle goes only with trumps by rotation."))
+    with about("trump_cycle"):
+        if trump == "rotation":
+            cycle = parse_cycle(fields.get("trump_cycle", "S-D-C-H-NT"))
+        elif "trump_cycle" in given:
+            raise RulesConfigError(_("A trump cycle goes only with trumps by rotation."))
 
-    bidding = Bidding(
-        _choice(fields, "bidding", ("free", "hook", "dealer-must-exceed", "must-equal"), "hook"),
-        _count(fields, "hook_from", largest_hand(deck, players, turn_up=False)),
-        _bool(fields, "simultaneous"),
-    )
-    tie = _choice(fields, "tie", TIES, "share")
-    scoring = _scoring(fields, given, bidding)
-    zero_bid = read_zero_bid(fields["zero_bid"]) if "zero_bid" in fields else None
-    spades = _bool(fields, "spades_double")
+    with about("bidding"):
+        rule = _choice(fields, "bidding", ("free", "hook", "dealer-must-exceed", "must-equal"), "hook")
+    with about("hook_from"):
+        hook_from = _count(fields, "hook_from", largest_hand(deck, players, turn_up=False))
+    with about("simultaneous"):
+        simultaneous = _bool(fields, "simultaneous")
+    with about("simultaneous" if simultaneous and rule != "free" else "hook_from"):
+        bidding = Bidding(rule, hook_from, simultaneous)
+    with about("tie"):
+        tie = _choice(fields, "tie", TIES, "share")
+    with about("scoring"):
+        scoring = _scoring(fields, given, bidding)
+    with about("zero_bid"):
+        zero_bid = read_zero_bid(fields["zero_bid"]) if "zero_bid" in fields else None
+    with about("spades_double"):
+        spades = _bool(fields, "spades_double")
     if (zero_bid is not None or spades) and (scoring is None or not scoring.has_made_score):
         what = scoring.id if scoring else _("cooperative play")
-        raise RulesConfigError(_(
-            "A made zero bid's score and spades double can't be used with %(scoring)s: "
-            "it has no made score to replace or double.", scoring=what
-        ))
+        with about("zero_bid" if zero_bid is not None else "spades_double"):
+            raise RulesConfigError(_(
+                "A made zero bid's score and spades double can't be used with %(scoring)s: "
+                "it has no made score to replace or double.", scoring=what
+            ))
     if scoring is not None:
         played = {size for size, _no_trump in sizes} if sizes is not None else set()
         if deal == "fixed":
             played.add(top)
         if tie == "one-card-hand":
             played.add(1)
-        check_system(scoring, played, players)
+        with about("made" if scoring.id == "custom" else "scoring"):
+            check_system(scoring, played, players)
+    with about("deals"):
+        deals = _count(fields, "deals")
+    with about("target"):
+        target = _count(fields, "target")
     return Rules(
         preset=preset.name, players=players, decks=decks, deck_size=deck, deal=deal, max_cards=top,
-        bidding=bidding, scoring=scoring, sequence=sequence, deals=_count(fields, "deals"),
-        target=_count(fields, "target"), only=only, trump=trump,
+        bidding=bidding, scoring=scoring, sequence=sequence, deals=deals,
+        target=target, only=only, trump=trump,
         trump_cycle=cycle, zero_bid=zero_bid, spades_double=spades,
         tie=tie, note=preset.note, sizes=sizes,
     )
@@ -384,8 +408,12 @@ def _scoring(fields: Mapping[str, Any], given: Mapping[str, Any], bidding: Biddi
     formula_fields = [f for f in ("made", "missed", "wins") if f in given]
     if name != "custom":
         if formula_fields:
-            raise RulesConfigError(_(_CUSTOM_ONLY[formula_fields[0]]))
+            with about(formula_fields[0]):
+                raise RulesConfigError(_(_CUSTOM_ONLY[formula_fields[0]]))
         return find_system(name)
     if "made" not in fields or "missed" not in fields:
-        raise RulesConfigError(_("Custom scoring needs a made formula and a missed formula."))
-    return custom_system(fields["made"], fields["missed"], _choice(fields, "wins", WINS, "highest"))
+        with about("made" if "made" not in fields else "missed"):
+            raise RulesConfigError(_("Custom scoring needs a made formula and a missed formula."))
+    with about("wins"):
+        wins = _choice(fields, "wins", WINS, "highest")
+    return custom_system(fields["made"], fields["missed"], wins)

@@ -10,7 +10,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 from . import values, words
-from .errors import FormulaError, UnknownVariantError, ValueRefused
+from .errors import FormulaError, UnknownVariantError, ValueRefused, about
 from .formulas import HouseFormula, formula
 from .values import refuse, shown
 from .words import N_, _
@@ -170,8 +170,10 @@ def custom_system(made: object, missed: object, wins: str = "highest") -> System
 
 @lru_cache(maxsize=64)
 def _custom(made: object, missed: object, wins: str) -> System:
-    made_formula = formula(made, N_("The made formula"))
-    missed_formula = formula(missed, N_("The missed formula"))
+    with about("made"):
+        made_formula = formula(made, N_("The made formula"))
+    with about("missed"):
+        missed_formula = formula(missed, N_("The missed formula"))
     made_text, missed_text = str(made).strip(), str(missed).strip()
     return System("custom", made_formula, missed_formula, wins,
                   f"made: {made_text}; missed: {missed_text}; {wins} total wins", (made_text, missed_text))
@@ -277,7 +279,8 @@ def check_system(system: System, sizes: Iterable[int], players: int) -> None:
                              "smaller hands.", cards=max(cards)))
     if refused is not None:  # worked out again, to say what is wrong in this request's language
         which, bid, tricks, size = refused
-        (system.made if which == "made" else system.missed)(bid, tricks, size, players)
+        with about(which):
+            (system.made if which == "made" else system.missed)(bid, tricks, size, players)
 
 
 @lru_cache(maxsize=256)

@@ -8,7 +8,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 from . import values
-from .errors import GameError
+from .errors import GameError, about
 from .words import N_, _
 
 SETTLEMENTS = ("pairwise", "to-winner")
@@ -72,19 +72,28 @@ def parse_stakes(data: object) -> Stakes:
     if not isinstance(data, Mapping):
         raise GameError(_("stakes must be an object such as {\"per_point\": \"0.05\"}"))
     values.fields(data, STAKE_FIELDS, "stakes")
-    amounts = {name: values.decimal(data[name], _label(name), *AMOUNTS[name])
-               for name in AMOUNTS if data.get(name) is not None}
+    amounts = {}
+    for name, bounds in AMOUNTS.items():
+        if data.get(name) is not None:
+            with about(name):
+                amounts[name] = values.decimal(data[name], _label(name), *bounds)
     per_point, ante = amounts.get("per_point"), amounts.get("ante")
-    if per_point is not None and ante is not None:
-        raise GameError(_("Stakes: a stake per point and an ante are alternatives: choose one"))
-    if per_point is None and ante is None:
-        raise GameError(_("Stakes: give a stake per point or an ante (a pool)"))
+    with about("per_point"):
+        if per_point is not None and ante is not None:
+            raise GameError(_("Stakes: a stake per point and an ante are alternatives: choose one"))
+        if per_point is None and ante is None:
+            raise GameError(_("Stakes: give a stake per point or an ante (a pool)"))
     bonus = data.get("hard_score_bonus")
-    if bonus is not None and ante is not None:
-        raise GameError(_("Stakes: the hard-score bonus goes with a stake per point, not with an ante"))
-    settlement = values.choice(data.get("settlement", "pairwise"), _label("settlement"), SETTLEMENTS)
-    return Stakes(per_point, ante, currency(data.get("currency", "")), settlement,
-                  None if bonus is None else Decimal(values.whole(bonus, _label("hard_score_bonus"), 0, MAX_BONUS)))
+    with about("hard_score_bonus"):
+        if bonus is not None and ante is not None:
+            raise GameError(_("Stakes: the hard-score bonus goes with a stake per point, not with an ante"))
+    with about("settlement"):
+        settlement = values.choice(data.get("settlement", "pairwise"), _label("settlement"), SETTLEMENTS)
+    with about("currency"):
+        sign = currency(data.get("currency", ""))
+    with about("hard_score_bonus"):
+        hard = None if bonus is None else Decimal(values.whole(bonus, _label("hard_score_bonus"), 0, MAX_BONUS))
+    return Stakes(per_point, ante, sign, settlement, hard)
 
 
 def currency(value: object) -> str:

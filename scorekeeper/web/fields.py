@@ -11,13 +11,13 @@ by replaying the changed game file with ``parse()`` in the view.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from flask_babel import lazy_gettext as _l
 from flask_babel.speaklater import LazyString
 from flask_wtf import FlaskForm
-from wtforms import Form, SelectChoice, SelectField, StringField
+from wtforms import Field, Form, SelectChoice, SelectField, StringField
 from wtforms.validators import InputRequired, Length
 from wtforms.widgets import HiddenInput
 
@@ -74,15 +74,41 @@ def _labelled(label: str, error: str) -> str:
     return error if not label or named else _("%(field)s: %(problem)s", field=label, problem=error)
 
 
-def problems(form: Form) -> list[str]:
-    """Every error of a form as a sentence naming the field (or the player) it belongs to."""
-    found = []
+def _fields(form: Form) -> Iterator[Field]:
+    """A form's fields, those of the forms within it in their place."""
     for field in form:
         if field.type == "FormField":
-            found += problems(field.form)
+            yield from _fields(field.form)
         else:
-            found += [_labelled(str(field.label.text), str(e)) for e in field.errors if isinstance(e, str | LazyString)]
-    return [sentence(message) for message in found]
+            yield field
+
+
+def _said(field: Field) -> list[str]:
+    """A field's errors, each a sentence naming the field."""
+    return [sentence(_labelled(str(field.label.text), str(e))) for e in field.errors if isinstance(e, str | LazyString)]
+
+
+def problems(form: Form) -> list[str]:
+    """Every error of a form as a sentence naming the field (or the player) it belongs to."""
+    return [message for field in _fields(form) for message in _said(field)]
+
+
+def beside(form: Form) -> Field | None:
+    """Have every refused field of ``form`` say its refusal beside it, in a sentence naming it (the
+    ``field`` macro shows ``field.beside`` there, as the field's description), not in the alert above
+    the form; the first refused field opens with the focus, its panel open. That field, or None."""
+    first = None
+    for field in _fields(form):
+        field.beside = _said(field)
+        if field.beside and first is None:
+            first = field
+            field.render_kw = {**(field.render_kw or {}), "autofocus": True}
+    return first
+
+
+def refuse(field: Field, message: str) -> None:
+    """Refuse ``field`` with ``message`` once the form is checked (a refusal of what it makes)."""
+    field.errors = [*field.errors, message]
 
 
 class PostedForm(FlaskForm):

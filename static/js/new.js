@@ -9,9 +9,9 @@
   var description = document.getElementById("preset-description");
   var example = document.getElementById("example");
   var timer = null;
-  // A page the server refused already says what is wrong (its alert, #error): the example keeps
-  // quiet about it until the scorer changes something, so no message is shown twice.
-  var quiet = !!document.getElementById("error");
+  // A page the server refused already says what is wrong (its alert, #error, or beside the field):
+  // the example keeps quiet about it until the scorer changes something, so no message is shown twice.
+  var quiet = !!document.querySelector("#error, .field-error");
 
   // Enter in a player's name goes on to the next name, as the phone's "next" key says, and from
   // the last one to the rules; it doesn't send the form half filled in. (Without JavaScript,

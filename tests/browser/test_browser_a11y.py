@@ -339,6 +339,29 @@ def test_every_page_passes_axe_wcag_22_aa_in_light_and_dark(phone: Page, name: s
     assert found == {"light": [], "dark": []}
 
 
+#: A touch phone as it lays a page out: its own pixels (three to a CSS pixel), touch, a mobile viewport.
+TOUCH: dict[str, Any] = {"viewport": PHONE, "has_touch": True, "is_mobile": True, "device_scale_factor": 3}
+
+
+@pytest.mark.parametrize("name", ["new", "event-new"])
+def test_the_new_game_and_night_forms_pass_axe_on_a_touch_phone_with_every_panel_open(
+        browser: Browser, server: str, name: str) -> None:
+    """As a player who opens "House rules", the stakes and the language menu sees the form, and
+    reorders the players: every <details> of the page open."""
+    context = browser.new_context(base_url=server, service_workers="block", **TOUCH)
+    page = context.new_page()
+    PAGES[name](page)
+    page.wait_for_load_state()
+    opened = page.evaluate("() => [...document.querySelectorAll('details')].map(d => (d.open = true, d.className))")
+    assert "lang" in opened and len(opened) >= 2, opened
+    found = {}
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)  # type: ignore[arg-type]
+        found[scheme] = violations(page)
+    assert found == {"light": [], "dark": []}
+    context.close()
+
+
 @pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])
 def test_a_refused_form_comes_back_with_the_focus_on_what_is_wrong(
         browser: Browser, server: str, javascript: bool) -> None:
@@ -356,8 +379,9 @@ def test_a_refused_form_comes_back_with_the_focus_on_what_is_wrong(
     page.fill("input[name='rules-max_cards']", "ten")
     page.locator("button.primary[value=preview]").click()
     said = "⚠ Top hand (cards) must be a whole number from 1 to 104, not 'ten'."
-    expect(page.locator("#error")).to_be_focused()  # read first: the alert is where the page opens
     field = page.locator("input[name='rules-max_cards']")
+    expect(field).to_be_focused()  # read first: the field refused, in its panel, its message beside it
+    expect(page.locator("#error")).to_have_count(0)
     expect(field).to_have_attribute("aria-invalid", "true")
     expect(field).to_have_accessible_description(said)
     expect(page.locator("input[name='rules-made']")).to_have_accessible_description(

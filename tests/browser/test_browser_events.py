@@ -18,7 +18,7 @@ def test_the_room_screen_follows_the_tables_without_a_reload(page: Page, browser
     page.fill("textarea[name=players]", "\n".join(PLAYERS))
     page.fill("input[name=rounds]", "2")
     page.fill("input[name=size]", "3")
-    page.click("button[type=submit]")
+    page.get_by_role("button", name="Create the club night").click()
     expect(page.locator(".flash")).to_contain_text("The club night is ready")
     page.click("text=Start round 1")
     expect(page.locator(".flash")).to_contain_text("Round 1 has started")
@@ -101,7 +101,7 @@ def test_a_director_who_closed_the_tab_opens_the_night_from_the_home_page(browse
         page.goto("/events/new")
         page.fill("input[name=name]", f"Club night in {scheme}")
         page.fill("textarea[name=players]", "\n".join(PLAYERS))
-        page.click("button[type=submit]")
+        page.get_by_role("button", name="Create the club night").click()
         expect(page.locator(".flash")).to_contain_text("The club night is ready")
         director = page.url
         page.close()  # the tab is closed

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from phone import PHONE
 from playwright.sync_api import Browser, Page, expect
@@ -16,7 +18,8 @@ def test_a_refused_field_is_named_once_even_with_the_live_example(page: Page) ->
     page.locator("summary:has-text('House rules')").click()
     page.fill("input[name='rules-target']", "many")
     page.locator("button.primary[value=preview]").click()
-    expect(page.locator("#error")).to_contain_text("Game to (points) must be a whole number from 1 to 100,000, not 'many'.")
+    said = "Game to (points) must be a whole number from 1 to 100,000, not 'many'."
+    expect(page.locator("#rules-target-error")).to_have_text(said)  # beside the field, its panel open
     page.wait_for_load_state("networkidle")  # the live example has answered
     assert page.locator("main").inner_text().count("not 'many'") == 1
     page.fill("input[name='rules-target']", "lots")  # once changed, the example speaks again
@@ -95,3 +98,55 @@ def test_the_blank_sheet_form_prints_a_sheet_as_it_opens(page: Page) -> None:
         page.locator("form.form button[type=submit]").click()
     answer = asked.value
     assert answer.status == 200 and answer.headers["content-type"] == "application/pdf"
+
+
+@pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])
+def test_a_typed_sequence_means_the_custom_pattern_and_a_refused_rule_keeps_its_panel_open(
+        browser: Browser, server: str, javascript: bool) -> None:
+    """Issue 30, item 12: a sequence typed without choosing "custom" was refused, the message at the
+    top and the House rules panel closed again. A refused rule now comes back in its open panel, with
+    the focus on it and its message beside it, naming it; nothing typed is lost."""
+    context = browser.new_context(viewport=PHONE, base_url=server, java_script_enabled=javascript)
+    page = context.new_page()
+    page.goto("/new")
+    for seat, name in enumerate(["Ann", "Bob", "Cy"]):
+        page.fill(f"input[name=players-{seat}]", name)
+    page.locator("summary:has-text('House rules')").click()
+    page.fill("#rules-sequence", "1-2-3-2-1")
+    if javascript:  # chosen as it is typed; the sequence emptied, the pattern it replaced is back
+        expect(page.locator("#rules-deal")).to_have_value("custom")
+        page.fill("#rules-sequence", "")
+        expect(page.locator("#rules-deal")).to_have_value("")
+        page.fill("#rules-sequence", "1-2-3-2-1")
+    page.locator("button.primary[value=preview]").click()
+    expect(page.locator(".lead")).to_contain_text("Ann · Bob · Cy")
+    expect(page.locator("main h2").first).to_have_text("Schedule: 5 deals")
+
+    page.get_by_role("button", name="Change something").click()
+    page.locator("summary:has-text('Stakes')").click()
+    page.select_option("#stakes", "per_point")
+    page.fill("#amount", "0.05")
+    page.fill("#rules-sequence", "1-2-20-2-1")  # 20 cards to each of 3 players: more than a pack
+    page.locator("button.primary[value=preview]").click()
+    field = page.locator("#rules-sequence")
+    expect(field).to_be_focused()
+    expect(page.locator("details:has(#rules-sequence)")).to_have_attribute("open", "")
+    expect(field).to_have_attribute("aria-invalid", "true")
+    said = page.locator("#rules-sequence-error")
+    expect(said).to_be_visible()
+    expect(said).to_contain_text("Custom sequence")
+    expect(said).to_contain_text("20")
+    expect(field).to_have_accessible_description(re.compile(re.escape(said.inner_text())))  # then its hint
+    expect(page.locator("#error")).to_have_count(0)  # said once, beside the field
+    expect(field).to_have_value("1-2-20-2-1")
+    assert [page.input_value(f"input[name=players-{seat}]") for seat in range(3)] == ["Ann", "Bob", "Cy"]
+    expect(page.locator("#amount")).to_have_value("0.05")
+    expect(page.locator("#stakes")).to_have_value("per_point")
+
+    page.fill("#rules-sequence", "1-2-3-2-1")  # a refused stake: its own panel open, the focus on it
+    page.fill("#amount", "lots")
+    page.locator("button.primary[value=preview]").click()
+    expect(page.locator("#amount")).to_be_focused()
+    expect(page.locator("details:has(#amount)")).to_have_attribute("open", "")
+    expect(page.locator("#amount-error")).to_contain_text("lots")
+    context.close()

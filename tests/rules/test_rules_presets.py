@@ -290,3 +290,34 @@ def test_remembered_rules_tell_true_from_one() -> None:
     assert rules_for({"bidding": "free", "simultaneous": True}, 4).bidding.simultaneous
     with pytest.raises(RulesError, match="Bids shown at once must be true or false, not 1"):
         rules_for({"bidding": "free", "simultaneous": 1}, 4)
+
+
+#: Rules that can't be played, and the rule field each refusal is about (a form puts it beside that field).
+BLAMED = [
+    ({"deal": "custom"}, 4, "sequence"),
+    ({"deal": "custom", "sequence": "1-2-20"}, 4, "sequence"),
+    ({"deal": "up", "sequence": "1-2-3"}, 4, "deal"),
+    ({"max_cards": 14}, 4, "max_cards"),
+    ({"preset": "trickster"}, 6, "max_cards"),
+    ({"deal": "fixed", "max_cards": 4, "only": "odd"}, 4, "only"),
+    ({"trump_cycle": "S-H"}, 4, "trump_cycle"),
+    ({"trump": "rotation", "trump_cycle": "S-X"}, 4, "trump_cycle"),
+    ({"bidding": "free", "hook_from": 3}, 4, "hook_from"),
+    ({"bidding": "hook", "simultaneous": True}, 4, "simultaneous"),
+    ({"bidding": "must-equal", "scoring": "exact"}, 4, "scoring"),
+    ({"made": "10 + bid"}, 4, "made"),
+    ({"scoring": "custom", "made": "10"}, 4, "missed"),
+    ({"scoring": "custom", "made": "bid +", "missed": "0"}, 4, "made"),
+    ({"scoring": "custom", "made": "10 / (cards - 5)", "missed": "0"}, 4, "made"),
+    ({"preset": "cooperative", "spades_double": True}, 4, "spades_double"),
+    ({"preset": "cooperative", "zero_bid": 5}, 4, "zero_bid"),
+    ({"deck_size": 10}, 4, "deck_size"),
+    ({"target": 0}, 4, "target"),
+]
+
+
+@pytest.mark.parametrize(("overrides", "players", "field"), BLAMED)
+def test_a_refusal_names_the_rule_field_to_change(overrides: dict[str, object], players: int, field: str) -> None:
+    with pytest.raises(RulesError) as refused:
+        make_rules(overrides, players)
+    assert refused.value.field == field, str(refused.value)

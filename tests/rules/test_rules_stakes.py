@@ -235,3 +235,15 @@ def test_invalid_stakes_are_refused(stakes: object) -> None:
 def test_stakes_at_their_bounds_are_accepted(stakes: dict[str, object], field: str, value: Decimal) -> None:
     """RULES.md §8: per_point 0.0001–1000 (4 decimals), ante 0.01–100000 (2), bonus 0–1000."""
     assert getattr(parse_stakes(stakes), field) == value
+
+
+@pytest.mark.parametrize(("stakes", "field"), [
+    ({"per_point": "lots"}, "per_point"), ({"ante": "-1"}, "ante"), ({}, "per_point"),
+    ({"per_point": "1", "ante": "1"}, "per_point"), ({"ante": "1", "hard_score_bonus": 5}, "hard_score_bonus"),
+    ({"per_point": "1", "currency": "E U"}, "currency"), ({"per_point": "1", "settlement": "x"}, "settlement"),
+    ({"per_point": "1", "hard_score_bonus": -1}, "hard_score_bonus"),
+])
+def test_a_refused_stake_names_the_field_to_change(stakes: dict[str, object], field: str) -> None:
+    with pytest.raises(RulesError) as refused:
+        parse_stakes(stakes)
+    assert refused.value.field == field, str(refused.value)

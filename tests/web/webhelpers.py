@@ -160,11 +160,15 @@ def closed(app: Flask) -> None:
 
 
 def message(response: TestResponse) -> str:
-    """The message a refusal shows: the page's alert, or the JSON error."""
+    """The message a refusal shows: the page's alert, else what its refused fields say beside them,
+    or the JSON error."""
     if response.is_json:
         return str(response.get_json()["error"])
-    found = re.search(r'role="alert"[^>]*>(.*?)</p>', response.get_data(as_text=True), re.DOTALL)
-    return text(found.group(1)) if found else ""
+    page = response.get_data(as_text=True)
+    found = re.search(r'role="alert"[^>]*>(.*?)</p>', page, re.DOTALL)
+    if found:
+        return text(found.group(1))
+    return " ".join(text(said) for said in re.findall(r'<small class="field-error"[^>]*>(.*?)</small>', page, re.DOTALL))
 
 
 #: The app's URL map, read once from an app that never opens its database.
