@@ -13,7 +13,7 @@ import pytest
 PACKAGE = Path(__file__).resolve().parent.parent / "scorekeeper"
 
 #: From the bottom up: a package may import the ones before it, never one after it.
-LAYERS = ("rules", "store", "web", "phone", "play", "sheets", "groups", "games", "table", "events", "api")
+LAYERS = ("rules", "store", "changes", "web", "phone", "play", "sheets", "groups", "games", "table", "events", "api")
 
 #: The longest a module may be, in lines.
 MOST_LINES = 450

@@ -24,6 +24,7 @@ from flask import (
 from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
+from ..changes import edits
 from ..groups.views import csrf_field
 from ..phone import device
 from ..rules import characters, values
@@ -32,7 +33,6 @@ from ..rules.event import lineups
 from ..rules.gamefile import GameFile
 from ..rules.presets import PRESETS
 from ..rules.words import N_, _
-from ..store import edits
 from ..store.cache import LRU
 from ..store.db import commit, rollback
 from ..store.events import StoredEvent, find_event, state_of

@@ -27,13 +27,13 @@ from markupsafe import Markup
 from werkzeug.utils import secure_filename
 from werkzeug.wrappers import Response
 
+from ..changes import edits
 from ..phone import device
 from ..rules.bidding import announce
 from ..rules.errors import RulesError
 from ..rules.game import trump_choices
 from ..rules.gamefile import GameFile, GameFileError, export, parse
 from ..rules.words import N_, _
-from ..store import edits
 from ..store.games import StoredGame, find_game
 from ..web import access, address, language
 from ..web.access import Act

@@ -13,6 +13,7 @@ from typing import Any, NamedTuple
 from flask import Blueprint, current_app, flash, make_response, render_template, request
 from werkzeug.wrappers import Response
 
+from ..changes import edits
 from ..games.views import open_new
 from ..play import board
 from ..play.forms import BID_TAP, Tap, read_tap
@@ -25,7 +26,6 @@ from ..rules.gamefile import MAX_HAND, GameFile, parse
 from ..rules.presets import PRESETS
 from ..rules.schedule import MAX_SEQUENCE, HandSize, hand_sizes
 from ..rules.words import N_, _, ngettext
-from ..store import edits
 from ..store.db import derived_tokens
 from ..store.games import StoredGame
 from ..store.groups import group_of

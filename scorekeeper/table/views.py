@@ -13,6 +13,7 @@ from typing import Any
 from flask import Blueprint, make_response, render_template, request
 from werkzeug.wrappers import Response
 
+from ..changes import edits
 from ..play import board
 from ..play.views import _save
 from ..play.wording import listed, points
@@ -21,7 +22,6 @@ from ..rules.errors import RulesError
 from ..rules.game import undealable
 from ..rules.gamefile import MAX_PLAYERS, GameFile, parse
 from ..rules.words import _, ngettext
-from ..store import edits
 from ..store.games import StoredGame
 from ..web.site import endpoint_url, game_or_404, no_store
 from .forms import ArriveForm, PlayerForm, SitOutForm

@@ -1,0 +1,1 @@
+"""Changes to a game: the edits of its input document (``edits``)."""
