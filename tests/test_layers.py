@@ -75,3 +75,63 @@ def test_no_module_is_longer_than_a_sitting() -> None:
     long = {str(p.relative_to(PACKAGE)): n for p in modules()
             if (n := len(p.read_text(encoding="utf-8").splitlines())) > MOST_LINES}
     assert not long
+
+
+#: What stores a game: ``StoredGame.create``, and a game's ``save``, ``stage`` and ``stored``.
+GAME_WRITES = ("save", "stage", "stored")
+
+
+def _event(value: ast.expr | None) -> bool:
+    """Whether a value is a club night: read or made by an event's look-up (``find_event``,
+    ``event_or_404``, ``StoredEvent.create``), or annotated ``StoredEvent``."""
+    if isinstance(value, ast.Call):
+        value = value.func
+    return value is not None and "event" in ast.unparse(value).lower()
+
+
+def _night_names(function: ast.AST) -> set[str]:
+    """The names a function binds to a club night, which it may save."""
+    names: set[str] = set()
+    if isinstance(function, ast.FunctionDef):
+        names.update(arg.arg for arg in function.args.args if _event(arg.annotation))
+    for node in ast.walk(function):
+        if isinstance(node, ast.Assign) and _event(node.value):
+            for target in node.targets:
+                elements = target.elts if isinstance(target, ast.Tuple) else [target]
+                names.update(e.id for e in elements if isinstance(e, ast.Name))
+    return names
+
+
+def game_writes(path: Path) -> list[str]:
+    """Where a module stores a game itself: ``StoredGame.create(…)``, or ``x.save(…)``,
+    ``x.stage(…)``, ``x.stored(…)`` on anything but a club night (or the changes layer's own
+    ``changes.stage``)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found = []
+    scopes = [tree, *(node for node in ast.walk(tree) if isinstance(node, ast.FunctionDef))]
+    for scope in scopes:
+        nights = _night_names(scope)
+        for node in ast.walk(scope):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
+                continue
+            receiver, method = node.func.value, node.func.attr
+            if method == "create" and ast.unparse(receiver) == "StoredGame" or method in GAME_WRITES and not isinstance(receiver, ast.Call) and not (
+                    isinstance(receiver, ast.Name) and receiver.id in {"changes", *nights}):
+                found.append(f"line {node.lineno}: {ast.unparse(node.func)}")
+    return sorted(set(found))
+
+
+@pytest.mark.parametrize("path", [p for p in modules() if p.parent != PACKAGE
+                                  and p.relative_to(PACKAGE).parts[0] not in ("store", "changes")],
+                         ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_only_the_changes_layer_writes_a_game(path: Path) -> None:
+    """scorekeeper/changes is the one writer of a game (and the store, which it calls)."""
+    assert not game_writes(path)
+
+
+def test_the_writes_check_finds_a_game_written_elsewhere(tmp_path: Path) -> None:
+    written = tmp_path / "writer.py"
+    written.write_text("def tap(game, stored):\n    game.save(checked)\n    StoredGame.create(checked)\n"
+                       "    stored, editable = event_or_404(token, edit=True)\n    stored.save(doc)\n"
+                       "    table.game.stage(ended)\n", encoding="utf-8")
+    assert game_writes(written) == ["line 2: game.save", "line 3: StoredGame.create", "line 6: table.game.stage"]

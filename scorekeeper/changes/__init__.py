@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from ..rules.errors import RulesError, sentence
 from ..rules.gamefile import GameFile
 from ..rules.words import N_, _
-from ..store.games import StoredGame, find_game
+from ..store.games import StoredGame, Written, find_game
 from .edits import Document, EditError
 from .taps import Target, misplaced
 
@@ -134,3 +134,46 @@ def apply(game: StoredGame, change: Change, *, version: int | None, refusals: Se
             return AlreadyApplied(game)
         return Stale(stale(deal), find_game(game.token)[0], deal)  # another write came first
     return Saved(game, checked)
+
+
+def replace(game: StoredGame, checked: GameFile) -> Saved | Stale:
+    """Store a whole new game file of this game, checked already against the version read (the
+    API's PUT, over its If-Match): ``Stale`` when another write came first."""
+    if not game.save(checked):
+        return Stale(stale(), find_game(game.token)[0])
+    return Saved(game, checked)
+
+
+@dataclass(frozen=True)
+class Staged:
+    """A change written and not yet committed: the caller commits it with what else it writes (a
+    club night's document), then calls ``keep``. ``written`` is None when the change left the game
+    as it was (nothing to write)."""
+
+    game: StoredGame
+    checked: GameFile
+    written: Written | None
+
+
+def stage(game: StoredGame, change: Change) -> Staged | Stale | Refused:
+    """Write one change of the game as read, if the rules accept it, for the caller to commit in the
+    same transaction as its own writes (ending a club night's table early writes the game and the
+    night at once); ``Stale`` when another write came first, with the transaction rolled back."""
+    document = game.document
+    try:
+        change(document)
+        checked = game.replay(document)
+    except (RulesError, EditError) as exc:
+        return Refused(sentence(str(exc)), 422)
+    if document == game.document:
+        return Staged(game, checked, None)
+    written = game.stage(checked)
+    if written is None:
+        return Stale(stale(), game)
+    return Staged(game, checked, written)
+
+
+def keep(staged: Staged) -> None:
+    """A staged change was committed: its game is at its next version, and its replay is kept."""
+    if staged.written is not None:
+        staged.game.stored(staged.checked, staged.written)

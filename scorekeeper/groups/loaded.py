@@ -15,6 +15,7 @@ from flask import (
 )
 from markupsafe import Markup
 
+from ..changes.groups import refusal
 from ..play.chart import lines_svg, thinned
 from ..play.wording import written
 from ..rules import values
@@ -236,3 +237,20 @@ def game_link(loaded: Loaded) -> Any:
         return url_for("play.view", token=member.view_token)
 
     return link
+
+
+def for_new_game(token: str) -> tuple[StoredGroup | None, list[str], str]:
+    """The group a new game is started for (its edit token), its roster, and what is wrong with
+    the token, if anything (then no group)."""
+    if not token:
+        return None, [], ""
+    found, editable = find_group(token[:64])
+    if found is None:
+        return None, [], _("No group has this link: the game would be in no group.")
+    if not editable:
+        return None, [], _("This is the read-only link of a group: a game can be started in it only with its edit "
+                           "link.")
+    loaded = Loaded(found, True, *marked(found.token, found.mark(), found.members, game_data, records_of))
+    if len(loaded.members) >= values.MAX_GROUP_GAMES:
+        return None, [], refusal("full")
+    return found, roster(loaded), ""

@@ -1,25 +1,28 @@
 """The game page, and how a page answers a change to the game: the changes layer writes it
 (``changes.apply``) and says how it went; this renders that outcome (POST-redirect-GET once stored).
-The table's pages (table/) answer their changes here too.
+The table's pages (table/) answer their changes here too, and a new game opens here (``open_new``).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from flask import make_response, redirect, render_template, request, url_for
+from flask import flash, make_response, redirect, render_template, request, url_for
 from jinja2.utils import htmlsafe_json_dumps
 from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from .. import changes
 from ..changes import AlreadyApplied, Change, Check, Outcome, Saved, Stale
+from ..changes.games import open_game
+from ..changes.groups import refusal
 from ..changes.taps import Target
 from ..phone import device
 from ..rules.game import trump_choices
 from ..rules.gamefile import GameFile
 from ..rules.turn import screen
 from ..store.games import StoredGame
+from ..store.groups import StoredGroup
 from ..web import access, language
 from ..web.access import Act
 from ..web.fields import VersionForm
@@ -93,3 +96,15 @@ def answered(game: StoredGame, outcome: Outcome) -> Response:
     if isinstance(outcome, Stale):
         return game_page(outcome.game or no_game(), outcome.reason, 409)
     return game_page(game, outcome.reason, outcome.status)
+
+
+def open_new(checked: GameFile, tokens: tuple[str, str] | None = None,
+             group: StoredGroup | None = None) -> Response:
+    """Store a new game (in ``group``, if given: ``changes.games.open_game``), remember it on this
+    phone and open it. With ``tokens`` made from what asked for it, a second ask opens the game the
+    first one stored."""
+    opened = open_game(checked, tokens, group)
+    if opened.full:  # the game is played all the same
+        flash(refusal("full"), "error")
+    device.remember(opened.game)
+    return redirect(url_for("play.game", token=opened.game.token))

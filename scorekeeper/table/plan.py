@@ -14,9 +14,8 @@ from flask import Blueprint, current_app, flash, make_response, render_template,
 from werkzeug.wrappers import Response
 
 from ..changes import STALE, Refused, Saved, edits
-from ..games.views import open_new
 from ..play import board
-from ..play.answer import answered, apply_posted, game_page
+from ..play.answer import answered, apply_posted, game_page, open_new
 from ..play.forms import BID_TAP, Tap, read_tap
 from ..play.summary import rules_summary
 from ..play.wording import points
