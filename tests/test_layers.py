@@ -135,3 +135,60 @@ def test_the_writes_check_finds_a_game_written_elsewhere(tmp_path: Path) -> None
                        "    stored, editable = event_or_404(token, edit=True)\n    stored.save(doc)\n"
                        "    table.game.stage(ended)\n", encoding="utf-8")
     assert game_writes(written) == ["line 2: game.save", "line 3: StoredGame.create", "line 6: table.game.stage"]
+
+
+
+def from_imports(path: Path, root: Path = PACKAGE) -> list[tuple[str, str]]:
+    """Every ``from … import name`` of a file under ``root`` (the package): (the module, as an
+    absolute dotted name, the name); ``from __future__`` aside."""
+    package = path.relative_to(root.parent).with_suffix("").parts[:-1]
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module != "__future__":
+            base = package[:len(package) - node.level + 1] if node.level else ()
+            module = ".".join((*base, node.module) if node.module else base)
+            found.extend((module, alias.name) for alias in node.names)
+    return found
+
+
+def views_imported(path: Path, root: Path = PACKAGE) -> list[str]:
+    """The views modules of other packages a file imports: ``from ..play.views import …``,
+    ``from ..groups import views``."""
+    own = path.relative_to(root).parts[0]
+    found = set()
+    for module, name in from_imports(path, root):
+        for named in (module, f"{module}.{name}"):
+            parts = named.split(".")
+            if layer(named) not in (None, own) and "views" in parts[2:]:
+                found.add(".".join(parts[:parts.index("views", 2) + 1]))
+    return sorted(found)
+
+
+def private_imported(path: Path, root: Path = PACKAGE) -> list[str]:
+    """The private names (``_name``) a file imports from another module (``_``, the translation
+    of a message, is no private name)."""
+    return sorted(f"{module}.{name}" for module, name in from_imports(path, root)
+                  if name.startswith("_") and name != "_" and not (name.startswith("__") and name.endswith("__")))
+
+
+@pytest.mark.parametrize("path", [p for p in modules() if p.parent != PACKAGE], ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_no_package_imports_another_package_s_views(path: Path) -> None:
+    """A package's views are its pages, not a library: what pages share lives in web/ (or store/,
+    changes/). The app's factory (scorekeeper/__init__.py) alone registers them all."""
+    assert not views_imported(path)
+
+
+@pytest.mark.parametrize("path", modules(), ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_no_module_imports_a_private_name_from_another(path: Path) -> None:
+    assert not private_imported(path)
+
+
+def test_the_import_rules_find_what_they_forbid(tmp_path: Path) -> None:
+    written = tmp_path / "scorekeeper" / "table" / "written.py"
+    written.parent.mkdir(parents=True)
+    written.write_text("from __future__ import annotations\nfrom ..play.views import _save, context\n"
+                       "from ..groups import views\nfrom .views import Dealable\nfrom ..play import board\n"
+                       "from ..web.site import _secure\n", encoding="utf-8")
+    root = tmp_path / "scorekeeper"
+    assert views_imported(written, root) == ["scorekeeper.groups.views", "scorekeeper.play.views"]
+    assert private_imported(written, root) == ["scorekeeper.play.views._save", "scorekeeper.web.site._secure"]

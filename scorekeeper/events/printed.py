@@ -19,9 +19,9 @@ from ..sheets.layout import PAPERS
 from ..store.cache import LRU
 from ..web import language
 from ..web.address import qr_png
-from ..web.site import game_links, no_store
+from ..web.site import event_or_404, game_links, no_store
 from . import rounds
-from .views import bp, event_or_404, event_page, event_score
+from .views import bp, event_page, event_score
 
 #: The night's PDFs this worker printed most recently, by the event, the link's kind, the state of
 #: the night and its games, the paper, the round and the language (and the cards by the address

@@ -37,7 +37,7 @@ from ..store.db import commit, rollback
 from ..store.events import StoredEvent, find_event, state_of
 from ..web import access, language
 from ..web.signed import CSRF_MARK, csrf_field
-from ..web.site import no_store
+from ..web.site import event_or_404, no_store
 from . import document as documents
 from . import rounds
 
@@ -46,16 +46,6 @@ bp = Blueprint("events", __name__)
 #: What a director's change says when another came first.
 STALE = N_("The event was changed meanwhile on another screen: here it is as it is now. Try again.")
 
-
-def event_or_404(token: str, *, edit: bool) -> tuple[StoredEvent, bool]:
-    """The club night of a link, and whether the link is its director's; 404 when there is none,
-    403 when a room screen's link is used to change it."""
-    stored, editable = find_event(token)
-    if stored is None:
-        abort(404, _("No event has this link: check that the whole link was opened."))
-    if edit and not editable:
-        abort(403, _("This is the read-only link of an event: it shows the event but can't change it."))
-    return stored, editable
 
 
 def _token(loaded: rounds.Loaded) -> str:

@@ -35,7 +35,7 @@ from ..web.access import Act
 from ..web.address import qr_code
 from ..web.fields import problems
 from ..web.signed import CSRF_MARK, csrf_field
-from ..web.site import game_or_404, no_store
+from ..web.site import game_or_404, group_or_404, no_store
 from .figures import Played
 from .forms import GroupForm, LinkForm
 from .loaded import (
@@ -46,7 +46,6 @@ from .loaded import (
     figure,
     game_link,
     group_links,
-    group_or_404,
     listed,
     load,
     paging,
