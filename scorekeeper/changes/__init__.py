@@ -15,7 +15,8 @@ The guarantee: **one change, once, on its own deal, in one short transaction.**
   change, but never decides where a tap lands.
 - *Once*: how a tap is deduplicated, end to end —
   1. the phone (static/js/outbox.js) gives every tap a client id and sends it again with the same
-     id until it has an answer (a reload, the network back, a timer);
+     id until it has an answer (a reload, the network back, a timer); static/js/play.js only shows
+     what came of each;
   2. the form carries it (``play.forms.tap_id``), and the page passes it here;
   3. here, a tap whose id is stored already is answered as stored (``AlreadyApplied``), however
      long ago and however many taps came since;
@@ -27,7 +28,7 @@ The guarantee: **one change, once, on its own deal, in one short transaction.**
 
 Nothing else writes a game: ``StoredGame.save``, ``create``, ``stage`` and ``stored`` are called
 from here and from the store alone (tests/test_layers.py checks it). New games are made by
-``games``; a club night's writes that go with a game's in one transaction, by ``staged``.
+``games``; a game's change that is committed with a club night's own write, by ``stage``/``keep``.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 // The page correcting a finished deal, as the entry steps are: the dealer's refused bids struck out
 // with the reason, the bids' total announced, each row of tricks marked made or missed, and the tricks'
 // sum under them. A correction whose tricks don't add up, or with a struck bid, is not sent: the sum
-// or the reason is read instead. Everything is looked up in the page's data (board.correction_data,
+// or the reason is read instead. Everything is looked up in the page's data (play/step.py's correction_data,
 // the rules core's answers); the server checks the correction again. The form works without it.
 (function () {
   "use strict";
