@@ -183,6 +183,20 @@ class Loaded:
         """Rounds are left to play."""
         return len(self.rounds) < self.doc["rounds"]
 
+    @property
+    def moment(self) -> str:
+        """The moment of the night, which orders its pages: ``seat`` before a round, ``play`` while
+        one is under way, ``end`` once the last planned round is finished."""
+        current = self.current
+        if current is not None and not current.finished:
+            return "play"
+        return "seat" if self.to_come else "end"
+
+    @property
+    def winners(self) -> list[str]:
+        """Who won the night, once its last round is finished (those ranked first); else nobody."""
+        return [line.name for line in self.lines if line.rank == 1] if self.moment == "end" else []
+
     def ready(self) -> None:
         """Refuse (Busy) to start a round now, naming why."""
         current = self.current

@@ -31,7 +31,7 @@ from ..rules import characters, values
 from ..rules.errors import RulesError
 from ..rules.event import lineups
 from ..rules.presets import PRESETS
-from ..rules.words import N_, _
+from ..rules.words import N_, _, listed
 from ..store.cache import LRU
 from ..store.db import commit, rollback
 from ..store.events import StoredEvent, find_event, state_of
@@ -164,7 +164,8 @@ def event(event: str) -> Response:
 
 @bp.get("/e/<event>/state")
 def state(event: str) -> Response:
-    """The event's mark, and its tables and standings as HTML when they changed since ``?v=``."""
+    """The event's mark, and its tables and standings as HTML when they changed since ``?v=``, with
+    the moment of the night (the director's page is loaded again when it changes)."""
     now = state_of(event)
     if now is None:
         abort(404, _("No event has this link: check that the whole link was opened."))
@@ -172,8 +173,10 @@ def state(event: str) -> Response:
         return no_store(jsonify(version=now))
     stored, editable = event_or_404(event, edit=False)
     now = rounds.mark(stored)
-    html = _live(rounds.load(stored, editable, now), now)
-    return no_store(jsonify(version=now, html=html.replace(CSRF_MARK, str(csrf_field())) if editable else html))
+    loaded = rounds.load(stored, editable, now)
+    html = _live(loaded, now)
+    return no_store(jsonify(version=now, moment=loaded.moment,
+                            html=html.replace(CSRF_MARK, str(csrf_field())) if editable else html))
 
 
 def _save(stored: StoredEvent, change: Any, done: str) -> Response | BaseResponse:
@@ -200,7 +203,7 @@ def event_score(value: Fraction) -> str:
 
 def init_app(app: Any) -> None:
     """The template helpers of the event pages."""
-    app.jinja_env.filters.update(event_score=event_score, zip=zip)
+    app.jinja_env.filters.update(event_score=event_score, zip=zip, listed=listed)
 
 
 #: The longest round clock, in minutes.

@@ -59,6 +59,11 @@ def words(*scripts: str) -> dict[str, str | list[str]]:
         "sumok": _("Together %(total)s of %(cards)s tricks ✓", **keep("total", "cards")),
         "sumover": _("Together %(total)s of %(cards)s tricks: %(diff)s too many", **keep("total", "cards", "diff")),
         "sumunder": _("Together %(total)s of %(cards)s tricks: %(diff)s missing", **keep("total", "cards", "diff")),
+        # The Save button while the tricks don't add up (a correction's too).
+        "nosaveover": [ngettext("Can't save: %(num)s trick too many", "Can't save: %(num)s tricks too many", n, **num)
+                       for n in (1, 2)],
+        "nosaveunder": [ngettext("Can't save: %(num)s trick missing", "Can't save: %(num)s tricks missing", n, **num)
+                        for n in (1, 2)],
         "sumbids": _("%(given)s of %(players)s bids · together %(total)s for %(cards)s tricks",
                      **keep("given", "players", "total", "cards")),
         "tapbids": _("Tap each player's bid, then save."),
@@ -98,6 +103,8 @@ def words(*scripts: str) -> dict[str, str | list[str]]:
         "tableoffline": _("No connection: the deals go on, but someone arriving or leaving, the plan and the rules "
                           "can be changed only once the network is back."),
     }
+    # correct.js: a correction's Save button while a bid it gives is refused.
+    every["correct"] = {"nosavebid": _("Can't save: %(player)s can't bid %(bid)s", **keep("player", "bid"))}
     every["wake"] = {"nowake": _("The phone doesn't allow it just now.")}
     every["share"] = {
         "copied": _("Copied."),

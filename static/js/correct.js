@@ -1,22 +1,30 @@
 // The page correcting a finished deal, as the entry steps are: the dealer's refused bids struck out
-// with the reason, the bids' total announced, each row of tricks marked made or missed, and the tricks'
-// sum under them. A correction whose tricks don't add up, or with a struck bid, is not sent: the sum
-// or the reason is read instead. Everything is looked up in the page's data (play/step.py's correction_data,
-// the rules core's answers); the server checks the correction again. The form works without it.
+// with the reason, the bids' total announced, each row of tricks marked made or missed, the dealer's
+// row of tricks keeping what the others leave until it is tapped itself, and the tricks' sum under
+// them. A correction whose tricks don't add up, or with a struck bid, is not sent: its Save button
+// says why, and a tap on it nudges the sum, or reads the reason among the bids. Everything is looked
+// up in the page's data (play/step.py's correction_data, the rules core's answers); the server
+// checks the correction again. The form works without it.
 (function () {
   "use strict";
   const form = document.getElementById("correct-form"), found = document.getElementById("correct-data");
   if (!form || !found || !window.Step) return;
   const d = JSON.parse(found.textContent), w = window.words, told = document.getElementById("bid-total");
-  const sum = document.getElementById("trick-sum");
+  const sum = document.getElementById("trick-sum"), save = form.querySelector("[type=submit]");
+  let touched = false;  // the dealer's count of tricks, tapped by hand: it no longer follows the others
   const row = (kind, p) => form.querySelector(`[data-kind="${kind}"][data-seat="${p}"]`);
   const value = (kind, p) => {
     const on = row(kind, p).querySelector(":checked");
     return on ? +on.value : null;
   };
 
-  function update() {
-    let before = 0;
+  function update(event) {
+    const changed = event && event.target.closest("[data-kind=tricks]"), rest = d.tricks.rest;
+    if (changed && +changed.dataset.seat === rest) touched = true;
+    const left = Step.leftOver(d, p => value("tricks", p)), input = changed && !touched &&
+      row("tricks", rest).querySelector(`[value="${left}"]`);
+    if (input) input.checked = true;
+    let before = 0, struck = null;
     d.order.forEach((p, position) => {
       const [allows, reason] = Step.allowed(d, position, before), bids = row("bids", p);
       const note = bids.querySelector(".reason");
@@ -28,9 +36,11 @@
         else input.removeAttribute("aria-describedby");
         refused = refused || off;
       });
+      const bid = value("bids", p);
+      if (bid != null && !allows(bid) && !struck) struck = w("nosavebid", { player: d.names[p], bid });
       note.hidden = !refused;
       note.textContent = refused ? reason : "";
-      before += value("bids", p) || 0;
+      before += bid || 0;
     });
     const given = d.order.filter(p => value("bids", p) != null);
     const total = given.reduce((all, p) => all + value("bids", p), 0);
@@ -45,20 +55,19 @@
         w(t > bid ? "over" : "under", { diff: Math.abs(t - bid) });
       took += t || 0;
     });
-    const diff = took - d.tricks.total;
-    sum.textContent = w(diff > 0 ? "sumover" : diff < 0 ? "sumunder" : "sumok", { total: took, cards: d.tricks.total, diff: Math.abs(diff) });
-    sum.classList.toggle("off", diff !== 0);
+    Step.added(sum, save, took, d.tricks.total);
+    if (struck) Step.hold(save, struck);
   }
 
   form.addEventListener("change", update);
   form.addEventListener("submit", event => {
-    // Not sent: what is wrong is read, where it is said.
-    const struck = form.querySelector(".struck :checked"), wrong = struck ? struck.closest(".seat-row").querySelector(".reason")
-      : sum.matches(".off") ? sum : null;
-    if (!wrong) return;
+    // Not sent: a refused bid's reason is read where it is said, among the bids; the sum, beside the button.
+    const struck = form.querySelector(".struck :checked"), reason = struck && struck.closest(".seat-row").querySelector(".reason");
+    if (!reason && !sum.matches(".off")) return;
     event.preventDefault();
-    wrong.tabIndex = -1;
-    wrong.focus();
+    if (!reason) return Step.nudge(sum);
+    reason.tabIndex = -1;
+    reason.focus();
   });
   update();
 })();

@@ -8,7 +8,7 @@
   const main = document.getElementById("main"), found = document.getElementById("step-data");
   if (!main || !found || !window.fetch) return;
   const esc = Step.esc, drafts = {}, bar = document.createElement("div"), last = {};
-  let data = JSON.parse(found.textContent), box = null, busy = false, said = "", waiting = false;
+  let data = JSON.parse(found.textContent), box = null, busy = false, said = "", waiting = false, shown = null;
   bar.className = "outbox";
   bar.innerHTML = '<p class="tap-status" id="tap-status" role="status"></p><p class="queue"></p>';
   const [status, queue] = bar.children, unsaved = document.createElement("section");
@@ -29,10 +29,19 @@
     const el = document.getElementById("step"), csrf = document.querySelector("[name=csrf_token]");
     const s = el && data.order && Step.draw(el, data, box ? box.pending() : [], box ? box.drafts : drafts,
                                             found.dataset.game, csrf.value, box && box.plan);
+    // A new deal shows its title, wherever the last deal's Save left the page.
+    const next = s && shown !== null && s.d.deal !== shown;
+    if (s) shown = s.d.deal;
     // The focus moves in the frame that shows the step (focusing at once would lay the page out twice:
     // for the focus, then for the status line said after it), unless the scorer moved it meanwhile.
-    if (s && moveFocus) requestAnimationFrame(() => el.contains(document.activeElement) || Step.focus(el));
-    if (el) el.after(unsaved);  // the taps not saved under the step, which stays on screen
+    if (next || (s && moveFocus)) requestAnimationFrame(() => {
+      const head = next && main.querySelector("#panel .deal-head");
+      if (head && head.getBoundingClientRect().top < 0) head.scrollIntoView();
+      if (moveFocus && !el.contains(document.activeElement)) Step.focus(el);
+    });
+    // Under the step, which stays put as they change: what the last tap did, and the taps not saved.
+    if (el) el.after(...(box ? [bar] : []), unsaved);
+    else if (box && !bar.isConnected) main.before(bar);
     return s;
   }
 
@@ -184,15 +193,14 @@
     if (!form.matches(".live")) return;
     event.preventDefault();
     if (box && data.order && ["bid", "bids", "tricks", "trump", "undo"].includes(kind)) {
-      // A bid the data strikes out is said to be refused, and not sent.
-      if (button && button.matches("[aria-disabled]")) return say(form.querySelector(".reason").textContent);
-      // Counts that don't add up are not sent: the sum under them says what is missing.
+      // Counts that don't add up are not sent: their Save button says why, and the sum beside it.
       const sum = form.matches(".tricks-form") && form.querySelector(".sum.off");
       if (sum) {
-        sum.tabIndex = -1;
-        sum.focus();
-        return;
+        Step.nudge(sum);
+        return say(sum.textContent);
       }
+      // A bid the data strikes out is said to be refused, and not sent.
+      if (button && button.matches("[aria-disabled]")) return say(form.querySelector(".reason").textContent);
       const fields = Array.from(new FormData(form, button)).filter(([name]) => name !== "version");
       const f = Object.fromEntries(fields), s = Step.state(data, box.pending(), box.plan);
       // The same button for the same player again within a moment is a double tap: once is enough.
@@ -242,7 +250,6 @@
   } catch (e) { /* storage turned off: each tap waits for its answer, as a plain form's does */ }
   if (box) {
     data = box.base;  // a page opened from a cache draws on the newer game this phone heard of
-    main.before(bar);
     fetchPlan();
     box.send();
   }

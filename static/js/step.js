@@ -88,7 +88,8 @@
 
   function step(s, picks, form) {
     const d = s.d;
-    const told = `<p class="announce">${w("bidsfor", { total: s.total, cards: d.cards, announce: esc(announce(d, s.total)) })}</p>`;
+    // Said from the first bid on; its line is there before it, so the buttons under it stay put.
+    const told = `<p class="announce">${s.entered.length ? w("bidsfor", { total: s.total, cards: d.cards, announce: esc(announce(d, s.total)) }) : ""}</p>`;
     if (s.kind === "sent") return entered(s.before, w("pending"));
     const before = s.before && !s.entered.length ? entered(s.before, w("pendingnext")) : "";
     if (s.kind === "tricks") {
@@ -96,21 +97,21 @@
         rows(d, s, "tricks", picks, w("save", { deal: d.deal })));
     }
     if (s.kind === "bids") {
-      return before + form("bids", "seats bids-form", `<p class="prompt">${w("atonce")}</p>` + rows(d, s, "bids", picks, w("savebids")));
+      return form("bids", "seats bids-form", `<p class="prompt">${w("atonce")}</p>` + rows(d, s, "bids", picks, w("savebids"))) + before;
     }
     const [allows, reason] = allowed(d, d.order.indexOf(s.next), s.total);
-    return before + '<ol class="bidders">' + d.order.map(p => {
+    return '<ol class="bidders">' + d.order.map(p => {
       const bid = s.bids[p];
       return `<li class="${p === s.next ? "now" : ""}" data-seat="${p}"><span class="who">` +
         `${esc(d.names[p])}${p === d.dealer ? " <small>" + w("deals") + "</small>" : ""}</span>` +
         `<span class="what">${bid != null ? bid : p === s.next ? "…" : "–"}</span></li>`;
-    }).join("") + "</ol>" + (s.entered.length ? told : "") + form("bid", "bid-form",
+    }).join("") + "</ol>" + told + form("bid", "bid-form",
       `<input type="hidden" name="seat" value="${s.next}"><p class="prompt">` +
       `${w(s.next === d.dealer ? "bidslast" : "bids", { player: esc(d.names[s.next]) })}</p>` +
       // A refused bid stays reachable by Tab, so its reason is read.
       numbers(d, n => `<button type="submit" name="bid" value="${n}" class="num` +
         `${allows(n) ? "" : ' struck" aria-disabled="true" aria-describedby="bid-reason'}">${n}</button>`) +
-      (reason ? `<p class="reason" id="bid-reason">${esc(reason)}</p>` : ""));
+      (reason ? `<p class="reason" id="bid-reason">${esc(reason)}</p>` : "")) + before;
   }
 
   // Draws the step into `el` (#step); `drafts` keeps, by deal and step, what was tapped in a form not
@@ -140,7 +141,8 @@
     const panel = el.closest("#panel"), head = panel.querySelector(".deal-head"), later = dd !== d;
     const before = panel.querySelector(".last-deal:not(.pending)");
     if (before) before.hidden = s.entered.length > 0 || later;
-    panel.querySelectorAll(".trump-form, .trump-more").forEach(trump => { trump.hidden = later; });
+    // Out of sight, its place kept: the next deal's, from the server, comes in the same place.
+    panel.querySelectorAll(".trump-form, .trump-more").forEach(trump => trump.classList.toggle("later", later));
     if (head && !head.own) head.own = head.innerHTML;
     const shown = later ? (dd.head || "").replace(/^\s*<header[^>]*>|<\/header>\s*$/g, "") : head && head.own;
     if (head && head.innerHTML !== shown) head.innerHTML = shown;
@@ -156,15 +158,14 @@
     const draft = el.draft, tricks = form.matches(".tricks-form"), { total: all, rest } = d.tricks;
     if (changed != null) draft.picks[changed] = value(changed);
     if (changed === rest) draft.touched = true;
-    const left = all - d.order.reduce((sum, p) => sum + (p === rest ? 0 : value(p) || 0), 0);
+    const left = leftOver(d, value);
     const input = tricks && !draft.touched && row(rest).querySelector(`[value="${left}"]`);
     if (input) input.checked = true;
     if (input) draft.picks[rest] = left;
     const given = d.order.filter(p => value(p) != null), total = given.reduce((sum, p) => sum + value(p), 0);
-    const diff = total - all, sum = form.querySelector(".sum");
-    sum.textContent = tricks ? w(diff > 0 ? "sumover" : diff < 0 ? "sumunder" : "sumok", { total, cards: all, diff: Math.abs(diff) })
-      : given.length ? w("sumbids", { given: given.length, players: d.order.length, total, cards: d.cards }) : w("tapbids");
-    sum.classList.toggle("off", tricks && diff !== 0);
+    const sum = form.querySelector(".sum");
+    if (!tricks) sum.textContent = given.length ? w("sumbids", { given: given.length, players: d.order.length, total, cards: d.cards }) : w("tapbids");
+    else added(sum, form.querySelector("[type=submit]"), total, all);
     for (const p of tricks ? d.order : []) {
       const took = value(p), bid = +row(p).dataset.bid;
       row(p).querySelector("[data-mark]").textContent = took == null ? "" : took === bid ? w("made") :
@@ -172,12 +173,42 @@
     }
   }
 
+  // The tricks' sum (`total` of `all`) under the rows, and their Save button: while they don't add up,
+  // the button says why it can't save (its name, read out) and looks it, and a tap on it only nudges.
+  function added(sum, save, total, all) {
+    const diff = total - all, by = { total, cards: all, diff: Math.abs(diff), num: Math.abs(diff) };
+    sum.textContent = w(diff > 0 ? "sumover" : diff < 0 ? "sumunder" : "sumok", by);
+    sum.classList.toggle("off", diff !== 0);
+    hold(save, diff && w(diff > 0 ? "nosaveover" : "nosaveunder", by));
+  }
+
+  // A Save button held back, saying `why` in place of its own words; or (no `why`) free again.
+  function hold(save, why) {
+    save.ready = save.ready || save.textContent;
+    save.textContent = why || save.ready;
+    save.classList.toggle("held", !!why);
+    save.classList.toggle("primary", !why);
+    save[why ? "setAttribute" : "removeAttribute"]("aria-disabled", "true");
+  }
+
+  // A tap on a button held back: what is wrong, beside it, is shown again (a ring, once more).
+  function nudge(el) {
+    el.classList.remove("nudge");
+    void el.offsetWidth;  // the animation starts again
+    el.classList.add("nudge");
+  }
+
+  // The count the row of the rest (the dealer's) keeps: the tricks the others leave (`value`: a seat's count).
+  function leftOver(d, value) {
+    return d.tricks.total - d.order.reduce((sum, p) => sum + (p === d.tricks.rest ? 0 : value(p) || 0), 0);
+  }
+
   // The next thing to do: the first bid allowed, the first row's choice, or the deal just entered.
-  // A deal just entered on this phone is said first, with the next deal's header in view above it
-  // (a digit still bids, the focus being on no control).
+  // A deal just entered on this phone is said first, with the deal's title in view at the top (a
+  // digit still bids, the focus being on no control).
   function focus(el) {
     const row = el.querySelector(".seat-row"), entered = el.querySelector(".pending h2");
-    if (entered) el.closest("#panel").scrollIntoView();
+    if (entered) el.closest("#panel").querySelector(".deal-head").scrollIntoView();
     const next = entered || el.querySelector(".bid-form .num:not([aria-disabled])") ||
       (row && (row.querySelector(":checked") || row.querySelector(":enabled")));
     if (next) next.focus({ preventScroll: Boolean(entered) });
@@ -211,5 +242,5 @@
     return +f.seat === s.next && allowed(s.d, s.d.order.indexOf(s.next), s.total)[0](+f.bid);
   }
 
-  window.Step = { esc, state, draw, sums, focus, label, said, fits, allowed, announce };
+  window.Step = { esc, state, draw, sums, focus, label, said, fits, allowed, announce, added, hold, nudge, leftOver };
 })();

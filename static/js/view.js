@@ -15,7 +15,18 @@
       .then(function (response) { return response.ok ? response.json() : null; })
       .then(function (data) {
         if (data && data.html && String(data.version) !== version) {
+          // A page ordered by the moment of a club night (the director's) comes again in the next.
+          if (live.dataset.moment && data.moment && data.moment !== live.dataset.moment) {
+            window.location.reload();
+            return;
+          }
+          // What the viewer unfolded stays unfolded (the same parts, as long as there are as many).
+          var open = Array.prototype.map.call(live.querySelectorAll("details"), function (d) { return d.open; });
           live.innerHTML = data.html;
+          var folds = live.querySelectorAll("details");
+          if (folds.length === open.length) {
+            for (var i = 0; i < folds.length; i++) folds[i].open = open[i];
+          }
           version = String(data.version);
           if (status && data.news) status.textContent = data.news;
         }

@@ -6,8 +6,8 @@ from playwright.sync_api import Error, Locator, Page
 
 PHONE = {"width": 390, "height": 844}
 #: The page's parts an answer replaces: with JavaScript, all but the step's element, which is drawn again in place,
-#: and the phone's own list of taps not saved under it.
-MARK = ("() => document.querySelectorAll('#main > :not(#panel), #panel > :not(#step):not(.unsaved)')"
+#: and the phone's own status line and list of taps not saved under it.
+MARK = ("() => document.querySelectorAll('#main > :not(#panel), #panel > :not(#step):not(.outbox)')"
         ".forEach(e => { e.dataset.old = '1'; })")
 REPLACED = "() => !document.querySelector('[data-old]') && document.readyState !== 'loading'"
 #: Whether a service worker controls this page.
@@ -54,11 +54,12 @@ class Taps:
         self.count += 1
         self.page.fill(selector, value)
 
-    def tap(self, target: str | Locator) -> None:
-        """One tap that navigates or changes nothing on the server (links, row buttons, radios)."""
+    def tap(self, target: str | Locator, held: bool = False) -> None:
+        """One tap that navigates or changes nothing on the server (links, row buttons, radios);
+        ``held``: on a button held back (aria-disabled), which a tap still reaches."""
         self.count += 1
         locator = self.page.locator(target) if isinstance(target, str) else target
-        locator.click()
+        locator.click(force=held)
 
     def save(self, target: str | Locator) -> None:
         """One tap that sends a form: wait until the answer replaced the page (or its main part)."""

@@ -69,16 +69,20 @@ def test_a_whole_game_to_the_settled_end(page: Page) -> None:
     tricks = "[data-kind=tricks][data-seat='{}'] label.num"
     taps.tap(page.locator(tricks.format(2)).nth(0))
     expect(page.locator("[data-kind=tricks][data-seat='2'] [data-mark]")).to_have_text("✓ made")
-    expect(page.locator("#trick-sum")).to_have_text("Together 1 of 2 tricks: 1 missing")
+    expect(page.locator("[data-kind=tricks][data-seat='0'] input:checked")).to_have_value("1")  # Ann dealt: the rest
     taps.tap(page.locator(tricks.format(3)).nth(1))
-    taps.tap(page.locator(tricks.format(0)).nth(1))
+    expect(page.locator("#trick-sum")).to_have_text("Together 2 of 2 tricks ✓")
+    taps.tap(page.locator(tricks.format(0)).nth(1))  # Ann's own count, by hand: it no longer follows
     expect(page.locator("#trick-sum")).to_have_text("Together 3 of 2 tricks: 1 too many")
-    taps.tap(".correct button[type=submit]")  # as at the tricks step, not sent: the sum is read
-    expect(page.locator("#trick-sum")).to_be_focused()
+    save = page.locator(".correct button[type=submit]")
+    expect(save).to_have_text("Can't save: 1 trick too many")
+    taps.tap(save, held=True)  # as at the tricks step, not sent
+    expect(save).to_be_focused()
     assert "/deal/1" in page.url and page.locator("#error").count() == 0
     taps.tap(page.locator("[data-kind=bids][data-seat='2'] label.num").nth(1))  # Cy bid 1: Ann can't bid 0
     expect(page.locator("#reason-0")).to_have_text("Ann deals and can't bid 0: the bids would add up to the 2 tricks (hook)")
-    taps.tap(".correct button[type=submit]")
+    expect(save).to_have_text("Can't save: Ann can't bid 0")
+    taps.tap(save, held=True)
     expect(page.locator("#reason-0")).to_be_focused()
     taps.tap(page.locator("[data-kind=bids][data-seat='2'] label.num").nth(0))
     expect(page.locator("#reason-0")).to_contain_text("Ann deals and can't bid 1")

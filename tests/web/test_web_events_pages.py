@@ -11,7 +11,15 @@ from flask import Flask
 from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_web_events_api import QUICK_RULES, events_snapshot, finish, new_event, token
+from test_web_events_api import (
+    NAMES,
+    QUICK_RULES,
+    events_snapshot,
+    finish,
+    new_event,
+    start_round,
+    token,
+)
 from webhelpers import csrf_from, hostile_text, message, text, within_cpu
 
 
@@ -31,7 +39,7 @@ def test_the_director_starts_a_round_as_proposed_and_follows_its_tables(client: 
                                                                         night: dict[str, Any]) -> None:
     page = text(client.get(f"/e/{night['edit']}").get_data(as_text=True))
     assert "Round 1: proposed seating" in page and "Start round 1" in page
-    assert "The first round has not started yet" in page
+    assert "Bids made" not in page  # no standings before the first round: nobody has a score yet
     response = post(client, night["edit"], "start")
     assert response.status_code == 302
     page = client.get(f"/e/{night['edit']}")
@@ -122,6 +130,23 @@ def test_the_room_screen_shows_the_tables_and_standings_but_no_edit_link(client:
     answer = text(client.get(f"/e/{night['view']}", query_string={"name": name.upper()}).get_data(as_text=True))
     assert f"{name}: round 1, table 3, seat 2." in answer
     assert "Zed is not a player of this event" in text(client.get(f"/e/{night['view']}?name=Zed").get_data(as_text=True))
+
+
+def test_the_night_s_winners_are_named_once_it_is_over_as_the_page_s_language_lists_them(client: FlaskClient) -> None:
+    """Issue 30, item 5: the room screen ends on a headline with the winners; two tables whose
+    first seats win alike tie the night."""
+    event = start_round(client, new_event(client, players=NAMES[:8], rounds=1, tables={"size": 4}))
+    view = token(event["links"]["view"])
+    assert "ev-winners" not in client.get(f"/e/{view}").get_data(as_text=True)
+    assert client.get(f"/e/{view}/state").get_json()["moment"] == "play"
+    for table in event["played"][0]["tables"]:
+        finish(client, table)
+    winners = [line["name"] for line in client.get(event["links"]["api"]).get_json()["standings"] if line["rank"] == 1]
+    assert len(winners) == 2
+    for link in (view, token(event["links"]["edit"])):
+        assert f"{winners[0]} and {winners[1]} win" in text(client.get(f"/e/{link}").get_data(as_text=True))
+    assert f"{winners[0]} en {winners[1]} winnen" in text(client.get(f"/e/{view}?lang=nl").get_data(as_text=True))
+    assert client.get(f"/e/{view}/state").get_json()["moment"] == "end"
 
 
 def test_the_room_screen_follows_the_tables_as_they_enter_deals(client: FlaskClient, night: dict[str, Any]) -> None:
