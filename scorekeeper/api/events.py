@@ -19,7 +19,7 @@ from ..store.db import commit, rollback
 from ..store.events import StoredEvent, find_event
 from ..web.signed import csrf
 from ..web.site import game_links, no_store
-from .views import _error, _json_object, http_error
+from .views import error, http_error, json_object
 
 bp = Blueprint("events_api", __name__, url_prefix="/api")
 csrf.exempt(bp)  # JSON only, as the games' API
@@ -80,7 +80,7 @@ def _answer(stored: StoredEvent, editable: bool = True) -> Response:
 @bp.post("/events")
 def create_event() -> tuple[Response, int]:
     """Start an event: 201 with the event, or 422 naming what is wrong; nothing stored then."""
-    data, refused = _json_object(_("the event (%(example)s)", example='{"name": "Club night", "players": […], "rounds": 3}'))
+    data, refused = json_object(_("the event (%(example)s)", example='{"name": "Club night", "players": […], "rounds": 3}'))
     if refused is not None:
         return refused
     assert data is not None
@@ -89,7 +89,7 @@ def create_event() -> tuple[Response, int]:
         if data.get("group") is not None:
             doc["group"] = documents.group_id(data["group"])
     except RulesError as exc:
-        return _error(str(exc), 422)
+        return error(str(exc), 422)
     stored = StoredEvent.create(doc)
     response = _answer(stored)
     response.headers["Location"] = event_links(stored, True)["api"]
@@ -101,25 +101,25 @@ def _change(event: str, what: str, make: Callable[[StoredEvent, dict[str, Any]],
             status: int) -> Response | tuple[Response, int]:
     """Read the request's JSON object, make the event's new document from it and save it: the
     event with ``status``; 409 when it can't be done now, 422 naming what is wrong, nothing stored."""
-    data, refused = _json_object(what)
+    data, refused = json_object(what)
     if refused is not None:
         return refused
     assert data is not None
     stored, editable = find_event(event)
     if stored is None:
-        return _error(_("no event has this link"), 404)
+        return error(_("no event has this link"), 404)
     if not editable:
-        return _error(_("this is the read-only link of an event: it can't change it"), 403)
+        return error(_("this is the read-only link of an event: it can't change it"), 403)
     try:
         doc = make(stored, data)
     except rounds.Busy as exc:
         rollback()
-        return _error(str(exc), 409)
+        return error(str(exc), 409)
     except RulesError as exc:
         rollback()
-        return _error(str(exc), 422)
+        return error(str(exc), 422)
     if not stored.save(doc):
-        return _error(_(STALE), 409)
+        return error(_(STALE), 409)
     return _answer(stored), status
 
 
@@ -153,5 +153,5 @@ def get_event(event: str) -> Response | tuple[Response, int]:
     """The event, by its edit or read-only link."""
     stored, editable = find_event(event)
     if stored is None:
-        return _error(_("no event has this link"), 404)
+        return error(_("no event has this link"), 404)
     return _answer(stored, editable)

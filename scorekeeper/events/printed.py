@@ -19,9 +19,9 @@ from ..sheets.layout import PAPERS
 from ..store.cache import LRU
 from ..web import language
 from ..web.address import qr_png
-from ..web.site import game_links, no_store
+from ..web.site import event_or_404, game_links, no_store
 from . import rounds
-from .views import _event_or_404, _page, bp, event_score
+from .views import bp, event_page, event_score
 
 #: The night's PDFs this worker printed most recently, by the event, the link's kind, the state of
 #: the night and its games, the paper, the round and the language (and the cards by the address
@@ -38,11 +38,11 @@ ROUND_NAMES = 1200
 def cards(event: str) -> Response:
     """The current round's table cards (edit link only: each card's QR code opens its table's game
     to score it): four cards to a page, of A4 paper or of Letter (``?paper=letter``)."""
-    stored, _editable = _event_or_404(event, edit=True)
+    stored, _editable = event_or_404(event, edit=True)
     try:
         paper = values.choice(request.args.get("paper", "").strip().lower() or "a4", _("The paper"), PAPERS)
     except RulesError as exc:
-        return _page(stored, True, str(exc), 422)
+        return event_page(stored, True, str(exc), 422)
     state = rounds.mark(stored)
     loaded = rounds.load(stored, True, state)
     current = loaded.current
@@ -78,7 +78,7 @@ def results(event: str) -> Response:
     (100 players to a page), then the latest finished rounds' tables with their places and final
     totals (``printed_rounds``), naming the rounds left out; ``?round=N``: the tables of finished
     round N alone."""
-    stored, editable = _event_or_404(event, edit=False)
+    stored, editable = event_or_404(event, edit=False)
     state = rounds.mark(stored)
     loaded = rounds.load(stored, editable, state)
     finished = loaded.finished_rounds

@@ -13,6 +13,7 @@ from fractions import Fraction
 from functools import cached_property
 from typing import Any
 
+from ..changes.games import create as create_game
 from ..rules.errors import EventError
 from ..rules.event import Seating, lineups
 from ..rules.gamefile import GameFile, parse
@@ -288,7 +289,7 @@ def start(loaded: Loaded, tables: object | None) -> Document:
     group = groups_by_id([doc["group"]]) if doc.get("group") is not None else []
     made = []
     for file in files:
-        game = StoredGame.create(file)
+        game = create_game(file)
         loaded.stored.attach(game.id)
         for found in group:
             found.add(game)

@@ -24,19 +24,19 @@ from flask import (
 from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
-from ..groups.views import csrf_field
+from .. import changes
+from ..changes import edits
 from ..phone import device
 from ..rules import characters, values
 from ..rules.errors import RulesError
 from ..rules.event import lineups
-from ..rules.gamefile import GameFile
 from ..rules.words import N_, _, listed
-from ..store import edits
 from ..store.cache import LRU
 from ..store.db import rollback
 from ..store.events import StoredEvent, find_event, state_of
 from ..web import access, language
-from ..web.site import no_store
+from ..web.signed import CSRF_MARK, csrf_field
+from ..web.site import event_or_404, no_store
 from . import document as documents
 from . import night, rounds
 
@@ -46,21 +46,12 @@ bp = Blueprint("events", __name__)
 STALE = N_("The event was changed meanwhile on another screen: here it is as it is now. Try again.")
 
 
-def _event_or_404(token: str, *, edit: bool) -> tuple[StoredEvent, bool]:
-    stored, editable = find_event(token)
-    if stored is None:
-        abort(404, _("No event has this link: check that the whole link was opened."))
-    if edit and not editable:
-        abort(403, _("This is the read-only link of an event: it shows the event but can't change it."))
-    return stored, editable
-
 
 def _token(loaded: rounds.Loaded) -> str:
     return loaded.stored.token if loaded.editable else loaded.stored.view_token
 
 
 #: Where each phone's form token goes in a kept part of a page.
-CSRF_MARK = "\x00csrf\x00"
 #: The tables and standings as HTML, by the event's state, the link's kind and the language.
 _parts: LRU[str] = LRU(64)
 
@@ -93,7 +84,7 @@ def where(loaded: rounds.Loaded, typed: str) -> str:
     return _("%(name)s does not play round %(round)s.", name=name, round=current.number)
 
 
-def _page(stored: StoredEvent, editable: bool, error: str = "", status: int = 200) -> Response:
+def event_page(stored: StoredEvent, editable: bool, error: str = "", status: int = 200) -> Response:
     """The director's page or the room screen. Kept whole per state of the event and language while
     it carries nothing for one visitor (an error, a name asked, a message); each phone's form token
     is put in as it is sent."""
@@ -139,11 +130,11 @@ def new_rounds() -> Response:
 @bp.get("/e/<event>")
 def event(event: str) -> Response:
     """The director's page with the edit link; the room screen with the read-only link."""
-    stored, editable = _event_or_404(event, edit=False)
+    stored, editable = event_or_404(event, edit=False)
     if editable:
         access.directing(stored.id)
     device.remember_event(stored, editable)
-    return _page(stored, editable)
+    return event_page(stored, editable)
 
 
 @bp.get("/e/<event>/state")
@@ -155,7 +146,7 @@ def state(event: str) -> Response:
         abort(404, _("No event has this link: check that the whole link was opened."))
     if request.args.get("v") == now:  # nothing changed: one SELECT, as a game's live view
         return no_store(jsonify(version=now))
-    stored, editable = _event_or_404(event, edit=False)
+    stored, editable = event_or_404(event, edit=False)
     now = rounds.mark(stored)
     loaded = rounds.load(stored, editable, now)
     html = _live(loaded, now)
@@ -170,12 +161,12 @@ def _save(stored: StoredEvent, change: Any, done: str) -> Response | BaseRespons
         doc = change(loaded)
     except rounds.Busy as exc:
         rollback()  # the table games a refused start made
-        return _page(stored, True, str(exc), 409)
+        return event_page(stored, True, str(exc), 409)
     except RulesError as exc:
         rollback()  # the table games a refused start made
-        return _page(stored, True, str(exc), 422)
+        return event_page(stored, True, str(exc), 422)
     if not stored.save(doc):
-        return _page(_event_or_404(stored.token, edit=True)[0], True, _(STALE), 409)
+        return event_page(event_or_404(stored.token, edit=True)[0], True, _(STALE), 409)
     flash(done, "done")
     return redirect(url_for("events.event", event=stored.token))
 
@@ -197,7 +188,7 @@ MAX_CLOCK = 240
 @bp.post("/e/<event>/clock")
 def clock(event: str) -> Response | BaseResponse:
     """Set the current round's clock to end so many minutes from now (0: no clock)."""
-    stored, _editable = _event_or_404(event, edit=True)
+    stored, _editable = event_or_404(event, edit=True)
     typed = str(request.form.get("minutes", ""))
 
     def set_clock(loaded: rounds.Loaded) -> documents.Document:
@@ -223,10 +214,10 @@ def round_clock(loaded: rounds.Loaded) -> datetime | None:
 @bp.post("/e/<event>/players")
 def players(event: str) -> Response | BaseResponse:
     """Someone arrives (or comes back), withdraws, takes a bye in a round to come, or plays it after all."""
-    stored, _editable = _event_or_404(event, edit=True)
+    stored, _editable = event_or_404(event, edit=True)
     action = str(request.form.get("action", ""))
     if action not in ("arrive", "withdraw", "bye", "play"):
-        return _page(stored, True, _("Choose what changes: someone arrives, withdraws or takes a bye."), 422)
+        return event_page(stored, True, _("Choose what changes: someone arrives, withdraws or takes a bye."), 422)
     change: dict[str, Any] = {action: str(request.form.get("name", ""))}
     if action in ("bye", "play"):
         change["round"] = str(request.form.get("round", ""))
@@ -250,7 +241,7 @@ def players(event: str) -> Response | BaseResponse:
 @bp.post("/e/<event>/plan")
 def plan(event: str) -> Response | BaseResponse:
     """Another number of planned rounds, another seating for the rounds to come."""
-    stored, _editable = _event_or_404(event, edit=True)
+    stored, _editable = event_or_404(event, edit=True)
     typed, seating = str(request.form.get("rounds", "")), str(request.form.get("seating", ""))
 
     def changed(loaded: rounds.Loaded) -> documents.Document:
@@ -266,7 +257,7 @@ def plan(event: str) -> Response | BaseResponse:
 @bp.post("/e/<event>/swap")
 def swap(event: str) -> Response | BaseResponse:
     """Exchange two players' seats in the proposed seating of the next round."""
-    stored, _editable = _event_or_404(event, edit=True)
+    stored, _editable = event_or_404(event, edit=True)
     one, other = str(request.form.get("one", "")), str(request.form.get("other", ""))
     return _save(stored, lambda loaded: rounds.swapped(loaded, one, other),
                  _("%(one)s and %(other)s have changed seats.", one=one.strip(), other=other.strip()))
@@ -300,7 +291,7 @@ def _tables_to_start() -> int:
 @bp.post("/e/<event>/start")
 def start(event: str) -> Response | BaseResponse:
     """Start the next round as proposed: one game per table."""
-    stored, _editable = _event_or_404(event, edit=True)
+    stored, _editable = event_or_404(event, edit=True)
     return _save(stored, lambda loaded: rounds.start(loaded, None),
                  _("Round %(round)s has started: every table's game is ready.", round=len(stored.document["played"]) + 1))
 
@@ -311,33 +302,26 @@ def end_table(event: str, number: int) -> Response | BaseResponse:
     a deal under way is dropped, and the game counts as it stands after its last finished deal, its
     players tied when it has none (EVENTS.md, "Ending a table early"). The game and the night are
     written in one transaction."""
-    stored, _editable = _event_or_404(event, edit=True)
+    stored, _editable = event_or_404(event, edit=True)
     loaded = rounds.load(stored, True)
     current = loaded.current
     table = current.tables[number - 1] if current is not None and 1 <= number <= len(current.tables) else None
     if table is None or table.game is None:
-        return _page(stored, True, _("The current round has no table %(table)s.", table=number), 404)
+        return event_page(stored, True, _("The current round has no table %(table)s.", table=number), 404)
     if table.finished:
-        return _page(stored, True, _("Table %(table)s has finished already.", table=number), 409)
-    game = table.game
-    document = game.document
-    edits.end_as_it_stands(document)
-    try:
-        ended: GameFile = game.replay(document)
-    except RulesError as exc:
-        return _page(stored, True, str(exc), 422)
-    changed = document != game.document
-    written = game.stage(ended) if changed else None
-    if changed and written is None:
-        return _page(stored, True, _(STALE), 409)
+        return event_page(stored, True, _("Table %(table)s has finished already.", table=number), 409)
+    staged = changes.stage(table.game, edits.end_as_it_stands)
+    if isinstance(staged, changes.Refused):
+        return event_page(stored, True, staged.reason, staged.status)
+    if isinstance(staged, changes.Stale):
+        return event_page(stored, True, _(STALE), 409)
     played = [*stored.document["played"]]
     tables = [dict(t) for t in played[-1]["tables"]]
     tables[number - 1]["ended_early"] = True
     played[-1] = dict(played[-1], tables=tables)
     if not stored.save(dict(stored.document, played=played)):  # the game's change is rolled back with it
-        return _page(_event_or_404(stored.token, edit=True)[0], True, _(STALE), 409)
-    if written is not None:
-        game.stored(ended, written)
+        return event_page(event_or_404(stored.token, edit=True)[0], True, _(STALE), 409)
+    changes.keep(staged)
     flash(_("Table %(table)s's game has ended: it counts as it stands.", table=number), "done")
     return redirect(url_for("events.event", event=stored.token))
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, TypeGuard
 
+from ..changes.games import create as create_game
 from ..phone import device
 from ..rules.errors import RulesError
 from ..rules.gamefile import GameFile, export, parse, to_input
@@ -165,7 +166,7 @@ def restore(data: dict[str, Any]) -> list[Restored]:
     _match_held(checked)
     for result, game in checked:  # every check made: the writes, one short transaction the caller commits
         if result.outcome == "imported" and game is not None:
-            result.game = StoredGame.create(game)
+            result.game = create_game(game)
     results = [result for result, _game in checked]
     for result in reversed(results):  # the backup's first game ends at the top of the list
         if result.game is not None:

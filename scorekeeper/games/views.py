@@ -20,23 +20,22 @@ from flask import (
     request,
     url_for,
 )
-from sqlalchemy.exc import IntegrityError
 from werkzeug.wrappers import Response as BaseResponse
 from wtforms.validators import ValidationError
 
-from ..groups import views as groups
+from ..groups.loaded import for_new_game
 from ..phone import device
 from ..play import board, pages
+from ..play.answer import open_new
 from ..play.summary import rules_summary
 from ..play.wording import played, points
 from ..rules import values
 from ..rules.errors import RulesError
-from ..rules.gamefile import MAX_PLAYERS, GameFile, parse
+from ..rules.gamefile import MAX_PLAYERS, parse
 from ..rules.presets import PRESETS, Rules, make_rules
 from ..rules.scoring import SYSTEMS, deal_points
 from ..rules.words import _
-from ..store.db import commit, rollback
-from ..store.games import StoredGame, find_game
+from ..store.db import commit
 from ..store.groups import StoredGroup
 from ..web import access, lanes
 from ..web.access import Act
@@ -74,32 +73,6 @@ def index() -> str:
 def _local(moment: datetime) -> datetime:
     """A stored time in this server's time zone (SQLite gives it back without one: it is UTC)."""
     return (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).astimezone()
-
-
-def open_new(checked: GameFile, tokens: tuple[str, str] | None = None,
-             group: StoredGroup | None = None) -> BaseResponse:
-    """Store a new game (in ``group``, if given), remember it on this phone and open it (the answer
-    is made before the commit).
-
-    With ``tokens`` made from what asked for it (``derived_tokens``), a second ask, a double tap or a
-    resent form, opens the game the first one stored instead of storing another.
-    """
-    game = find_game(tokens[0])[0] if tokens else None
-    if game is None:
-        try:
-            game = StoredGame.create(checked, tokens)
-        except IntegrityError:  # stored by the same ask, at the same moment
-            rollback()
-            game = find_game(tokens[0])[0] if tokens else None
-            if game is None:
-                raise
-        else:
-            if group is not None and group.add(game) == "full":  # the game is played all the same
-                flash(groups.refusal("full"), "error")
-    response = redirect(url_for("play.game", token=game.token))
-    commit()
-    device.remember(game)
-    return response
 
 
 def _rearrange(form: NewGameForm, action: str) -> None:
@@ -149,7 +122,7 @@ def new() -> str | BaseResponse | tuple[str, int]:
     """Set up a game; "Preview" shows the whole schedule, "Start game" creates it."""
     form = NewGameForm()
     action = request.form.get("action", "preview")
-    group, roster, refusal = groups.for_new_game(str(request.values.get("group", "")))
+    group, roster, refusal = for_new_game(str(request.values.get("group", "")))
     if request.method != "POST" or action == "edit":  # HEAD and OPTIONS change nothing either
         return _form(form, refusal, group=group, roster=roster)
     if action.startswith("chip-"):

@@ -5,7 +5,7 @@ ratings charted, and its numbers and dates written for the page's language (GROU
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any, NamedTuple, NoReturn
+from typing import Any, NamedTuple
 
 from babel import numbers
 from flask import (
@@ -15,6 +15,7 @@ from flask import (
 )
 from markupsafe import Markup
 
+from ..changes.groups import refusal
 from ..play.chart import lines_svg, thinned
 from ..play.wording import written
 from ..rules import values
@@ -28,7 +29,7 @@ from ..store.groups import (
     game_data,
 )
 from ..web import language
-from ..web.site import game_links
+from ..web.site import game_links, group_or_404
 from .figures import Entry, Figures, Played, Player, marked
 
 FORMAT = "oh-hell-scorekeeper/group-1"
@@ -48,22 +49,6 @@ class Loaded(NamedTuple):
     editable: bool
     members: list[Member]
     figures: Figures
-
-
-def no_group() -> NoReturn:
-    """The 404 of a link that leads to no group."""
-    abort(404, _("No group has this link: it may have been deleted, or the link is incomplete."))
-
-
-def group_or_404(token: str, *, edit: bool) -> tuple[StoredGroup, bool]:
-    """The group of a link, and whether it may edit; 404 when none, 403 when a read-only link is
-    used to change it."""
-    group, editable = find_group(token)
-    if group is None:
-        no_group()
-    if edit and not editable:
-        abort(403, _("This is the read-only link of a group: it can show the group but not change it."))
-    return group, editable
 
 
 def load(token: str, *, edit: bool = False) -> Loaded:
@@ -236,3 +221,20 @@ def game_link(loaded: Loaded) -> Any:
         return url_for("play.view", token=member.view_token)
 
     return link
+
+
+def for_new_game(token: str) -> tuple[StoredGroup | None, list[str], str]:
+    """The group a new game is started for (its edit token), its roster, and what is wrong with
+    the token, if anything (then no group)."""
+    if not token:
+        return None, [], ""
+    found, editable = find_group(token[:64])
+    if found is None:
+        return None, [], _("No group has this link: the game would be in no group.")
+    if not editable:
+        return None, [], _("This is the read-only link of a group: a game can be started in it only with its edit "
+                           "link.")
+    loaded = Loaded(found, True, *marked(found.token, found.mark(), found.members, game_data, records_of))
+    if len(loaded.members) >= values.MAX_GROUP_GAMES:
+        return None, [], refusal("full")
+    return found, roster(loaded), ""

@@ -18,24 +18,25 @@ from flask import (
     session,
     url_for,
 )
-from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
+from ..changes.groups import STATUS, refusal
 from ..phone import device
 from ..play.chart import lines_svg, thinned
 from ..rules import characters, values
 from ..rules.errors import RulesError
-from ..rules.words import N_, _, number
+from ..rules.words import _
 from ..store.db import commit, rollback
-from ..store.games import StoredGame, find_game, records_of
-from ..store.groups import StoredGroup, find_group, game_data, group_of
+from ..store.games import StoredGame
+from ..store.groups import StoredGroup, find_group, group_of
 from ..web import access, address, language
 from ..web.access import Act
 from ..web.address import qr_code
 from ..web.fields import problems
-from ..web.site import game_or_404, no_store
-from .figures import Played, marked
+from ..web.signed import CSRF_MARK, csrf_field
+from ..web.site import game_or_404, group_or_404, no_store
+from .figures import Played
 from .forms import GroupForm, LinkForm
 from .loaded import (
     CHART_POINTS,
@@ -45,18 +46,14 @@ from .loaded import (
     figure,
     game_link,
     group_links,
-    group_or_404,
     listed,
     load,
     paging,
     percent,
     ratings_chart,
-    roster,
     shown_date,
     signed,
 )
-
-CSRF_MARK = "\x00csrf\x00"
 
 bp = Blueprint("groups", __name__)
 
@@ -148,11 +145,6 @@ def players(group: str) -> str:
                            board_rows=loaded.figures.leaderboard()[start:start + PAGE], first=start)
 
 
-def csrf_field() -> Markup:
-    """This phone's form token as a hidden field."""
-    return Markup('<input type="hidden" name="csrf_token" value="{}">').format(generate_csrf())
-
-
 @bp.post("/gr/<group>/games")
 def add(group: str) -> BaseResponse | tuple[str, int]:
     """Put a game in the group by its edit link; a refusal says why and keeps the link typed."""
@@ -162,43 +154,13 @@ def add(group: str) -> BaseResponse | tuple[str, int]:
     typed = characters.visible(str(request.form.get("link", "")))[:values.MAX_LINK]
     if not form.validate():
         return _page(load(group), " ".join(problems(form)), 422, typed)
-    outcome = add_game(stored, form.link.data)
+    outcome = access.add_to_group(stored, form.link.data)
     if outcome != "added":
         return _page(load(group), refusal(outcome), STATUS[outcome], typed)
     response = redirect(url_for("groups.group", group=stored.token))
     commit()
     flash(_("The game is in the group."), "done")
     return response
-
-
-#: What a refused addition says (translated where said), and its status.
-ADD_REFUSALS = {
-    "view": N_("This is the read-only link of a game: only its edit link can put it in a group."),
-    "none": N_("No game has this link: check that the whole link was pasted."),
-    "other": N_("This game is in another group: it can be in one group only."),
-    "here": N_("This game is already in the group."),
-    "full": N_("This group holds %(num)s games, the most a group can hold: start a new group for the next games."),
-    "night": N_("This game is a table of a club night: it can be in the club night's group only."),
-}
-STATUS = {"view": 403, "none": 404, "other": 409, "here": 200, "full": 409, "night": 403}
-
-
-def refusal(outcome: str) -> str:
-    """Why a game was not put in a group, in the page's language."""
-    return _(ADD_REFUSALS[outcome], num=number(values.MAX_GROUP_GAMES))
-
-
-def add_game(group: StoredGroup, token: str) -> str:
-    """Put the game of this token in the group: "added", or why not ("view", "none", "night",
-    "other", "here", "full"); the caller commits."""
-    game, editable = find_game(token)
-    if game is None:
-        return "none"
-    if not editable:
-        return "view"
-    if Act.GROUP not in access.offers(game):
-        return "night"
-    return group.add(game)
 
 
 @bp.post("/gr/<group>/remove")
@@ -305,20 +267,3 @@ def init_app(app: Any) -> None:
     """The template helpers of the group pages."""
     app.jinja_env.filters.update(percent=percent, signed=signed, figure=figure)
     app.jinja_env.globals.update(entry_name=entry_name)
-
-
-def for_new_game(token: str) -> tuple[StoredGroup | None, list[str], str]:
-    """The group a new game is started for (its edit token), its roster, and what is wrong with
-    the token, if anything (then no group)."""
-    if not token:
-        return None, [], ""
-    found, editable = find_group(token[:64])
-    if found is None:
-        return None, [], _("No group has this link: the game would be in no group.")
-    if not editable:
-        return None, [], _("This is the read-only link of a group: a game can be started in it only with its edit "
-                           "link.")
-    loaded = Loaded(found, True, *marked(found.token, found.mark(), found.members, game_data, records_of))
-    if len(loaded.members) >= values.MAX_GROUP_GAMES:
-        return None, [], refusal("full")
-    return found, roster(loaded), ""

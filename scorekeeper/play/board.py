@@ -9,15 +9,15 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import NamedTuple
 
+from ..changes.edits import JOINED_LATE
 from ..rules.gamefile import GameFile
 from ..rules.presets import PRESETS, Rules
 from ..rules.record import house_rules
 from ..rules.schedule import Deal
 from ..rules.scoring import Points
 from ..rules.state import Absence, DealResult, next_bidder
+from ..rules.turn import screen
 from ..rules.words import N_, _, ngettext
-from ..store.edits import JOINED_LATE
-from .step import screen
 from .wording import listed, points, suit_sign
 
 TRUMP_BY_CARD = {"turn-up": N_("turned up"), "dealer-last-card": N_("dealer's last card"),

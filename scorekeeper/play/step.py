@@ -1,5 +1,5 @@
-"""The step the scorer is at, and what the phone needs to enter it: the screen, the bid panel, the step
-data of each deal the plan reaches (for entry offline).
+"""What the phone needs to enter the step the scorer is at (``rules.turn.screen``): the bid panel,
+the step data of each deal the plan reaches (for entry offline).
 
 Nothing here decides a rule: bids allowed, trumps and the bidding order all come from the rules core.
 """
@@ -14,32 +14,7 @@ from ..rules.bidding import announce, announce_forms, bid_check
 from ..rules.gamefile import GameFile
 from ..rules.schedule import Deal
 from ..rules.state import DealResult, bid_options, next_bidder
-
-
-@dataclass(frozen=True)
-class Screen:
-    """The step the scorer is at: ``cards`` (manual size), ``bid``, ``bids`` (all at once), ``tricks``, ``over``."""
-
-    kind: str
-    deal: Deal | None = None
-    result: DealResult | None = None
-
-
-def screen(gamefile: GameFile) -> Screen:
-    """The screen a game is at, derived from its state alone (so a reload lands on the same one)."""
-    state = gamefile.game
-    current = state.current
-    deal = current.deal if current else state.next_deal
-    if state.finished or deal is None:
-        return Screen("over")
-    if deal.cards is None:
-        return Screen("cards", deal, current)
-    if current is not None and all(current.bids[seat] is not None for seat in deal.seats(len(current.bids))):
-        return Screen("tricks", deal, current)  # every player dealt in has bid
-    return Screen("bids" if gamefile.rules.bidding.simultaneous else "bid", deal, current)
-
-
-
+from ..rules.turn import screen
 
 
 @dataclass(frozen=True)

@@ -1,14 +1,13 @@
 """Playing a game: its page, a deal step by step, corrections, adjustments, the end, sharing.
 
-Every write loads the game file's input, changes it (``edits``), replays it with ``parse()``
-and stores it only when the rules accept it; then it redirects (POST-redirect-GET).
+Every write is the changes layer's (``changes.apply``): it changes the game file's input
+(``changes.edits``), replays it and stores it only when the rules accept it; the page renders how it
+went (``answer.answered``), once stored by a redirect (POST-redirect-GET).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
-from typing import Any
 
 from flask import (
     Blueprint,
@@ -22,24 +21,24 @@ from flask import (
     request,
     url_for,
 )
-from jinja2.utils import htmlsafe_json_dumps
-from markupsafe import Markup
 from werkzeug.utils import secure_filename
 from werkzeug.wrappers import Response
 
+from ..changes import Refused, Saved, edits
 from ..phone import device
 from ..rules.bidding import announce
 from ..rules.errors import RulesError
 from ..rules.game import trump_choices
 from ..rules.gamefile import GameFile, GameFileError, export, parse
-from ..rules.words import N_, _
-from ..store import edits
+from ..rules.turn import Screen, screen
+from ..rules.words import _
 from ..store.games import StoredGame, find_game
-from ..web import access, address, language
+from ..web import address
 from ..web.access import Act
 from ..web.fields import VersionForm, sentence
-from ..web.site import endpoint_url, game_links, game_or_404, no_game, no_store
+from ..web.site import game_links, game_or_404, no_game, no_store
 from . import board, pages, wording
+from .answer import answered, apply_posted, context, game_page
 from .chart import running_totals_svg
 from .forms import (
     BID_TAP,
@@ -48,129 +47,15 @@ from .forms import (
     CardsForm,
     SeatsForm,
     StakesForm,
-    Tap,
     TrumpForm,
     read_tap,
     seats_form,
-    tap_id,
 )
-from .step import (
-    Screen,
-    bid_panel,
-    correction_data,
-    deal_steps,
-    plan_name,
-    screen,
-    step_data,
-    tricks_guess,
-)
+from .step import correction_data, deal_steps, plan_name
 from .summary import adjustment_words, stakes_words
-from .taps import Target, misplaced, target
+from .taps import target
 
 bp = Blueprint("play", __name__)
-
-STALE = N_("This screen was out of date: the game had changed since it was shown (on another phone, "
-           "or before going back). Nothing was changed — this is the game as it is now.")
-
-#: The same, for a tap: it names its deal.
-STALE_TAP = N_("Deal %(deal)s: this entry was made on a screen that was out of date (the game had changed on "
-               "another phone). Nothing was changed — this is the game as it is now.")
-
-#: Renders the page a refused write came from: (game, error message, HTTP status) → response.
-Failure = Callable[[StoredGame, str, int], Response]
-
-
-def context(game: StoredGame, gamefile: GameFile, *, editable: bool) -> dict[str, Any]:
-    """Everything the game pages show, from the replayed game."""
-    step = screen(gamefile)
-    deal, result = step.deal, step.result
-    offers = access.offers(game) if editable else frozenset()
-    # A table's link its round no longer lets play shows the game as a read-only link does, and why.
-    locked = access.refusal(game, Act.PLAY) if editable and Act.PLAY not in offers else None
-    editable = editable and locked is None
-    return {
-        "game": game, "file": gamefile, "state": gamefile.game, "names": gamefile.players,
-        "screen": step, "editable": editable,
-        "panel": bid_panel(gamefile, deal, result) if deal and step.kind == "bid" else None,
-        "guess": tricks_guess(deal, result.bids) if deal and result and step.kind == "tricks" else None,
-        "trumps": trump_choices(gamefile.rules, deal) if deal else (),
-        "board_html": pages.board_html(game, gamefile, editable=editable),
-        "last": board.last_result(gamefile), "settlement": gamefile.settlement(),
-        # In this page's language, whatever opens the PDF (a phone's download manager sends no cookie).
-        "sheet": endpoint_url("sheets.filled", token=game.token if editable else game.view_token,
-                              lang=language.current()),
-        "step_json": _step_json(step_data(gamefile, game.version) or {"version": game.version})
-        if editable else None,
-        # Asked of the database only once the game is over: the deals' pages stay as light as they were.
-        "joinable": device.joinable(game) if Act.GROUP in offers and gamefile.game.finished else None,
-        "event": pages.event_link(game), "offers": offers,
-        "locked": locked,
-    }
-
-
-
-def _step_json(data: dict[str, Any]) -> Markup:
-    """The step's data as compact JSON that is safe inside the page's <script type="application/json">."""
-    return htmlsafe_json_dumps(data, separators=(",", ":"), ensure_ascii=False)
-
-
-def _page(game: StoredGame, error: str = "", status: int = 200, **kept: Any) -> Response:
-    page = render_template("play/game.html", error=error, kept=kept,
-                           **context(game, game.load(), editable=True))
-    return no_store(make_response(page, status))
-
-
-def _applied(game: StoredGame) -> Response:
-    """A tap stored already (sent again, its answer lost): answered as when it was stored."""
-    return redirect(url_for("play.game", token=game.token))
-
-
-def _save(game: StoredGame, form: VersionForm | Tap, change: Callable[[edits.Document], None],
-          fail: Failure = _page, done: Callable[[], str] | None = None,
-          check: Callable[[GameFile], None] | None = None,
-          aim: tuple[Target, list[str]] | None = None, act: Act = Act.PLAY) -> Response:
-    """Apply one change if the form is current and the rules accept the result; else say why.
-
-    ``done`` words what was saved, for the page it redirects to (a change made away from the
-    deal being played, which would otherwise show no sign of it). ``check`` may refuse a game the
-    rules accept but the table can't play on (an EditError: a deal still to come too big for it).
-    ``aim`` is a tap's target: it is applied to that deal and step only, or refused naming the deal.
-    A tap whose client id was stored is answered as stored, however long ago and however it raced.
-    ``act`` is what the change does, which the link must be allowed (web/access.py).
-    """
-    tap = tap_id(request.form)
-    if tap is not None and game.applied(tap):  # sent again (its answer was lost): it is stored once
-        return _applied(game)
-    refused = access.refusal(game, act)
-    if refused is not None:
-        return fail(game, refused, 403)
-    version, refusals = form.posted()
-    if aim is not None:
-        refusals = [*aim[1], *refusals]
-        where = misplaced(game.load(), aim[0]) if aim[0].deal is not None else None
-        if where is not None:
-            return _page(game, where, 409)
-    if version != game.version:
-        return _page(game, _(STALE_TAP, deal=aim[0].deal) if aim and aim[0].deal else _(STALE), 409)
-    if refusals:
-        return fail(game, " ".join(refusals), 422)
-    document = game.document
-    try:
-        change(document)
-        checked = game.replay(document)
-        if check is not None:
-            check(checked)
-    except (RulesError, edits.EditError) as exc:
-        return fail(game, sentence(str(exc)), 422)
-    if not game.save(checked, tap):
-        if tap is not None and game.applied(tap):  # the other copy of this very tap came first
-            return _applied(game)
-        return _page(game_or_404(game.token, edit=True),  # another write came first: this one is stale
-                     _(STALE_TAP, deal=aim[0].deal) if aim and aim[0].deal else _(STALE), 409)
-    if done is not None:
-        flash(done(), "done")
-    return redirect(url_for("play.game", token=game.token))
-
 
 @bp.get("/g/<token>")
 def game(token: str) -> Response:
@@ -181,7 +66,7 @@ def game(token: str) -> Response:
     if not editable:
         return redirect(url_for("play.view", token=token))
     device.remember(found)
-    return _page(found)
+    return game_page(found)
 
 
 @bp.get("/v/<token>")
@@ -244,7 +129,8 @@ def bid(token: str) -> Response:
     """One bid, from the bid buttons."""
     found, tap = game_or_404(token, edit=True), read_tap(request.form, BID_TAP)
     seat, value = tap.numbers["seat"] or 0, tap.numbers["bid"] or 0
-    return _save(found, tap, lambda doc: edits.set_bid(doc, seat, value), aim=target("bid", tap.numbers["seat"]))
+    return answered(found, apply_posted(found, tap, lambda doc: edits.set_bid(doc, seat, value),
+                                        aim=target("bid", tap.numbers["seat"])))
 
 
 def _seats(game: StoredGame, *, bids: bool) -> SeatsForm:
@@ -261,9 +147,10 @@ def _save_seats(token: str, *, bids: bool) -> Response:
     found = game_or_404(token, edit=True)
     form = _seats(found, bids=bids)
     kind, change = ("bids", edits.set_bids) if bids else ("tricks", edits.set_tricks)
-    return _save(found, form, lambda doc: change(doc, form.entries(kind)),
-                 lambda g, error, status: _page(g, error, status, **{kind: form.numbers[kind]}),
-                 aim=target(kind))
+    outcome = apply_posted(found, form, lambda doc: change(doc, form.entries(kind)), aim=target(kind))
+    if isinstance(outcome, Refused):
+        return game_page(found, outcome.reason, outcome.status, **{kind: form.numbers[kind]})
+    return answered(found, outcome)
 
 
 @bp.post("/g/<token>/bids")
@@ -284,22 +171,24 @@ def undo(token: str) -> Response:
     # Bids in turn: the undo names the bid it takes back (a manual deal's cards alone need none).
     seat = read_tap(request.form, UNDO_TAP) if not at_once and any(b is not None for b in bids) else None
     aim, refused = target("undo", seat.numbers["seat"] if seat else None)
-    return _save(found, VersionForm(), lambda doc: edits.undo_bid(doc, order, at_once=at_once),
-                 aim=(aim, [*refused, *(seat.errors if seat else [])]))
+    return answered(found, apply_posted(found, VersionForm(), lambda doc: edits.undo_bid(doc, order, at_once=at_once),
+                                        aim=(aim, [*refused, *(seat.errors if seat else [])])))
 
 
 @bp.post("/g/<token>/trump")
 def trump(token: str) -> Response:
     """Record the trump of the deal being played."""
     found, form = game_or_404(token, edit=True), TrumpForm()
-    return _save(found, form, lambda doc: edits.set_trump(doc, form.trump.data or ""), aim=target("trump"))
+    return answered(found, apply_posted(found, form, lambda doc: edits.set_trump(doc, form.trump.data or ""),
+                                        aim=target("trump")))
 
 
 @bp.post("/g/<token>/cards")
 def cards(token: str) -> Response:
     """How many cards the next deal has (the manual pattern)."""
     found, form = game_or_404(token, edit=True), CardsForm()
-    return _save(found, form, lambda doc: edits.set_cards(doc, form.cards.data or 0), aim=target("cards"))
+    return answered(found, apply_posted(found, form, lambda doc: edits.set_cards(doc, form.cards.data or 0),
+                                        aim=target("cards")))
 
 
 @bp.post("/g/<token>/tricks")
@@ -325,8 +214,8 @@ def correct(token: str, number: int) -> Response:
     found = game_or_404(token, edit=True)
     deals = found.load().game.deals
     if not 1 <= number <= len(deals) or not deals[number - 1].finished:
-        return _page(found, _("Deal %(number)s is not a finished deal of this game, so it can't be corrected.",
-                              number=number), 404)
+        return game_page(found, _("Deal %(number)s is not a finished deal of this game, so it can't be corrected.",
+                                  number=number), 404)
     result = deals[number - 1]
     data = {"bids": list(result.bids), "tricks": list(result.tricks or ()), "trump": result.trump or "",
             "version": found.version}
@@ -335,19 +224,23 @@ def correct(token: str, number: int) -> Response:
                       trump=True, data=data, seats=result.deal.seats(len(result.bids)))
     if posted is None:
         return _correct_page(found, number, form)
-    return _save(found, form,
-                 lambda doc: edits.replace_deal(doc, number, form.entries("bids"), form.entries("tricks"),
-                                                form.trump),
-                 lambda g, error, status: _correct_page(g, number, form, error, status),
-                 lambda: _("Deal %(number)s corrected.", number=number))
+    outcome = apply_posted(found, form, lambda doc: edits.replace_deal(
+        doc, number, form.entries("bids"), form.entries("tricks"), form.trump))
+    if isinstance(outcome, Refused):
+        return _correct_page(found, number, form, outcome.reason, outcome.status)
+    if isinstance(outcome, Saved):
+        flash(_("Deal %(number)s corrected.", number=number), "done")
+    return answered(found, outcome)
 
 
 @bp.post("/g/<token>/deal/<count:number>/undo")
 def undo_deal(token: str, number: int) -> Response:
     """Take back the tricks of the last deal (from its card), to enter them again."""
     found = game_or_404(token, edit=True)
-    return _save(found, VersionForm(), lambda doc: edits.undo_tricks(doc, number),
-                 done=lambda: _("Deal %(number)s: the tricks are taken back; enter them again.", number=number))
+    outcome = apply_posted(found, VersionForm(), lambda doc: edits.undo_tricks(doc, number))
+    if isinstance(outcome, Saved):
+        flash(_("Deal %(number)s: the tricks are taken back; enter them again.", number=number), "done")
+    return answered(found, outcome)
 
 
 @bp.post("/g/<token>/adjust")
@@ -355,20 +248,26 @@ def adjust(token: str) -> Response:
     """Give a player one-off points at a deal, with a reason."""
     found, form = game_or_404(token, edit=True), AdjustForm()
     deal = form.deal.data or 0
-    return _save(found, form, lambda doc: edits.add_adjustment(
-        doc, deal, form.player.data or 0, form.points.data or 0, form.reason.data or ""),
-        lambda g, error, status: _page(g, error, status, adjust=form),
-        lambda: _("%(adjustment)s added at deal %(deal)s.", adjustment=adjustment_words(found.load(), -1),
-                  deal=deal))  # added last
+    outcome = apply_posted(found, form, lambda doc: edits.add_adjustment(
+        doc, deal, form.player.data or 0, form.points.data or 0, form.reason.data or ""))
+    if isinstance(outcome, Refused):
+        return game_page(found, outcome.reason, outcome.status, adjust=form)
+    if isinstance(outcome, Saved):  # added last
+        flash(_("%(adjustment)s added at deal %(deal)s.", adjustment=adjustment_words(outcome.game.load(), -1),
+                deal=deal), "done")
+    return answered(found, outcome)
 
 
 @bp.post("/g/<token>/stakes")
 def stakes(token: str) -> Response:
     """Change the stakes (they can change until the game is settled)."""
     found, form = game_or_404(token, edit=True), StakesForm()
-    return _save(found, form, lambda doc: edits.set_stakes(doc, form.stakes_input()),
-                 lambda g, error, status: _page(g, error, status, stakes=form),
-                 lambda: _stakes_saved(found.load()))
+    outcome = apply_posted(found, form, lambda doc: edits.set_stakes(doc, form.stakes_input()))
+    if isinstance(outcome, Refused):
+        return game_page(found, outcome.reason, outcome.status, stakes=form)
+    if isinstance(outcome, Saved):
+        flash(_stakes_saved(outcome.game.load()), "done")
+    return answered(found, outcome)
 
 
 def _stakes_saved(gamefile: GameFile) -> str:
@@ -386,7 +285,10 @@ def unadjust(token: str, index: int) -> Response:
     if 0 <= index < len(gamefile.adjustments):  # else the edit refuses it, and says why
         said = _("Removed: %(adjustment)s at deal %(deal)s.", adjustment=adjustment_words(gamefile, index),
                  deal=gamefile.adjustments[index].deal)
-    return _save(found, VersionForm(), lambda doc: edits.remove_adjustment(doc, index), done=lambda: said)
+    outcome = apply_posted(found, VersionForm(), lambda doc: edits.remove_adjustment(doc, index))
+    if isinstance(outcome, Saved):
+        flash(said, "done")
+    return answered(found, outcome)
 
 
 @bp.route("/g/<token>/end", methods=("GET", "POST"))
@@ -394,7 +296,7 @@ def end(token: str) -> Response:
     """End the game now, after a confirmation: the totals so far decide."""
     found = game_or_404(token, edit=True)
     if request.method == "POST":
-        return _save(found, VersionForm(), lambda doc: edits.set_ended(doc, True))
+        return answered(found, apply_posted(found, VersionForm(), lambda doc: edits.set_ended(doc, True)))
     document = found.document
     edits.set_ended(document, True)
     try:
@@ -410,8 +312,10 @@ def end(token: str) -> Response:
 def resume(token: str) -> Response:
     """Take back "End the game now"."""
     found = game_or_404(token, edit=True)
-    return _save(found, VersionForm(), lambda doc: edits.set_ended(doc, False), done=lambda: _("The game goes on."),
-                 act=Act.RESUME)
+    outcome = apply_posted(found, VersionForm(), lambda doc: edits.set_ended(doc, False), act=Act.RESUME)
+    if isinstance(outcome, Saved):
+        flash(_("The game goes on."), "done")
+    return answered(found, outcome)
 
 
 @bp.get("/g/<token>/export.json")

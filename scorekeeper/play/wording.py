@@ -10,8 +10,8 @@ from fractions import Fraction
 import babel.dates
 from babel import numbers
 
+from ..changes.edits import JOINED_LATE
 from ..rules.words import N_, _
-from ..store.edits import JOINED_LATE
 from ..web import language
 
 SUIT_SIGNS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣", "NT": N_("NT")}

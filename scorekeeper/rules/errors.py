@@ -61,3 +61,13 @@ class GameError(RulesError):
 
 class EventError(RulesError):
     """A club night's tables, seating or players that its rules (EVENTS.md) do not allow."""
+
+
+def sentence(text: str) -> str:
+    """A message as a sentence: a capital first letter and a full stop.
+
+    >>> sentence("a whole number is needed, not 'x'")
+    "A whole number is needed, not 'x'."
+    """
+    text = text.strip()
+    return text[:1].upper() + text[1:] + ("" if text[-1:] in ".!?)" else ".")

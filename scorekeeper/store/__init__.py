@@ -1,2 +1,2 @@
-"""Storage: the tables (games, their taps, groups), each request's connection, the changes to a
-game's input document, and the caches kept by a game's version."""
+"""Storage: the tables (games, their taps, groups), each request's connection, and the caches
+kept by a game's version."""

@@ -1,8 +1,8 @@
 """Changes at the table to what is still to come (RULES.md §7): the plan of hand sizes (or, for a
 game without one, when it ends), the rules of the whole game, and a new game for the same table.
 
-Every change goes through the game page's write path (``play.views._save``): the game file is changed
-by an ``edits`` function, replayed, and stored only when the rules accept it.
+Every change goes through the changes layer (``changes.apply``), as the game page's do: the game file
+is changed by a ``changes.edits`` function, replayed, and stored only when the rules accept it.
 """
 
 from __future__ import annotations
@@ -13,11 +13,11 @@ from typing import Any, NamedTuple
 from flask import Blueprint, current_app, flash, make_response, render_template, request
 from werkzeug.wrappers import Response
 
-from ..games.views import open_new
+from ..changes import STALE, Refused, Saved, edits
 from ..play import board
+from ..play.answer import answered, apply_posted, game_page, open_new
 from ..play.forms import BID_TAP, Tap, read_tap
 from ..play.summary import rules_summary
-from ..play.views import STALE, _page, _save
 from ..play.wording import points
 from ..rules import values
 from ..rules.errors import RulesError
@@ -25,7 +25,6 @@ from ..rules.gamefile import MAX_HAND, GameFile, parse
 from ..rules.presets import PRESETS
 from ..rules.schedule import MAX_SEQUENCE, HandSize, hand_sizes
 from ..rules.words import N_, _, ngettext
-from ..store import edits
 from ..store.db import derived_tokens
 from ..store.games import StoredGame
 from ..store.groups import group_of
@@ -211,10 +210,13 @@ def plan(token: str) -> Response:
     if action != "save":
         return _plan_page(found, gamefile, _rearranged(draft, action, gamefile))
     sizes, refused = _sizes(draft, gamefile)
-    return _save(found, Tap({"version": draft.version}, [*unread, *refused]),
-                 lambda doc: edits.set_plan(doc, gamefile, sizes),
-                 lambda g, error, status: _plan_page(g, gamefile, draft, error, status),
-                 lambda: _planned(found.load()), Dealable(token))
+    outcome = apply_posted(found, Tap({"version": draft.version}, [*unread, *refused]),
+                           lambda doc: edits.set_plan(doc, gamefile, sizes), check=Dealable(token))
+    if isinstance(outcome, Refused):
+        return _plan_page(found, gamefile, draft, outcome.reason, outcome.status)
+    if isinstance(outcome, Saved):
+        flash(_planned(outcome.game.load()), "done")
+    return answered(found, outcome)
 
 
 def _rebuild(found: StoredGame, gamefile: GameFile, draft: Draft) -> Response:
@@ -235,9 +237,12 @@ def _end(found: StoredGame, gamefile: GameFile) -> Response:
                                             "version": found.version})
         return _end_page(found, gamefile, form)
     form = EndForm()
-    return _save(found, form, lambda doc: _set_end(doc, gamefile, form.deals.data, form.target.data),
-                 lambda g, error, status: _end_page(g, gamefile, form, error, status),
-                 lambda: _ends(found.load()))
+    outcome = apply_posted(found, form, lambda doc: _set_end(doc, gamefile, form.deals.data, form.target.data))
+    if isinstance(outcome, Refused):
+        return _end_page(found, gamefile, form, outcome.reason, outcome.status)
+    if isinstance(outcome, Saved):
+        flash(_ends(outcome.game.load()), "done")
+    return answered(found, outcome)
 
 
 def _set_end(doc: edits.Document, gamefile: GameFile, deals: int | None, target: int | None) -> None:
@@ -288,12 +293,15 @@ def rules(token: str) -> Response:
 
     dealable = Dealable(token)  # the plan of the new rules, for the players of each deal to come
     if request.form.get("action") == "save":
-        return _save(found, form, change,
-                     lambda g, error, status: _rules_page(g, gamefile, form, error, status),
-                     lambda: _rules_saved(gamefile, found.load()), dealable, act=Act.RULES)
+        outcome = apply_posted(found, form, change, act=Act.RULES, check=dealable)
+        if isinstance(outcome, Refused):
+            return _rules_page(found, gamefile, form, outcome.reason, outcome.status)
+        if isinstance(outcome, Saved):
+            flash(_rules_saved(gamefile, outcome.game.load()), "done")
+        return answered(found, outcome)
     version, refusals = form.posted()
     if version != found.version:
-        return _page(found, STALE, 409)
+        return game_page(found, _(STALE), 409)
     if refusals:
         return _rules_page(found, gamefile, form, " ".join(refusals), 422)
     if request.form.get("action") == "edit":
@@ -352,11 +360,11 @@ def again(token: str) -> Response:
     found = game_or_404(token, edit=True)
     gamefile = found.load()
     if not gamefile.game.finished:
-        return _page(found, _("Only a finished game can be played again: finish this one, or end it now."), 422)
+        return game_page(found, _("Only a finished game can be played again: finish this one, or end it now."), 422)
     try:
         checked = parse(edits.play_again(gamefile))
     except RulesError as exc:
-        return _page(found, sentence(_("The new game can't be set up: %(problem)s", problem=exc)), 422)
+        return game_page(found, sentence(_("The new game can't be set up: %(problem)s", problem=exc)), 422)
     flash(_("A new game for the same table: %(player)s deals first.", player=checked.players[checked.first_dealer]),
           "done")
     # One new game per version of this one, however often it is asked for (a double tap, a resent form).

@@ -1,6 +1,6 @@
 """Changes at the table (RULES.md §7): someone arrives, leaves, comes back or sits the next deal out.
 
-Each is a change of the game file (``edits``) written as every other one is (``play.views._save``):
+Each is a change of the game file (``changes.edits``) written as every other one is (``changes.apply``):
 replayed, stored only when the rules accept it, refused with the reason and nothing stored.
 """
 
@@ -10,18 +10,18 @@ from collections.abc import Callable
 from itertools import count
 from typing import Any
 
-from flask import Blueprint, make_response, render_template, request
+from flask import Blueprint, flash, make_response, render_template, request
 from werkzeug.wrappers import Response
 
+from ..changes import Refused, Saved, edits
 from ..play import board
-from ..play.views import _save
+from ..play.answer import answered, apply_posted
 from ..play.wording import listed, points
 from ..rules import values
 from ..rules.errors import RulesError
 from ..rules.game import undealable
 from ..rules.gamefile import MAX_PLAYERS, GameFile, parse
 from ..rules.words import _, ngettext
-from ..store import edits
 from ..store.games import StoredGame
 from ..web.site import endpoint_url, game_or_404, no_store
 from .forms import ArriveForm, PlayerForm, SitOutForm
@@ -163,8 +163,12 @@ def arrive(token: str) -> Response:
         return _("%(player)s joins at deal %(deal)s.", player=form.name.data, deal=number)
 
     check = Dealable(token)
-    return _save(found, form, _playing(gamefile, change),
-                 lambda g, error, status: _arrive_page(g, form, error, status, check.links), done, check)
+    outcome = apply_posted(found, form, _playing(gamefile, change), check=check)
+    if isinstance(outcome, Refused):
+        return _arrive_page(found, form, outcome.reason, outcome.status, check.links)
+    if isinstance(outcome, Saved):
+        flash(done(), "done")
+    return answered(found, outcome)
 
 
 def _seats_page(game: StoredGame, error: str = "", status: int = 200, way_out: dict[str, str] | None = None,
@@ -196,8 +200,12 @@ def leave(token: str) -> Response:
         return _("%(player)s leaves before the first deal.", player=name)
 
     check = Dealable(token)  # who is at deal 1 sizes the pattern for the deals after it
-    return _save(found, form, _playing(gamefile, lambda doc: edits.leave(doc, seat or 0)),
-                 lambda g, error, status: _seats_page(g, error, status, check.links, leaving=seat), done, check)
+    outcome = apply_posted(found, form, _playing(gamefile, lambda doc: edits.leave(doc, seat or 0)), check=check)
+    if isinstance(outcome, Refused):
+        return _seats_page(found, outcome.reason, outcome.status, check.links, leaving=seat)
+    if isinstance(outcome, Saved):
+        flash(done(), "done")
+    return answered(found, outcome)
 
 
 @bp.post("/g/<token>/sit-out")
@@ -219,8 +227,12 @@ def sit_out(token: str) -> Response:
         edits.sit_out(doc, seats)
 
     check = Dealable(token)  # a sit-out of deal 1 sizes the pattern for fewer players than the deals after it
-    return _save(found, form, _playing(gamefile, change),
-                 lambda g, error, status: _seats_page(g, error, status, check.links, sitting=seats), done, check)
+    outcome = apply_posted(found, form, _playing(gamefile, change), check=check)
+    if isinstance(outcome, Refused):
+        return _seats_page(found, outcome.reason, outcome.status, check.links, sitting=seats)
+    if isinstance(outcome, Saved):
+        flash(done(), "done")
+    return answered(found, outcome)
 
 
 @bp.post("/g/<token>/come-back")
@@ -245,5 +257,9 @@ def come_back(token: str) -> Response:
         edits.come_back(doc, seat)
 
     check = Dealable(token)
-    return _save(found, form, _playing(gamefile, change),
-                 lambda g, error, status: _seats_page(g, error, status, way_out=check.links), done, check)
+    outcome = apply_posted(found, form, _playing(gamefile, change), check=check)
+    if isinstance(outcome, Refused):
+        return _seats_page(found, outcome.reason, outcome.status, way_out=check.links)
+    if isinstance(outcome, Saved):
+        flash(done(), "done")
+    return answered(found, outcome)

@@ -21,9 +21,11 @@ from enum import StrEnum
 
 from flask import session
 
+from ..changes.groups import add_game
 from ..rules.words import _
 from ..store.events import Place, table_of
-from ..store.games import StoredGame
+from ..store.games import StoredGame, find_game
+from ..store.groups import StoredGroup
 
 
 class Role(StrEnum):
@@ -120,3 +122,10 @@ def group_token(game: StoredGame, edit_token: str, view_token: str) -> str:
     """The link to a game's group its edit link may show: the group's edit link, or its read-only one
     for a club night's table game."""
     return edit_token if Act.GROUP in offers(game) else view_token
+
+
+def add_to_group(group: StoredGroup, token: str) -> str:
+    """Put the game of a link in a group (``changes.groups.add_game``), as far as the link may:
+    a club night's table game is in its night's group only ("night")."""
+    game, editable = find_game(token)
+    return add_game(group, game, editable=editable, may=game is not None and Act.GROUP in offers(game))

@@ -22,7 +22,7 @@ from wtforms.validators import InputRequired, Length
 from wtforms.widgets import HiddenInput
 
 from ..rules import characters, values
-from ..rules.errors import RulesError
+from ..rules.errors import RulesError, sentence
 from ..rules.words import N_, _
 
 #: A game's version: every write names the one its page was drawn from.
@@ -55,16 +55,6 @@ class WholeNumberField(TextField):
     def _value(self) -> str:
         raw = getattr(self, "raw", None)
         return characters.visible(raw if raw is not None else ("" if self.data is None else str(self.data)))
-
-
-def sentence(text: str) -> str:
-    """A message as a sentence: a capital first letter and a full stop.
-
-    >>> sentence("a whole number is needed, not 'x'")
-    "A whole number is needed, not 'x'."
-    """
-    text = text.strip()
-    return text[:1].upper() + text[1:] + ("" if text[-1:] in ".!?)" else ".")
 
 
 def _labelled(label: str, error: str) -> str:

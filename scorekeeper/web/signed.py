@@ -15,8 +15,9 @@ from typing import Any
 
 from flask import Flask, Request, current_app, g, request, session
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
-from flask_wtf.csrf import CSRFProtect, logger, same_origin, validate_csrf
+from flask_wtf.csrf import CSRFProtect, generate_csrf, logger, same_origin, validate_csrf
 from itsdangerous import BadSignature, URLSafeTimedSerializer
+from markupsafe import Markup
 from wtforms import ValidationError
 
 from ..store.cache import LRU
@@ -123,3 +124,12 @@ class CSRF(CSRFProtect):
 
 
 csrf = CSRF()
+
+
+#: Where a page kept for every visitor (a group's, a club night's) puts each phone's form token.
+CSRF_MARK = "\x00csrf\x00"
+
+
+def csrf_field() -> Markup:
+    """This phone's form token as a hidden field."""
+    return Markup('<input type="hidden" name="csrf_token" value="{}">').format(generate_csrf())

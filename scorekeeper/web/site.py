@@ -1,4 +1,5 @@
-"""What every page shares: CSRF protection, security headers, links to a game, error pages."""
+"""What every page shares: CSRF protection, security headers, the look-up of a game's, a group's or a
+club night's link (404 when it leads nowhere), links to a game, error pages."""
 
 from __future__ import annotations
 
@@ -16,7 +17,9 @@ from ..rules import characters, values
 from ..rules.gamefile import GameFileError
 from ..rules.words import N_, _
 from ..store.cache import LRU
+from ..store.events import StoredEvent, find_event
 from ..store.games import StoredGame, find_game
+from ..store.groups import StoredGroup, find_group
 from .signed import SessionInterface, csrf
 
 SECURITY_HEADERS = {
@@ -83,6 +86,33 @@ def game_or_404(token: str, *, edit: bool) -> StoredGame:
 def no_game() -> NoReturn:
     """The 404 page of a link that leads to no game."""
     abort(404, _("No game has this link: it may have been deleted, or the link is incomplete."))
+
+
+def no_group() -> NoReturn:
+    """The 404 of a link that leads to no group."""
+    abort(404, _("No group has this link: it may have been deleted, or the link is incomplete."))
+
+
+def group_or_404(token: str, *, edit: bool) -> tuple[StoredGroup, bool]:
+    """The group of a link, and whether it may edit; 404 when none, 403 when a read-only link is
+    used to change it."""
+    group, editable = find_group(token)
+    if group is None:
+        no_group()
+    if edit and not editable:
+        abort(403, _("This is the read-only link of a group: it can show the group but not change it."))
+    return group, editable
+
+
+def event_or_404(token: str, *, edit: bool) -> tuple[StoredEvent, bool]:
+    """The club night of a link, and whether the link is its director's; 404 when there is none,
+    403 when a room screen's link is used to change it."""
+    stored, editable = find_event(token)
+    if stored is None:
+        abort(404, _("No event has this link: check that the whole link was opened."))
+    if edit and not editable:
+        abort(403, _("This is the read-only link of an event: it shows the event but can't change it."))
+    return stored, editable
 
 
 #: Deeper than any game file or backup: deeper JSON is refused before anything recurses through it.

@@ -3,8 +3,8 @@
 // row of tricks keeping what the others leave until it is tapped itself, and the tricks' sum under
 // them. A correction whose tricks don't add up, or with a struck bid, is not sent: its Save button
 // says why, and a tap on it nudges the sum, or reads the reason among the bids. Everything is looked
-// up in the page's data (board.correction_data, the rules core's answers); the server checks the
-// correction again. The form works without it.
+// up in the page's data (play/step.py's correction_data, the rules core's answers); the server
+// checks the correction again. The form works without it.
 (function () {
   "use strict";
   const form = document.getElementById("correct-form"), found = document.getElementById("correct-data");

@@ -1,5 +1,5 @@
-// Draws the deal's step from the page's data (#step-data: board.step_data), the deals after it
-// (board.deal_steps, fetched as the game's plan) and the taps not yet answered, so a tap shows at once
+// Draws the deal's step from the page's data (#step-data: play/step.py's step_data), the deals after it
+// (deal_steps, fetched as the game's plan) and the taps not yet answered, so a tap shows at once
 // and the game goes on from deal to deal without a connection. The server stays the only judge: this
 // only looks up what the rules core put in the data (the bidding order; the bids allowed after a
 // running total and why the others are not; the announce of a total; the tricks' total), and the

@@ -1,4 +1,4 @@
-"""The changes at the table as edits of the game file (scorekeeper/store/edits.py, RULES.md §7): a late
+"""The changes at the table as edits of the game file (scorekeeper/changes/edits.py, RULES.md §7): a late
 arrival, a player leaving or sitting out, a new plan, new rules, play again. Each keeps the deals
 already played as they were scored, unless the table asks for the whole game to be scored again."""
 
@@ -12,9 +12,9 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from strategies import NAMES, games
 
+from scorekeeper.changes import edits
 from scorekeeper.rules.errors import RulesError
 from scorekeeper.rules.gamefile import GameFileError, export, parse
-from scorekeeper.store import edits
 
 SETTINGS = settings(max_examples=150, deadline=None)
 

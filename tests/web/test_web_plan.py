@@ -14,7 +14,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from webhelpers import FOUR, Scorer, csrf_from, message, snapshot, text
 
-from scorekeeper.games import views as games
+from scorekeeper.changes import games
 from scorekeeper.store import games as stored_games
 
 Start = Callable[..., Scorer]

@@ -1,7 +1,8 @@
 """Changes to a game's input document (the game file's input part, a plain dict).
 
-Each function changes the document in place and checks nothing a rule decides: the view then
-replays the changed document with ``parse()``, which accepts it or says what is wrong.
+Each function changes the document in place and checks nothing a rule decides: the changes layer
+(``changes.apply``) then replays the changed document, and the rules core accepts it or says what
+is wrong.
 """
 
 from __future__ import annotations
