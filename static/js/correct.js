@@ -35,7 +35,7 @@
     const given = d.order.filter(p => value("bids", p) != null);
     const total = given.reduce((all, p) => all + value("bids", p), 0);
     told.innerHTML = given.length === d.order.length ?
-      w("bidsfor", { total, cards: d.cards, announce: Step.esc(Step.announce(d, total)) }) : "";
+      w("bidsfor", { total, num: d.cards, announce: Step.esc(Step.announce(d, total)) }) : "";
     let took = 0;
     d.order.forEach(p => {
       const tricks = row("tricks", p), bid = value("bids", p), t = value("tricks", p);
@@ -46,7 +46,7 @@
       took += t || 0;
     });
     const diff = took - d.tricks.total;
-    sum.textContent = w(diff > 0 ? "sumover" : diff < 0 ? "sumunder" : "sumok", { total: took, cards: d.tricks.total, diff: Math.abs(diff) });
+    sum.textContent = w(diff > 0 ? "sumover" : diff < 0 ? "sumunder" : "sumok", { total: took, num: d.tricks.total, diff: Math.abs(diff) });
     sum.classList.toggle("off", diff !== 0);
   }
 

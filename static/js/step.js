@@ -88,7 +88,7 @@
 
   function step(s, picks, form) {
     const d = s.d;
-    const told = `<p class="announce">${w("bidsfor", { total: s.total, cards: d.cards, announce: esc(announce(d, s.total)) })}</p>`;
+    const told = `<p class="announce">${w("bidsfor", { total: s.total, num: d.cards, announce: esc(announce(d, s.total)) })}</p>`;
     if (s.kind === "sent") return entered(s.before, w("pending"));
     const before = s.before && !s.entered.length ? entered(s.before, w("pendingnext")) : "";
     if (s.kind === "tricks") {
@@ -162,8 +162,8 @@
     if (input) draft.picks[rest] = left;
     const given = d.order.filter(p => value(p) != null), total = given.reduce((sum, p) => sum + value(p), 0);
     const diff = total - all, sum = form.querySelector(".sum");
-    sum.textContent = tricks ? w(diff > 0 ? "sumover" : diff < 0 ? "sumunder" : "sumok", { total, cards: all, diff: Math.abs(diff) })
-      : given.length ? w("sumbids", { given: given.length, players: d.order.length, total, cards: d.cards }) : w("tapbids");
+    sum.textContent = tricks ? w(diff > 0 ? "sumover" : diff < 0 ? "sumunder" : "sumok", { total, num: all, diff: Math.abs(diff) })
+      : given.length ? w("sumbids", { given: given.length, players: d.order.length, total, num: d.cards }) : w("tapbids");
     sum.classList.toggle("off", tricks && diff !== 0);
     for (const p of tricks ? d.order : []) {
       const took = value(p), bid = +row(p).dataset.bid;
