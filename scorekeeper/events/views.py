@@ -4,7 +4,6 @@ link), which follows the tables as they enter deals (static/js/view.js polls ``s
 from __future__ import annotations
 
 from datetime import UTC, date, datetime, timedelta
-from fractions import Fraction
 from typing import Any
 
 from flask import (
@@ -26,6 +25,7 @@ from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
 from ..groups.views import csrf_field
+from ..play.wording import score
 from ..rules import characters, values
 from ..rules.errors import RulesError
 from ..rules.event import lineups
@@ -247,10 +247,10 @@ def results(event: str) -> Response:
         loaded = rounds.load(stored, editable, state)
         header = ["#", _("Player"), _("Score"), _("Tables won"), _("Bids made"), _("Points")]
         finished = [(r.number, listing.round_tables([_("Table %(table)s", table=t.number) for t in r.tables],
-                                                    [(t.result, t.players) for t in r.tables], event_score), r.byes)
+                                                    [(t.result, t.players) for t in r.tables], score), r.byes)
                     for r in loaded.finished_rounds]
         page = render_template("events/results.html", doc=loaded.doc, rounds=finished, round_size=listing.ROUNDS,
-                               standings=listing.standings(header, loaded.lines, event_score),
+                               standings=listing.standings(header, loaded.lines, score),
                                static=current_app.static_url_path)
         return pdf.page_pdf(page)[0]
 
@@ -264,14 +264,9 @@ def _pdf(data: bytes, name: str) -> Response:
     return no_store(response)
 
 
-def event_score(value: Fraction) -> str:
-    """A score or a sum of totals as a sheet shows it: whole, or to 2 decimals."""
-    return str(value.numerator) if value.denominator == 1 else f"{float(round(value, 2)):.2f}"
-
-
 def init_app(app: Any) -> None:
     """The template helpers of the event pages."""
-    app.jinja_env.filters.update(event_score=event_score, zip=zip)
+    app.jinja_env.filters.update(event_score=score, zip=zip)
 
 
 #: The longest round clock, in minutes.

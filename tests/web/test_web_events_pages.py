@@ -4,6 +4,7 @@ shows the tables and standings, follows them, and tells a player where to sit.""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -11,7 +12,13 @@ from flask import Flask
 from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_web_events_api import QUICK_RULES, events_snapshot, finish, new_event, token
+from test_web_events_api import (
+    QUICK_RULES,
+    events_snapshot,
+    finish,
+    new_event,
+    token,
+)
 from webhelpers import csrf_from, hostile_text, message, text, within_cpu
 
 
@@ -219,6 +226,36 @@ def test_the_results_sheet_holds_the_standings_and_each_round_s_tables(client: F
     for table in event["played"][0]["tables"]:
         assert f"Table {table['table']} 1 {table['players'][0]} 11" in words  # the winner first, with 11 points
     assert night["edit"].encode() not in response.data
+
+
+def _dutch(score: float) -> str:
+    """A score as Dutch writes it: a decimal comma (no score of a night reaches a thousand)."""
+    return str(int(score)) if score == int(score) else f"{score:.2f}".replace(".", ",")
+
+
+def test_a_dutch_night_writes_its_scores_with_a_decimal_comma(client: FlaskClient, night: dict[str, Any]) -> None:
+    """"66,67", not "66.67": in Dutch, the standings of the director's page, the room screen and the
+    results sheet write every score with a decimal comma; the API gives the same scores as numbers."""
+    from io import BytesIO
+
+    from pypdf import PdfReader
+
+    post(client, night["edit"], "start")
+    for table in client.get(f"/api/events/{night['edit']}").get_json()["played"][0]["tables"]:
+        finish(client, table, missing=2)  # 11, 0, 0 and 10 points: shares of the players beaten in eighths
+    client.set_cookie("lang", "nl")
+    event = client.get(f"/api/events/{night['edit']}").get_json()
+    assert any(line["score"] != int(line["score"]) for line in event["standings"])
+    for link in (night["edit"], night["view"]):
+        shown = text(client.get(f"/e/{link}").get_data(as_text=True))
+        for line in event["standings"]:
+            assert f"{line['name']} {_dutch(line['score'])} {_dutch(line['per_round'][0])}" in shown
+        assert not re.search(r"[0-9]\.[0-9]", shown)
+    sheet = PdfReader(BytesIO(client.get(f"/e/{night['view']}/results.pdf").data))
+    words = " ".join(sheet.pages[0].extract_text().split())
+    for line in event["standings"]:
+        assert f"{line['rank']} {line['name']} {_dutch(line['score'])}" in words
+    assert not re.search(r"[0-9]\.[0-9]", words)
 
 
 FORM_VALUES = hostile_text | st.sampled_from(["Ann", "ann ", "Bob", "Zed", "1", "2", "3", "0", "-1", "arrive",
