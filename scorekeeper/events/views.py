@@ -124,7 +124,8 @@ def _render(loaded: rounds.Loaded, state: str, error: str, asked: str) -> str:
     except rounds.Busy as exc:
         busy = str(exc)
     return render_template("events/director.html", loaded=loaded, live=live, mark=state, proposal=loaded.proposal(),
-                           busy=busy, error=error, next_round=len(loaded.rounds) + 1, csrf_mark=Markup(CSRF_MARK))
+                           busy=busy, error=error, next_round=len(loaded.rounds) + 1, csrf_mark=Markup(CSRF_MARK),
+                           titled=rounds.game_title(loaded.doc, 1, 1))
 
 
 #: The fields of the new-event form, and what each starts as.
@@ -146,7 +147,7 @@ def new() -> str | BaseResponse | tuple[str, int]:
             "rounds": values.whole(typed["rounds"], lambda: _(documents.LABELS["rounds"]), 1, documents.MAX_ROUNDS),
             "tables": {"size": values.whole(typed["size"], lambda: _("The preferred table size"), 3, 8)},
             "seating": typed["seating"], "ranking": typed["ranking"], "rules": {"preset": typed["preset"]},
-        }, date.today())
+        }, date.today(), language.current())
         if typed["group"].strip():
             doc["group"] = documents.group_id(typed["group"])
     except RulesError as exc:

@@ -9,12 +9,14 @@ carry ids, not words; only the sentences of an answer (an error) follow the lang
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
 from babel import lists, numbers
 from flask import Flask, Response, abort, g, has_request_context, redirect, request, url_for
-from flask_babel import Babel, get_locale, get_translations
+from flask_babel import Babel, force_locale, get_locale, get_translations
 from jinja2 import pass_context
 from jinja2.runtime import Context
 
@@ -138,6 +140,17 @@ def in_sentence(text: str) -> str:
     if current() in NOUNS_CAPITALISED or not text:
         return text
     return text[0].lower() + text[1:]
+
+
+@contextmanager
+def speaking(code: str | None) -> Iterator[None]:
+    """What is said inside is said in the language ``code`` (a club night's), whatever this
+    request's; in this request's without one."""
+    if code is None:
+        yield
+        return
+    with force_locale(code):
+        yield
 
 
 def number(value: object) -> str:

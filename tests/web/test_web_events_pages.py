@@ -13,10 +13,12 @@ from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_web_events_api import (
+    NAMES,
     QUICK_RULES,
     events_snapshot,
     finish,
     new_event,
+    start_round,
     token,
 )
 from webhelpers import csrf_from, hostile_text, message, text, within_cpu
@@ -320,6 +322,55 @@ def test_a_club_night_is_created_on_its_form_and_opens_the_director_s_page(app: 
     event = client.get(f"/api/events/{made.headers['Location'].rsplit('/', 1)[1]}").get_json()
     assert event["players"] == ["Ann", "Bob", "Cy", "Dee", "Eve"] and event["rounds"] == 2
     assert event["tables"] == {"size": 5, "sizes": [4, 5, 6]} and event["seating"] == "ranked"
+
+
+def _titles(client: FlaskClient, played: dict[str, Any]) -> list[str]:
+    return [client.get(table["links"]["api"]).get_json()["title"] for table in played["tables"]]
+
+
+def test_a_night_made_on_a_dutch_page_gives_its_table_games_dutch_titles(client: FlaskClient) -> None:
+    """A club night made on a Dutch page is a Dutch night: its table games are titled in Dutch
+    ("Vrijdag · spelronde 1 · tafel 2"), even when a director's phone in English starts the round."""
+    client.set_cookie("lang", "nl")
+    form = client.get("/events/new").get_data(as_text=True)
+    made = client.post("/events/new", data={"name": "Vrijdag", "players": "\n".join(NAMES), "rounds": "3",
+                                            "size": "4", "seating": "mixed", "ranking": "percent",
+                                            "preset": "oh-hell", "csrf_token": csrf_from(form)})
+    assert made.status_code == 302
+    edit = made.headers["Location"].rsplit("/", 1)[1]
+    client.set_cookie("lang", "en")
+    assert post(client, edit, "start").status_code == 302
+    event = client.get(f"/api/events/{edit}").get_json()
+    assert _titles(client, event["played"][0]) == [f"Vrijdag · spelronde 1 · tafel {t}" for t in (1, 2, 3)]
+    assert event["language"] == "nl"
+    # The director's page says so, in any language.
+    for code in ("en", "nl"):
+        client.set_cookie("lang", code)
+        assert "Vrijdag · spelronde 1 · tafel 1" in text(client.get(f"/e/{edit}").get_data(as_text=True))
+
+
+def test_a_night_keeps_its_language_for_every_round_whoever_starts_it(client: FlaskClient) -> None:
+    """The API makes a night in the language it is asked in, or the one it names; every round's table
+    games are titled in it, started by the API in English or from a director's page in Dutch."""
+    client.set_cookie("lang", "nl")
+    event = new_event(client)
+    client.delete_cookie("lang")
+    assert event["language"] == "nl"
+    event = start_round(client, event)  # the API, asked in English
+    for table in event["played"][0]["tables"]:
+        finish(client, table)
+    client.set_cookie("lang", "de")
+    assert post(client, token(event["links"]["edit"]), "start").status_code == 302  # a German phone
+    client.delete_cookie("lang")
+    event = client.get(event["links"]["api"]).get_json()
+    for number, played in enumerate(event["played"], start=1):
+        assert _titles(client, played) == [f"Club night · spelronde {number} · tafel {t}" for t in (1, 2, 3)]
+    english = start_round(client, new_event(client))
+    assert english["language"] == "en" and _titles(client, english["played"][0])[0] == "Club night · round 1 · table 1"
+    italian = start_round(client, new_event(client, language="it"))
+    assert _titles(client, italian["played"][0])[0] == "Club night · turno 1 · tavolo 1"
+    refused = client.post("/api/events", json={"name": "x", "players": NAMES, "rounds": 1, "language": "xx"})
+    assert refused.status_code == 422 and "The language must be one of en, nl" in refused.get_json()["error"]
 
 
 def test_the_director_sets_a_round_clock_that_the_room_screen_shows(app: Flask, client: FlaskClient,
