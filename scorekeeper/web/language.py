@@ -158,6 +158,19 @@ def number(value: object) -> str:
     return numbers.format_decimal(value, locale=current(), decimal_quantization=False)  # type: ignore[arg-type]
 
 
+def typed_amount(text: str) -> str:
+    """An amount typed in a field of this page, as the game file writes it: the page's decimal
+    sign read as a point ("0,05" on a Dutch page is "0.05"); a point stays a point in any language."""
+    sign = numbers.get_decimal_symbol(current())
+    return text.replace(sign, ".") if sign != "." and "." not in text and text.count(sign) == 1 else text
+
+
+def amount_field(text: object) -> str:
+    """An amount of the game file ("0.05") as a field of this page shows it, to be typed again:
+    with the page's decimal sign ("0,05" in Dutch)."""
+    return str(text).replace(".", numbers.get_decimal_symbol(current()))
+
+
 def _numbers_written(app: Flask) -> None:
     """The templates' ``_``, ``ngettext`` and ``pgettext`` (and ``{% trans %}``) write a number put in
     a placeholder as the page's language does, as the core's sentences do (``words.filled``)."""
@@ -196,5 +209,7 @@ def init_app(app: Flask) -> None:
     app.before_request(_read_parameter)
     app.after_request(_vary)
     app.context_processor(_template_globals)
-    app.jinja_env.filters.update(in_sentence=in_sentence, number=number)
+    # Said in the page's language: never worked out once as the template is compiled ("0.05" | amount_field).
+    app.jinja_env.filters.update(in_sentence=in_sentence, number=pass_context(lambda _, value: number(value)),
+                                 amount_field=pass_context(lambda _, value: amount_field(value)))
     app.add_url_rule("/language/<code>", "language", _switch)
