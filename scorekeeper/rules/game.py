@@ -168,7 +168,7 @@ class _Replay:
             assert deal is not None
         elif entry.cards is not None and entry.cards != deal.cards:
             raise RulesError(ngettext("the schedule deals %(num)s card here, not %(given)s",
-                                      "the schedule deals %(num)s cards here, not %(given)s", deal.cards,
+                                      "the schedule deals %(num)s cards here, not %(given)s", deal.cards or 0,
                                       given=entry.cards))
         if self.absences:  # the pattern was sized for those at deal 1; late arrivals may not fit it
             self._check_present(deal)
