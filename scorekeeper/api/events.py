@@ -17,6 +17,7 @@ from ..rules.errors import RulesError
 from ..rules.words import N_, _
 from ..store.db import commit, rollback
 from ..store.events import StoredEvent, find_event
+from ..web import language
 from ..web.signed import csrf
 from ..web.site import game_links, no_store
 from .views import error, http_error, json_object
@@ -63,6 +64,7 @@ def document(loaded: rounds.Loaded) -> dict[str, Any]:
         "format": documents.FORMAT, "name": doc["name"], "date": doc["date"],
         "players": [p["name"] for p in doc["players"]], "rules": doc["rules"], "rounds": doc["rounds"],
         "tables": doc["tables"], "seating": doc["seating"], "ranking": doc["ranking"], "seed": doc["seed"],
+        "language": doc.get("language"),
         "changes": [{"name": p["name"], "arrives": p["arrives"], "last": p["last"], "away": p.get("away", []),
                      "byes": p["asked"]}
                     for p in doc["players"] if p["arrives"] > 1 or p["last"] is not None or p["asked"] or p.get("away")],
@@ -85,7 +87,7 @@ def create_event() -> tuple[Response, int]:
         return refused
     assert data is not None
     try:
-        doc = documents.new_event(data, date.today())
+        doc = documents.new_event(data, date.today(), language.current())
         if data.get("group") is not None:
             doc["group"] = documents.group_id(data["group"])
     except RulesError as exc:

@@ -3,8 +3,10 @@ rounds grow (EVENTS.md, "What an event is").
 
 The stored document holds the event's setup, each player with the round they arrive at, the last
 round they play (once withdrawn) and the rounds they asked a bye for, the rounds started with
-their tables' game ids, and a proposed seating the director changed by a swap. It is read into
-the rules core's ``Event`` by ``core_event``.
+their tables' game ids, a proposed seating the director changed by a swap, and the night's
+language (its table games' titles are written in it; a night stored without one writes them in
+the language of whoever starts the round). It is read into the rules core's ``Event`` by
+``core_event``.
 """
 
 from __future__ import annotations
@@ -33,7 +35,8 @@ from ..rules.words import N_, _, ngettext
 from ..store.groups import find_group
 
 FORMAT = "oh-hell-scorekeeper/event-1"
-FIELDS = ("format", "name", "date", "players", "rules", "rounds", "tables", "seating", "ranking", "seed", "group")
+FIELDS = ("format", "name", "date", "players", "rules", "rounds", "tables", "seating", "ranking", "seed", "group",
+          "language")
 SEATINGS = ("mixed", "ranked", "manual")
 MIN_PLAYERS, MAX_PLAYERS = 4, 400
 MAX_ROUNDS, MAX_TABLES = 20, 100
@@ -141,9 +144,10 @@ def check_tables(players: int, tables: TableSizes) -> None:
                                   players, most=MAX_TABLES))
 
 
-def new_event(data: object, today: date) -> Document:
+def new_event(data: object, today: date, language: str = "en") -> Document:
     """Check what ``POST /api/events`` sent (the group's link is read by the caller) and make the
-    stored document of a new event; an EventError (or a ValueRefused) names what is wrong."""
+    stored document of a new event, in the language it names or else ``language`` (the one it was
+    asked in); an EventError (or a ValueRefused) names what is wrong."""
     if not isinstance(data, Mapping):
         raise EventError(_("Send the event as a JSON object with its name, players and rounds"))
     values.fields(data, FIELDS, lambda: _("The event"))
@@ -162,11 +166,12 @@ def new_event(data: object, today: date) -> Document:
     ranking = values.choice(data.get("ranking", "percent"), _label("ranking"), RANKINGS)
     seed = data.get("seed")
     seed = secrets.randbelow(MAX_SEED + 1) if seed is None else values.count(seed, _label("seed"), 0, MAX_SEED)
+    spoken = values.language(data.get("language", language))
     doc: Document = {
         "name": name, "date": day, "rules": dict(rules), "rounds": rounds,
         "tables": {"size": tables.size, "sizes": list(tables.sizes)}, "seating": seating, "ranking": ranking,
         "seed": seed, "players": [{"name": n, "arrives": 1, "last": None, "asked": []} for n in players],
-        "played": [], "proposal": None, "group": None,
+        "played": [], "proposal": None, "group": None, "language": spoken,
     }
     fewest_byes(len(players), tables)  # refuses too few players for a table
     return doc

@@ -31,6 +31,7 @@ from ..rules.presets import PRESETS, rules_for
 from ..rules.words import _, ngettext
 from ..store.db import commit
 from ..store.events import StoredEvent
+from ..web import language
 from ..web.fields import beside, sentence
 from . import document as documents
 
@@ -150,7 +151,7 @@ def new() -> str | BaseResponse | tuple[str, int]:
             "tables": {"size": values.whole(typed["size"], lambda: _("The preferred table size"), 3, 8)},
             "seating": typed["seating"], "ranking": typed["ranking"],
             "rules": {"preset": typed["preset"], **form.overrides()},
-        }, date.today())
+        }, date.today(), language.current())
         if typed["group"].strip():
             doc["group"] = documents.group_id(typed["group"])
     except RulesError as exc:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from flask import Response, abort, current_app, render_template, request
 
+from ..play.wording import score
 from ..rules import values
 from ..rules.errors import RulesError
 from ..rules.words import _
@@ -21,7 +22,7 @@ from ..web import language
 from ..web.address import qr_png
 from ..web.site import event_or_404, game_links, no_store
 from . import rounds
-from .views import bp, event_page, event_score
+from .views import bp, event_page
 
 #: The night's PDFs this worker printed most recently, by the event, the link's kind, the state of
 #: the night and its games, the paper, the round and the language (and the cards by the address
@@ -95,11 +96,11 @@ def results(event: str) -> Response:
 
     def printed() -> bytes:
         tables = [(r.number, listing.round_tables([_("Table %(table)s", table=t.number) for t in r.tables],
-                                                  [(t.result, t.players) for t in r.tables], event_score), r.byes)
+                                                  [(t.result, t.players) for t in r.tables], score), r.byes)
                   for r in shown]
         header = ["#", _("Player"), _("Score"), _("Tables won"), _("Bids made"), _("Points")]
         page = render_template("events/results.html", doc=loaded.doc, rounds=tables, round_size=listing.ROUNDS,
-                               standings=None if asked else listing.standings(header, loaded.lines, event_score),
+                               standings=None if asked else listing.standings(header, loaded.lines, score),
                                left_out=left_out,
                                static=current_app.static_url_path)
         return pdf.page_pdf(page)[0]

@@ -25,6 +25,7 @@ from ..store.cache import LRU
 from ..store.events import StoredEvent
 from ..store.games import StoredGame, games_by_id
 from ..store.groups import groups_by_id
+from ..web import language
 from .document import Document, core_event
 
 #: The next round's seating ``mixed`` by event and version: planning it is the costly part of a page.
@@ -271,8 +272,10 @@ def swapped(loaded: Loaded, one: object, other: object) -> Document:
 
 
 def game_title(doc: Document, number: int, table: int) -> str:
-    """A table game's title: "<event> · round r · table t"."""
-    return _("%(event)s · round %(round)s · table %(table)s", event=doc["name"], round=number, table=table)
+    """A table game's title: "<event> · round r · table t", in the night's language (EVENTS.md,
+    "Playing a round"): "Vrijdag · spelronde 1 · tafel 2" for a Dutch night, whoever starts it."""
+    with language.speaking(doc.get("language")):
+        return _("%(event)s · round %(round)s · table %(table)s", event=doc["name"], round=number, table=table)
 
 
 def start(loaded: Loaded, tables: object | None) -> Document:

@@ -4,7 +4,6 @@ link), which follows the tables as they enter deals (static/js/view.js polls ``s
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
-from fractions import Fraction
 from typing import Any
 
 from flask import (
@@ -27,6 +26,7 @@ from werkzeug.wrappers import Response as BaseResponse
 from .. import changes
 from ..changes import edits
 from ..phone import device
+from ..play.wording import score
 from ..rules import characters, values
 from ..rules.errors import RulesError
 from ..rules.event import lineups
@@ -111,7 +111,8 @@ def _render(loaded: rounds.Loaded, state: str, error: str, asked: str) -> str:
     except rounds.Busy as exc:
         busy = str(exc)
     return render_template("events/director.html", loaded=loaded, live=live, mark=state, proposal=loaded.proposal(),
-                           busy=busy, error=error, next_round=len(loaded.rounds) + 1, csrf_mark=Markup(CSRF_MARK))
+                           busy=busy, error=error, next_round=len(loaded.rounds) + 1, csrf_mark=Markup(CSRF_MARK),
+                           titled=rounds.game_title(loaded.doc, 1, 1))
 
 
 @bp.route("/events/new", methods=("GET", "POST"))
@@ -171,14 +172,11 @@ def _save(stored: StoredEvent, change: Any, done: str) -> Response | BaseRespons
     return redirect(url_for("events.event", event=stored.token))
 
 
-def event_score(value: Fraction) -> str:
-    """A score or a sum of totals as a sheet shows it: whole, or to 2 decimals."""
-    return str(value.numerator) if value.denominator == 1 else f"{float(round(value, 2)):.2f}"
 
 
 def init_app(app: Any) -> None:
     """The template helpers of the event pages."""
-    app.jinja_env.filters.update(event_score=event_score, zip=zip, listed=listed)
+    app.jinja_env.filters.update(event_score=score, zip=zip, listed=listed)
 
 
 #: The longest round clock, in minutes.

@@ -41,7 +41,9 @@ def words(*scripts: str) -> dict[str, str | list[str]]:
     every: dict[str, dict[str, str | list[str]]] = {}
     every["step"] = {
         # step.js: the deal's step drawn at once, and a tap in words for the status line.
-        "bidsfor": _("Bids %(total)s for %(cards)s tricks: <b>%(announce)s</b>", **keep("total", "cards", "announce")),
+        "bidsfor": [ngettext("Bids %(total)s for %(num)s trick: <b>%(announce)s</b>",
+                             "Bids %(total)s for %(num)s tricks: <b>%(announce)s</b>", n, **num,
+                             **keep("total", "announce")) for n in (1, 2)],
         "entered": _("Deal %(deal)s entered · points pending", **keep("deal")),
         "pending": _("Bid / took. The points and the next deal come from the server once it has this deal."),
         "pendingnext": _("Bid / took. The points come from the server once it has this deal."),
@@ -56,16 +58,22 @@ def words(*scripts: str) -> dict[str, str | list[str]]:
         "undoall": _("↶ Undo the bids"),
         "undo": _("↶ Undo %(player)s's bid", **keep("player")),
         "bidof": _("bid %(bid)s", **keep("bid")),
-        "sumok": _("Together %(total)s of %(cards)s tricks ✓", **keep("total", "cards")),
-        "sumover": _("Together %(total)s of %(cards)s tricks: %(diff)s too many", **keep("total", "cards", "diff")),
-        "sumunder": _("Together %(total)s of %(cards)s tricks: %(diff)s missing", **keep("total", "cards", "diff")),
+        "sumok": [ngettext("Together %(total)s of %(num)s trick ✓", "Together %(total)s of %(num)s tricks ✓", n,
+                           **num, **keep("total")) for n in (1, 2)],
+        "sumover": [ngettext("Together %(total)s of %(num)s trick: %(diff)s too many",
+                             "Together %(total)s of %(num)s tricks: %(diff)s too many", n, **num,
+                             **keep("total", "diff")) for n in (1, 2)],
+        "sumunder": [ngettext("Together %(total)s of %(num)s trick: %(diff)s missing",
+                              "Together %(total)s of %(num)s tricks: %(diff)s missing", n, **num,
+                              **keep("total", "diff")) for n in (1, 2)],
         # The Save button while the tricks don't add up (a correction's too).
         "nosaveover": [ngettext("Can't save: %(num)s trick too many", "Can't save: %(num)s tricks too many", n, **num)
                        for n in (1, 2)],
         "nosaveunder": [ngettext("Can't save: %(num)s trick missing", "Can't save: %(num)s tricks missing", n, **num)
                         for n in (1, 2)],
-        "sumbids": _("%(given)s of %(players)s bids · together %(total)s for %(cards)s tricks",
-                     **keep("given", "players", "total", "cards")),
+        "sumbids": [ngettext("%(given)s of %(players)s bids · together %(total)s for %(num)s trick",
+                             "%(given)s of %(players)s bids · together %(total)s for %(num)s tricks", n, **num,
+                             **keep("given", "players", "total")) for n in (1, 2)],
         "tapbids": _("Tap each player's bid, then save."),
         "made": _("✓ made"),
         "over": _("✗ over by %(diff)s", **keep("diff")),

@@ -13,6 +13,7 @@ from fractions import Fraction
 from markupsafe import Markup
 
 from ..rules.words import _
+from . import wording
 
 #: One stroke-dasharray per seat (up to 10 players): solid, dashes, dots and dash-dot mixes.
 DASHES = ("", "6 3", "1.5 2", "9 3 2 3", "4 4", "12 3", "5 2 1.5 2 1.5 2", "2 5", "9 2 2 2 2 2",
@@ -128,7 +129,7 @@ def lines_svg(names: Sequence[str], series: Sequence[Sequence[tuple[int, float]]
         grid, LEFT, y(0), RIGHT))
     for tick in ticks:
         parts.append(Markup('<text x="{}" y="{}" text-anchor="end">{}</text>').format(
-            LEFT - 3, y(tick) + 3, f"{tick:g}".replace("-", "\u2212")))
+            LEFT - 3, y(tick) + 3, wording.tick(tick)))
     every = max(1, int(nice_step(deals, 6)))
     for deal in range(every, deals + 1, every):
         parts.append(Markup('<text x="{}" y="{}" text-anchor="middle">{}</text>').format(

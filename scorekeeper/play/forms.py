@@ -19,6 +19,7 @@ from ..rules.gamefile import MAX_ADJUSTMENT, MAX_DEALS, MAX_HAND, MAX_PLAYERS
 from ..rules.schedule import TRUMPS
 from ..rules.stakes import SETTLEMENTS
 from ..rules.words import N_, _
+from ..web import language
 from ..web.fields import (
     MAX_VERSION,
     TextField,
@@ -240,7 +241,8 @@ class StakesFields:
         """The game file's ``stakes`` object, or None for a game without stakes."""
         if not self.stakes.data:
             return None
-        stakes = {self.stakes.data: (self.amount.data or "").strip() or "0", "settlement": self.settlement.data}
+        amount = language.typed_amount((self.amount.data or "").strip()) or "0"
+        stakes = {self.stakes.data: amount, "settlement": self.settlement.data}
         if self.currency.data and self.currency.data.strip():
             stakes["currency"] = self.currency.data.strip()
         if self.hard_score_bonus.data and self.hard_score_bonus.data.strip():

@@ -100,7 +100,7 @@ def step_data(gamefile: GameFile, version: int) -> dict[str, Any] | None:
     >>> data["order"], data["bidding"]
     ([1, 0], [[[0, [[0, 1]], None]], [[0, [[0, 0]], 0], [1, [[1, 1]], 1]]])
     >>> data["reasons"][1], data["announce"], data["tricks"]
-    ("Ann deals and can't bid 0: the bids would add up to the 1 tricks (hook)", ('under by %(tricks)s', 'even', 'over by %(tricks)s'), {'total': 1, 'rest': 0})
+    ("Ann deals and can't bid 0: the bids would add up to the 1 trick (hook)", ('under by %(tricks)s', 'even', 'over by %(tricks)s'), {'total': 1, 'rest': 0})
     """
     step = screen(gamefile)
     deal, result = step.deal, step.result
@@ -159,7 +159,7 @@ def correction_data(gamefile: GameFile, deal: Deal, bids: list[int | None]
     >>> file = parse({"players": ["Ann", "Bob"], "rules": {"max_cards": 1}})
     >>> data, struck = correction_data(file, file.game.schedule[0], [None, 0])
     >>> data["order"], struck[1], struck[0]
-    ([1, 0], None, ([1], "Ann deals and can't bid 1: the bids would add up to the 1 tricks (hook)"))
+    ([1, 0], None, ([1], "Ann deals and can't bid 1: the bids would add up to the 1 trick (hook)"))
     """
     table, reasons = bidding_table(gamefile, deal)
     cards, order, bidding = deal.cards or 0, deal.bidding_order(len(gamefile.players)), gamefile.rules.bidding

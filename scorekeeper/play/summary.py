@@ -37,13 +37,15 @@ def _pattern(rules: Rules) -> str:
         text = _("the sequence %(sequence)s", sequence=sequence)
     else:
         text = {
-            "down-up": lambda: _("%(top)s cards down to 1 and back up to %(top)s", top=top),
+            "down-up": lambda: ngettext("%(num)s card down to 1 and back up to %(num)s",
+                                        "%(num)s cards down to 1 and back up to %(num)s", top),
             "up-down": lambda: _("1 card up to %(top)s and back down to 1", top=top),
-            "down-up-twice-one": lambda: _("%(top)s cards down to 1, 1 again, back up to %(top)s", top=top),
+            "down-up-twice-one": lambda: ngettext("%(num)s card down to 1, 1 again, back up to %(num)s",
+                                                  "%(num)s cards down to 1, 1 again, back up to %(num)s", top),
             "up-nt-down": lambda: _("1 card up to %(top)s, two no-trump deals of %(top)s, back down to 1", top=top),
-            "down": lambda: _("%(top)s cards down to 1", top=top),
+            "down": lambda: ngettext("%(num)s card down to 1", "%(num)s cards down to 1", top),
             "up": lambda: _("1 card up to %(top)s", top=top),
-            "fixed": lambda: _("%(top)s cards every deal", top=top),
+            "fixed": lambda: ngettext("%(num)s card every deal", "%(num)s cards every deal", top),
             "manual": lambda: _("the scorer enters the cards each deal (1 to %(top)s)", top=top),
         }[rules.deal]()
     if rules.only == "odd":
@@ -79,8 +81,9 @@ def _bidding(rules: Rules) -> str:
         "must-equal": lambda: _("must equal: the dealer makes the bids add up to the cards exactly"),
     }[bidding.rule]()
     if bidding.hook_from is not None:
-        text = _("%(bidding)s, from %(cards)s cards on (smaller deals bid freely)", bidding=text,
-                 cards=bidding.hook_from)
+        text = ngettext("%(bidding)s, from %(num)s card on (smaller deals bid freely)",
+                        "%(bidding)s, from %(num)s cards on (smaller deals bid freely)", bidding.hook_from,
+                        bidding=text)
     if bidding.simultaneous:
         text = _("%(bidding)s; everyone shows a bid at once", bidding=text)
     return text

@@ -39,11 +39,14 @@ def reason(text: str) -> str:
 
 
 def points(value: Fraction | int) -> str:
-    """A score as a person writes it in this page's language: whole numbers, halves as ½, other
-    fractions with the language's decimal sign, and a real minus sign.
+    """A score as a person writes it in this page's language: whole numbers (grouped as the
+    language groups them), halves as ½, other fractions with the language's decimal sign, and a
+    real minus sign.
 
     >>> points(Fraction(-7)), points(Fraction(5, 2)), points(Fraction(1, 2)), points(0), points(Fraction(9, 4))
     ('−7', '2½', '½', '0', '2.25')
+    >>> points(Fraction(-2401, 2)), points(12345)
+    ('−1,200½', '12,345')
     """
     value = Fraction(value)
     sign = "−" if value < 0 else ""
@@ -51,10 +54,40 @@ def points(value: Fraction | int) -> str:
     whole = value.numerator // value.denominator
     rest = value - whole
     if not rest:
-        return f"{sign}{whole}"
+        return sign + language.number(whole)
     if rest == Fraction(1, 2):
-        return f"{sign}{whole or ''}½"
-    return sign + numbers.format_decimal(value.numerator / value.denominator, "0.###", locale=language.current())
+        return f"{sign}{language.number(whole) if whole else ''}½"
+    return sign + numbers.format_decimal(_decimal(value), "#,##0.###", locale=language.current())
+
+
+def score(value: Fraction | int) -> str:
+    """A club night's score or sum of totals as its pages and sheets write it: whole, or to 2
+    decimals (half to even, as the event's file rounds it), in this page's language, with a real
+    minus sign.
+
+    >>> score(Fraction(200, 3)), score(Fraction(225, 2)), score(Fraction(-3)), score(Fraction(1, 8))
+    ('66.67', '112.50', '−3', '0.12')
+    """
+    value = Fraction(value)
+    if value.denominator == 1:
+        return ("−" if value < 0 else "") + language.number(abs(value.numerator))
+    shown = numbers.format_decimal(_decimal(abs(round(value, 2))), "#,##0.00", locale=language.current())
+    return ("−" if value < 0 else "") + shown
+
+
+def tick(value: float) -> str:
+    """A chart's axis label: the number in this page's language, with a real minus sign.
+
+    >>> tick(-2.5), tick(1000.0), tick(0.0)
+    ('−2.5', '1,000', '0')
+    """
+    return ("−" if value < 0 else "") + numbers.format_decimal(abs(value), "#,##0.###", locale=language.current())
+
+
+def _decimal(value: Fraction) -> Decimal:
+    """A fraction as a decimal, exactly when its denominator divides a power of 10 (a score of the
+    rules core), else to 28 digits: enough for any decimal shown."""
+    return Decimal(value.numerator) / Decimal(value.denominator)
 
 
 #: A currency's sign as players write it, and the ISO 4217 code Babel formats it by.

@@ -108,25 +108,25 @@ def _reason(why: _Why, name: str) -> str:
         return ""
     key, bid, cards = why
     if key == "must-equal-dealer":
-        return ngettext("%(player)s deals and must bid %(bid)s: the bids must add up to the %(num)s tricks "
+        return ngettext("%(player)s deals and must bid %(bid)s: the bids must add up to the %(num)s trick "
                         "(must equal)",
                         "%(player)s deals and must bid %(bid)s: the bids must add up to the %(num)s tricks "
                         "(must equal)", cards, player=name, bid=bid)
     if key == "must-equal":
-        return ngettext("%(player)s can bid at most %(bid)s: the bids can't add up to more than the %(num)s tricks "
+        return ngettext("%(player)s can bid at most %(bid)s: the bids can't add up to more than the %(num)s trick "
                         "(must equal)",
                         "%(player)s can bid at most %(bid)s: the bids can't add up to more than the %(num)s tricks "
                         "(must equal)", cards, player=name, bid=bid)
     if key == "dealer-must-exceed":
         return ngettext("%(player)s deals and must bid at least %(bid)s: the bids must add up to more than the "
-                        "%(num)s tricks (dealer must exceed)",
+                        "%(num)s trick (dealer must exceed)",
                         "%(player)s deals and must bid at least %(bid)s: the bids must add up to more than the "
                         "%(num)s tricks (dealer must exceed)", cards, player=name, bid=bid)
     if key == "hook":
-        return ngettext("%(player)s deals and can't bid %(bid)s: the bids would add up to the %(num)s tricks (hook)",
+        return ngettext("%(player)s deals and can't bid %(bid)s: the bids would add up to the %(num)s trick (hook)",
                         "%(player)s deals and can't bid %(bid)s: the bids would add up to the %(num)s tricks (hook)",
                         cards, player=name, bid=bid)
-    return ngettext("%(player)s deals and can't bid %(bid)s: the bids would add up to the %(num)s tricks — "
+    return ngettext("%(player)s deals and can't bid %(bid)s: the bids would add up to the %(num)s trick — "
                     "everyone else bid 0, so the hook applies (dealer must exceed)",
                     "%(player)s deals and can't bid %(bid)s: the bids would add up to the %(num)s tricks — "
                     "everyone else bid 0, so the hook applies (dealer must exceed)", cards, player=name, bid=bid)
@@ -261,6 +261,6 @@ def verify_tricks(tricks: Sequence[int], cards: int, names: Sequence[str]) -> No
             raise TricksError(_("%(player)s can't have taken %(tricks)s tricks: it must be 0 to %(cards)s.",
                                 player=name, tricks=shown(count), cards=cards))
     if sum(tricks) != cards:
-        raise TricksError(ngettext("The tricks add up to %(total)s, but %(num)s were played: check the counts.",
+        raise TricksError(ngettext("The tricks add up to %(total)s, but %(num)s was played: check the counts.",
                                    "The tricks add up to %(total)s, but %(num)s were played: check the counts.",
                                    cards, total=sum(tricks)))

@@ -56,7 +56,7 @@ def _check_bids(rules: Rules, deal: Deal, bids: Sequence[int | None], names: Seq
     cards = deal.cards or 0
     players = len(names)
     if len(bids) != players:
-        raise RulesError(ngettext("there must be %(num)s bids, one per player, not %(given)s",
+        raise RulesError(ngettext("there must be %(num)s bid, one per player, not %(given)s",
                                   "there must be %(num)s bids, one per player, not %(given)s", players,
                                   given=len(bids)))
     if deal.present:
@@ -167,8 +167,9 @@ class _Replay:
             deal = self.deal_at(index, entry.cards)
             assert deal is not None
         elif entry.cards is not None and entry.cards != deal.cards:
-            raise RulesError(_("the schedule deals %(cards)s cards here, not %(given)s",
-                               cards=deal.cards, given=entry.cards))
+            raise RulesError(ngettext("the schedule deals %(num)s card here, not %(given)s",
+                                      "the schedule deals %(num)s cards here, not %(given)s", deal.cards or 0,
+                                      given=entry.cards))
         if self.absences:  # the pattern was sized for those at deal 1; late arrivals may not fit it
             self._check_present(deal)
         trump = deal.trump if entry.trump is None else _check_trump(rules, deal, entry.trump)
@@ -181,7 +182,7 @@ class _Replay:
         if None in bids and not deal.present:
             raise RulesError(_("tricks can be entered only once every player has bid"))
         if len(tricks) != len(names):
-            raise RulesError(ngettext("there must be %(num)s trick counts, one per player",
+            raise RulesError(ngettext("there must be %(num)s trick count, one per player",
                                       "there must be %(num)s trick counts, one per player", len(names)))
         cards = deal.cards or 0
         doubled = rules.spades_double and trump == "S"

@@ -136,10 +136,10 @@ def _refuse_seats(index: int, entries: object, names: Sequence[str], field: str,
     deal, players = index + 1, len(names)
     if not isinstance(entries, list) or len(entries) != players:
         if field == "bids":
-            raise GameFileError(ngettext("deal %(deal)s: bids must be a list of %(num)s entries, one per player",
+            raise GameFileError(ngettext("deal %(deal)s: bids must be a list of %(num)s entry, one per player",
                                          "deal %(deal)s: bids must be a list of %(num)s entries, one per player",
                                          players, deal=deal))
-        raise GameFileError(ngettext("deal %(deal)s: tricks must be a list of %(num)s numbers, one per player",
+        raise GameFileError(ngettext("deal %(deal)s: tricks must be a list of %(num)s number, one per player",
                                      "deal %(deal)s: tricks must be a list of %(num)s numbers, one per player",
                                      players, deal=deal))
     seat, value = next((seat, value) for seat, value in enumerate(entries) if type(value) not in types)
@@ -266,7 +266,7 @@ def _parse(data: object, previous: GameFile | None) -> GameFile:
         stakes = parse_stakes(stakes_input)
     deals_data = data.get("deals", [])
     if not isinstance(deals_data, list) or len(deals_data) > MAX_DEALS:
-        raise GameFileError(ngettext("deals must be a list of at most %(num)s deals",
+        raise GameFileError(ngettext("deals must be a list of at most %(num)s deal",
                                      "deals must be a list of at most %(num)s deals", MAX_DEALS))
     deals = [_deal(i, d, players) for i, d in enumerate(deals_data)]
     adjustments, adjustment_input = _adjustments(data.get("adjustments"), players)

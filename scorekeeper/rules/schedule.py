@@ -6,7 +6,7 @@ from typing import NamedTuple
 
 from . import values
 from .errors import RulesConfigError, UnknownVariantError, ValueRefused
-from .words import N_, _
+from .words import N_, _, ngettext
 
 SUITS = ("S", "H", "D", "C")
 TRUMPS = SUITS + ("NT",)
@@ -79,8 +79,9 @@ def check_hand_fits(cards: int, deck: int, players: int, what: values.What | Non
         return
     hand = values.said(what) if what else _("hand")
     if cards < 1:
-        raise RulesConfigError(_("A %(hand)s of %(cards)s cards can't be dealt: at least 1 card is needed.",
-                                 hand=hand, cards=cards))
+        raise RulesConfigError(ngettext("A %(hand)s of %(num)s card can't be dealt: at least 1 card is needed.",
+                                        "A %(hand)s of %(num)s cards can't be dealt: at least 1 card is needed.",
+                                        cards, hand=hand))
     if cards * players > deck:
         most = deck // players
         if deck < 104:
@@ -196,11 +197,15 @@ def no_sizes_left(pattern: str, top: int, only: str) -> str:
     name = _(PATTERN_NAMES[pattern])
     if pattern == "fixed":
         if only == "odd":
-            return _("The %(pattern)s pattern of %(cards)s cards has no odd hand sizes left.", pattern=name, cards=top)
-        return _("The %(pattern)s pattern of %(cards)s cards has no even hand sizes left.", pattern=name, cards=top)
+            return ngettext("The %(pattern)s pattern of %(num)s card has no odd hand sizes left.",
+                            "The %(pattern)s pattern of %(num)s cards has no odd hand sizes left.", top, pattern=name)
+        return ngettext("The %(pattern)s pattern of %(num)s card has no even hand sizes left.",
+                        "The %(pattern)s pattern of %(num)s cards has no even hand sizes left.", top, pattern=name)
     if only == "odd":
-        return _("The %(pattern)s pattern up to %(cards)s cards has no odd hand sizes left.", pattern=name, cards=top)
-    return _("The %(pattern)s pattern up to %(cards)s cards has no even hand sizes left.", pattern=name, cards=top)
+        return ngettext("The %(pattern)s pattern up to %(num)s card has no odd hand sizes left.",
+                        "The %(pattern)s pattern up to %(num)s cards has no odd hand sizes left.", top, pattern=name)
+    return ngettext("The %(pattern)s pattern up to %(num)s card has no even hand sizes left.",
+                    "The %(pattern)s pattern up to %(num)s cards has no even hand sizes left.", top, pattern=name)
 
 
 class Deal(NamedTuple):

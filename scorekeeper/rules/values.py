@@ -56,7 +56,7 @@ def shown(value: object, most: int = 20) -> str:
     """
     if type(value) is int and value.bit_length() > 3 * most:
         digits = int(value.bit_length() * 0.30103) + 1
-        return ngettext("a number of about %(num)s digits", "a number of about %(num)s digits", digits)
+        return ngettext("a number of about %(num)s digit", "a number of about %(num)s digits", digits)
     text = repr(value)
     return text if len(text) <= most else text[: most - 2] + "…"
 
@@ -164,7 +164,7 @@ def decimal(value: object, what: What, low: Decimal, high: Decimal, places: int)
             amount = Decimal(text)
     step = Decimal(1).scaleb(-places)
     if amount is None or not low <= amount <= high or amount % step != 0:
-        refuse(what, ngettext('an amount from %(low)s to %(high)s with at most %(num)s decimals, such as "0.05"',
+        refuse(what, ngettext('an amount from %(low)s to %(high)s with at most %(num)s decimal, such as "0.05"',
                               'an amount from %(low)s to %(high)s with at most %(num)s decimals, such as "0.05"',
                               places, low=words.number(low), high=words.number(high)), value)
     return amount
@@ -254,14 +254,14 @@ def text(value: object, what: What, most: int = MAX_TEXT) -> str:
     if value is None:
         return ""
     if not isinstance(value, str):
-        refuse(what, ngettext("a text of at most %(num)s characters", "a text of at most %(num)s characters", most),
+        refuse(what, ngettext("a text of at most %(num)s character", "a text of at most %(num)s characters", most),
                value)
     if not LINE_BREAKS.isdisjoint(value.strip()):
         raise ValueRefused(_("%(what)s runs over more than one line (or holds a tab): write it on one line",
                              what=said(what)))
     cleaned = " ".join(value.split())
     if len(cleaned) > most:
-        raise ValueRefused(ngettext("%(what)s is longer than %(num)s characters: shorten it",
+        raise ValueRefused(ngettext("%(what)s is longer than %(num)s character: shorten it",
                                     "%(what)s is longer than %(num)s characters: shorten it", most, what=said(what)))
     found = hidden_character(cleaned)
     if found is not None:
@@ -282,13 +282,13 @@ def name(value: object, what: What | None = None) -> str:
     """
     what = what or (lambda: _("A player's name"))
     if value is not None and not isinstance(value, str):
-        refuse(what, ngettext("a text of at most %(num)s characters", "a text of at most %(num)s characters", MAX_NAME),
+        refuse(what, ngettext("a text of at most %(num)s character", "a text of at most %(num)s characters", MAX_NAME),
                value)
     if value is None or not value.strip():
         raise ValueRefused(_("%(what)s is missing: every player needs a name", what=said(what)))
     folded = " ".join(value.split())
     if len(folded) > MAX_NAME:
-        raise ValueRefused(ngettext("%(what)s %(name)s… is longer than %(num)s characters: shorten it",
+        raise ValueRefused(ngettext("%(what)s %(name)s… is longer than %(num)s character: shorten it",
                                     "%(what)s %(name)s… is longer than %(num)s characters: shorten it",
                                     MAX_NAME, what=said(what), name=repr(folded[:20])))
     cleaned = text(folded, what, MAX_NAME)
@@ -344,7 +344,7 @@ def link_token(value: object, what: What) -> str:
         raise ValueRefused(_("%(what)s is missing: paste the link, as it was shared", what=said(what)))
     given = value.strip()
     if len(given) > MAX_LINK:
-        raise ValueRefused(ngettext("%(what)s is longer than %(num)s characters: paste the link alone",
+        raise ValueRefused(ngettext("%(what)s is longer than %(num)s character: paste the link alone",
                                     "%(what)s is longer than %(num)s characters: paste the link alone",
                                     MAX_LINK, what=said(what)))
     parts = [part for part in given.split("?", 1)[0].split("#", 1)[0].split("/") if part]
@@ -379,7 +379,7 @@ def sequence_of(value: object, what: What, most: int, separators: str = "-") -> 
         unified = unified.replace(separator, separators[0])
     parts = [part.strip() for part in unified.split(separators[0], most)]
     if len(parts) > most:
-        raise ValueRefused(ngettext("%(what)s has more than %(num)s entries", "%(what)s has more than %(num)s entries",
+        raise ValueRefused(ngettext("%(what)s has more than %(num)s entry", "%(what)s has more than %(num)s entries",
                                     most, what=said(what)))
     return parts
 

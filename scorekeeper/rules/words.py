@@ -7,12 +7,14 @@ the core alone) they stay English. A name for a thing that is kept in a table â€
 title, a rule's name â€” is marked with ``N_`` where it is written and translated with ``_`` where
 it is shown, since a table is built once and read in every language.
 
-Placeholders are ``%(name)s``, filled in after translation, so a translation may move them.
+Placeholders are ``%(name)s``, filled in after translation, so a translation may move them; a
+number put in one is written as the current language writes numbers (``filled``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from decimal import Decimal
 
 #: Translates one message; (singular, plural, count) for a message whose form follows a count.
 Translate = Callable[[str], str]
@@ -74,6 +76,21 @@ def use_numbers(write: WriteNumber) -> None:
     _write_number = write
 
 
+#: What a placeholder writes as a number: a count, an amount (a bool is neither).
+NUMBERS = (int, float, Decimal)
+
+
+def filled(values: Mapping[str, object]) -> dict[str, object]:
+    """A message's placeholders as the sentence shows them: each number written as the current
+    language writes numbers (``number``), anything else as it is.
+
+    >>> filled({"num": 5000, "name": "Ann", "yes": True})
+    {'num': '5,000', 'name': 'Ann', 'yes': True}
+    """
+    return {name: _write_number(value) if isinstance(value, NUMBERS) and not isinstance(value, bool) else value
+            for name, value in values.items()}
+
+
 def use(translate: Translate, translate_plural: TranslatePlural, translate_context: TranslateContext) -> None:
     """Translate the core's sentences with these (the app's gettext, ngettext and pgettext, untouched)."""
     global _translate, _translate_plural, _translate_context
@@ -88,7 +105,7 @@ def _(message: str, /, **values: object) -> str:
     >>> _("%(name)s deals", name="Ann"), _("100%% sure")
     ('Ann deals', '100% sure')
     """
-    return _translate(message) % values
+    return _translate(message) % filled(values)
 
 
 def ngettext(singular: str, plural: str, n: int, /, **values: object) -> str:
@@ -97,7 +114,7 @@ def ngettext(singular: str, plural: str, n: int, /, **values: object) -> str:
     >>> ngettext("%(num)s trick", "%(num)s tricks", 1), ngettext("%(num)s trick", "%(num)s tricks", 3)
     ('1 trick', '3 tricks')
     """
-    return _translate_plural(singular, plural, n) % {"num": n, **values}
+    return _translate_plural(singular, plural, n) % filled({"num": n, **values})
 
 
 def pgettext(context: str, message: str, /, **values: object) -> str:
@@ -107,7 +124,7 @@ def pgettext(context: str, message: str, /, **values: object) -> str:
     >>> pgettext("the bids against the cards", "even")
     'even'
     """
-    return _translate_context(context, message) % values
+    return _translate_context(context, message) % filled(values)
 
 
 def N_(message: str, /) -> str:

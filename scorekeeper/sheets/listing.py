@@ -112,11 +112,11 @@ def groups(labels: Sequence[str], cells: Sequence[Sequence[tuple[str, str, str]]
     return tuple(lines)
 
 
-def standings(header: Sequence[str], lines: Sequence[Line], shown: Callable[[Fraction], str]) -> list[Block]:
+def standings(header: Sequence[str], lines: Sequence[Line], shown: Callable[[Fraction | int], str]) -> list[Block]:
     """The standings as a listing: rank, name, score, tables won, bids made of deals, points (the
-    scores and points as ``shown`` writes them)."""
-    return table(header, [[str(line.rank), line.name, shown(line.score), str(line.tables_won),
-                           f"{line.made}/{line.deals}", shown(line.totals)] for line in lines], left=1)
+    numbers but the rank as ``shown`` writes them)."""
+    return table(header, [[str(line.rank), line.name, shown(line.score), shown(line.tables_won),
+                           f"{shown(line.made)}/{shown(line.deals)}", shown(line.totals)] for line in lines], left=1)
 
 
 def round_tables(labels: Sequence[str], tables: Sequence[tuple[TableResult | None, Sequence[str]]],

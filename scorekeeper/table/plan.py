@@ -129,8 +129,10 @@ def _sizes(draft: Draft, gamefile: GameFile) -> tuple[list[HandSize], list[str]]
         except RulesError as exc:
             errors.append(sentence(str(exc)))
     if played + len(draft.cards) > MAX_SEQUENCE:
-        errors.append(_("A plan has at most %(most)s deals in all: %(dealt)s are dealt, so at most %(left)s can come.",
-                        most=MAX_SEQUENCE, dealt=played, left=MAX_SEQUENCE - played))
+        errors.append(ngettext("A plan has at most %(most)s deals in all: %(num)s is dealt, so at most %(left)s "
+                               "can come.",
+                               "A plan has at most %(most)s deals in all: %(num)s are dealt, so at most %(left)s "
+                               "can come.", played, most=MAX_SEQUENCE, left=MAX_SEQUENCE - played))
     return sizes, errors
 
 

@@ -9,11 +9,16 @@ carry ids, not words; only the sentences of an answer (an error) follow the lang
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
 from babel import lists, numbers
 from flask import Flask, Response, abort, g, has_request_context, redirect, request, url_for
-from flask_babel import Babel, get_locale, get_translations
+from flask_babel import Babel, force_locale, get_locale, get_translations
+from jinja2 import pass_context
+from jinja2.runtime import Context
 
 from ..rules import values, words
 from ..rules.errors import ValueRefused
@@ -137,6 +142,56 @@ def in_sentence(text: str) -> str:
     return text[0].lower() + text[1:]
 
 
+@contextmanager
+def speaking(code: str | None) -> Iterator[None]:
+    """What is said inside is said in the language ``code`` (a club night's), whatever this
+    request's; in this request's without one."""
+    if code is None:
+        yield
+        return
+    with force_locale(code):
+        yield
+
+
+def number(value: object) -> str:
+    """A number as this request's language writes it: 1,234.5 in English, 1.234,5 in Dutch."""
+    return numbers.format_decimal(value, locale=current(), decimal_quantization=False)  # type: ignore[arg-type]
+
+
+def typed_amount(text: str) -> str:
+    """An amount typed in a field of this page, as the game file writes it: the page's decimal
+    sign read as a point ("0,05" on a Dutch page is "0.05"); a point stays a point in any language."""
+    sign = numbers.get_decimal_symbol(current())
+    return text.replace(sign, ".") if sign != "." and "." not in text and text.count(sign) == 1 else text
+
+
+def amount_field(text: object) -> str:
+    """An amount of the game file ("0.05") as a field of this page shows it, to be typed again:
+    with the page's decimal sign ("0,05" in Dutch)."""
+    return str(text).replace(".", numbers.get_decimal_symbol(current()))
+
+
+def _numbers_written(app: Flask) -> None:
+    """The templates' ``_``, ``ngettext`` and ``pgettext`` (and ``{% trans %}``) write a number put in
+    a placeholder as the page's language does, as the core's sentences do (``words.filled``)."""
+    found = app.jinja_env.globals
+    gettext, plural, context = found["gettext"], found["ngettext"], found["pgettext"]
+
+    @pass_context
+    def _gettext(env: Context, message: str, /, **values: Any) -> str:
+        return gettext(env, message, **words.filled(values))  # type: ignore[operator]
+
+    @pass_context
+    def _ngettext(env: Context, singular: str, plural_: str, n: int, /, **values: Any) -> str:
+        return plural(env, singular, plural_, n, **words.filled({"num": n, **values}))  # type: ignore[operator]
+
+    @pass_context
+    def _pgettext(env: Context, sense: str, message: str, /, **values: Any) -> str:
+        return context(env, sense, message, **words.filled(values))  # type: ignore[operator]
+
+    found.update(gettext=_gettext, ngettext=_ngettext, pgettext=_pgettext)
+
+
 def _template_globals() -> dict[str, object]:
     return {"language": current, "language_tag": tag, "languages": values.LANGUAGES}
 
@@ -148,10 +203,13 @@ def init_app(app: Flask) -> None:
     words.use(lambda message: get_translations().ugettext(message),
               lambda singular, plural, n: get_translations().ungettext(singular, plural, n),
               lambda context, message: get_translations().upgettext(context, message))
-    words.use_numbers(lambda value: numbers.format_decimal(value, locale=current(), decimal_quantization=False))  # type: ignore[arg-type]
+    words.use_numbers(number)
+    _numbers_written(app)
     words.use_lists(lambda items: lists.format_list(items, locale=current()))
     app.before_request(_read_parameter)
     app.after_request(_vary)
     app.context_processor(_template_globals)
-    app.jinja_env.filters["in_sentence"] = in_sentence
+    # Said in the page's language: never worked out once as the template is compiled ("0.05" | amount_field).
+    app.jinja_env.filters.update(in_sentence=in_sentence, number=pass_context(lambda _, value: number(value)),
+                                 amount_field=pass_context(lambda _, value: amount_field(value)))
     app.add_url_rule("/language/<code>", "language", _switch)

@@ -45,7 +45,7 @@
     const given = d.order.filter(p => value("bids", p) != null);
     const total = given.reduce((all, p) => all + value("bids", p), 0);
     told.innerHTML = given.length === d.order.length ?
-      w("bidsfor", { total, cards: d.cards, announce: Step.esc(Step.announce(d, total)) }) : "";
+      w("bidsfor", { total, num: d.cards, announce: Step.esc(Step.announce(d, total)) }) : "";
     let took = 0;
     d.order.forEach(p => {
       const tricks = row("tricks", p), bid = value("bids", p), t = value("tricks", p);

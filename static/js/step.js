@@ -89,7 +89,7 @@
   function step(s, picks, form) {
     const d = s.d;
     // Said from the first bid on; its line is there before it, so the buttons under it stay put.
-    const told = `<p class="announce">${s.entered.length ? w("bidsfor", { total: s.total, cards: d.cards, announce: esc(announce(d, s.total)) }) : ""}</p>`;
+    const told = `<p class="announce">${s.entered.length ? w("bidsfor", { total: s.total, num: d.cards, announce: esc(announce(d, s.total)) }) : ""}</p>`;
     if (s.kind === "sent") return entered(s.before, w("pending"));
     const before = s.before && !s.entered.length ? entered(s.before, w("pendingnext")) : "";
     if (s.kind === "tricks") {
@@ -164,7 +164,7 @@
     if (input) draft.picks[rest] = left;
     const given = d.order.filter(p => value(p) != null), total = given.reduce((sum, p) => sum + value(p), 0);
     const sum = form.querySelector(".sum");
-    if (!tricks) sum.textContent = given.length ? w("sumbids", { given: given.length, players: d.order.length, total, cards: d.cards }) : w("tapbids");
+    if (!tricks) sum.textContent = given.length ? w("sumbids", { given: given.length, players: d.order.length, total, num: d.cards }) : w("tapbids");
     else added(sum, form.querySelector("[type=submit]"), total, all);
     for (const p of tricks ? d.order : []) {
       const took = value(p), bid = +row(p).dataset.bid;
@@ -176,10 +176,10 @@
   // The tricks' sum (`total` of `all`) under the rows, and their Save button: while they don't add up,
   // the button says why it can't save (its name, read out) and looks it, and a tap on it only nudges.
   function added(sum, save, total, all) {
-    const diff = total - all, by = { total, cards: all, diff: Math.abs(diff), num: Math.abs(diff) };
-    sum.textContent = w(diff > 0 ? "sumover" : diff < 0 ? "sumunder" : "sumok", by);
+    const diff = total - all;
+    sum.textContent = w(diff > 0 ? "sumover" : diff < 0 ? "sumunder" : "sumok", { total, num: all, diff: Math.abs(diff) });
     sum.classList.toggle("off", diff !== 0);
-    hold(save, diff && w(diff > 0 ? "nosaveover" : "nosaveunder", by));
+    hold(save, diff && w(diff > 0 ? "nosaveover" : "nosaveunder", { num: Math.abs(diff) }));
   }
 
   // A Save button held back, saying `why` in place of its own words; or (no `why`) free again.

@@ -6,15 +6,20 @@
 (function () {
   "use strict";
   // The scripts' sentences, in the page's language (#words, written by scorekeeper/phone/jswords.py):
-  // words("saved", { deal: 3 }) fills the %(name)s placeholders; a sentence given as a pair of
-  // forms (for 1, for 2) takes the one the language's plural rules choose for values.num.
-  var table;
+  // words("saved", { deal: 3 }) fills the %(name)s placeholders, a number written as the page's
+  // language writes it (1.234,5 in Dutch), as the server writes its own; a sentence given as a pair
+  // of forms (for 1, for 2) takes the one the language's plural rules choose for values.num.
+  var table, numbers;
   window.words = function (key, values) {
-    var data = document.getElementById("words"), text;
+    var data = document.getElementById("words"), lang = document.documentElement.lang, text;
     table = table || (data ? JSON.parse(data.textContent) : {});
+    numbers = numbers || new Intl.NumberFormat(lang);
     text = table[key] || key;
-    if (text.pop) text = text[new Intl.PluralRules(document.documentElement.lang).select(values.num) === "one" ? 0 : 1];
-    return text.replace(/%\((\w+)\)s/g, function (all, name) { return values && name in values ? values[name] : all; });
+    if (text.pop) text = text[new Intl.PluralRules(lang).select(values.num) === "one" ? 0 : 1];
+    return text.replace(/%\((\w+)\)s/g, function (all, name) {
+      if (!values || !(name in values)) return all;
+      return typeof values[name] === "number" ? numbers.format(values[name]) : values[name];
+    });
   };
 
   var banner = document.getElementById("saved-copy");

@@ -5,6 +5,8 @@ from __future__ import annotations
 import itertools
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from scorekeeper.rules.bidding import (
     Bidding,
@@ -94,6 +96,30 @@ def test_hook_message_names_the_dealer_the_bid_the_tricks_and_the_rule() -> None
     with pytest.raises(BidError) as refused:
         verify_bid(Bidding("hook"), 7, [2, 1, 1], 3, dealer=True, name="Dee")
     assert str(refused.value) == "Dee deals and can't bid 3: the bids would add up to the 7 tricks (hook)"
+
+
+@settings(max_examples=40, deadline=None)
+@given(rule=st.sampled_from(["hook", "must-equal", "dealer-must-exceed"]), cards=st.integers(1, 13),
+       bidders=st.integers(2, 7), data=st.data())
+def test_a_reason_counts_the_tricks_in_the_singular_for_one_card(rule: str, cards: int, bidders: int,
+                                                                 data: st.DataObject) -> None:
+    """"the bids would add up to the 1 trick (hook)", not "1 tricks": whatever the rule and the
+    bids, a reason names the deal's tricks in the form its count takes."""
+    earlier = data.draw(st.lists(st.integers(0, cards), min_size=bidders - 1, max_size=bidders - 1))
+    dealer = data.draw(st.booleans())
+    reason = bid_check(Bidding(rule), cards, earlier, dealer=dealer, name="Dee").reason
+    if reason:
+        assert f" {cards} trick " in reason if cards == 1 else f" {cards} tricks " in reason
+
+
+def test_one_card_s_reasons_say_trick() -> None:
+    """The dealer of a 1-card deal after three bids of 0, under each rule that strikes a bid out."""
+    assert bid_check(Bidding("hook"), 1, [0, 0, 0], dealer=True, name="Dee").reason == (
+        "Dee deals and can't bid 1: the bids would add up to the 1 trick (hook)")
+    assert bid_check(Bidding("must-equal"), 1, [0, 0, 0], dealer=True, name="Dee").reason == (
+        "Dee deals and must bid 1: the bids must add up to the 1 trick (must equal)")
+    with pytest.raises(TricksError, match=r"^The tricks add up to 0, but 1 was played"):
+        verify_tricks([0, 0], 1, ["Ann", "Bob"])
 
 
 def test_before_the_dealer_bids_the_forbidden_bid_is_shown() -> None:

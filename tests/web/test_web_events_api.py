@@ -38,14 +38,14 @@ def token(link: str) -> str:
     return link.rstrip("/").rsplit("/", 1)[1]
 
 
-def finish(client: FlaskClient, table: dict[str, Any], winner: int = 0) -> None:
+def finish(client: FlaskClient, table: dict[str, Any], winner: int = 0, missing: int = 1) -> None:
     """Play a table's one deal through PUT /api/games/<edit>: seat ``winner`` bids 1 and takes the
-    trick, the next seat bids 1 and misses, the others bid 0 and make it."""
+    trick, the ``missing`` next seats bid 1 and miss, the others bid 0 and make it."""
     read = client.get(table["links"]["api"])
     game = read.get_json()
     players = len(game["players"])
     doc = {name: game[name] for name in ("format", "title", "players", "rules", "first_dealer")}
-    bids = [int(seat in (winner, (winner + 1) % players)) for seat in range(players)]
+    bids = [int((seat - winner) % players <= missing) for seat in range(players)]
     doc["deals"] = [{"bids": bids, "tricks": [int(seat == winner) for seat in range(players)]}]
     put = client.put(f"/api/games/{token(table['links']['edit'])}", json=doc, headers={"If-Match": read.headers["ETag"]})
     assert put.status_code == 200, put.get_json()

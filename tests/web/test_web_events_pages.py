@@ -4,6 +4,7 @@ shows the tables and standings, follows them, and tells a player where to sit.""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -246,6 +247,36 @@ def test_the_results_sheet_holds_the_standings_and_each_round_s_tables(client: F
     assert night["edit"].encode() not in response.data
 
 
+def _dutch(score: float) -> str:
+    """A score as Dutch writes it: a decimal comma (no score of a night reaches a thousand)."""
+    return str(int(score)) if score == int(score) else f"{score:.2f}".replace(".", ",")
+
+
+def test_a_dutch_night_writes_its_scores_with_a_decimal_comma(client: FlaskClient, night: dict[str, Any]) -> None:
+    """"66,67", not "66.67": in Dutch, the standings of the director's page, the room screen and the
+    results sheet write every score with a decimal comma; the API gives the same scores as numbers."""
+    from io import BytesIO
+
+    from pypdf import PdfReader
+
+    post(client, night["edit"], "start")
+    for table in client.get(f"/api/events/{night['edit']}").get_json()["played"][0]["tables"]:
+        finish(client, table, missing=2)  # 11, 0, 0 and 10 points: shares of the players beaten in eighths
+    client.set_cookie("lang", "nl")
+    event = client.get(f"/api/events/{night['edit']}").get_json()
+    assert any(line["score"] != int(line["score"]) for line in event["standings"])
+    for link in (night["edit"], night["view"]):
+        shown = text(client.get(f"/e/{link}").get_data(as_text=True))
+        for line in event["standings"]:
+            assert f"{line['name']} {_dutch(line['score'])} {_dutch(line['per_round'][0])}" in shown
+        assert not re.search(r"[0-9]\.[0-9]", shown)
+    sheet = PdfReader(BytesIO(client.get(f"/e/{night['view']}/results.pdf").data))
+    words = " ".join(sheet.pages[0].extract_text().split())
+    for line in event["standings"]:
+        assert f"{line['rank']} {line['name']} {_dutch(line['score'])}" in words
+    assert not re.search(r"[0-9]\.[0-9]", words)
+
+
 FORM_VALUES = hostile_text | st.sampled_from(["Ann", "ann ", "Bob", "Zed", "1", "2", "3", "0", "-1", "arrive",
                                               "withdraw", "bye", "", "x" * 300])
 
@@ -308,6 +339,55 @@ def test_a_club_night_is_created_on_its_form_and_opens_the_director_s_page(app: 
     event = client.get(f"/api/events/{made.headers['Location'].rsplit('/', 1)[1]}").get_json()
     assert event["players"] == ["Ann", "Bob", "Cy", "Dee", "Eve"] and event["rounds"] == 2
     assert event["tables"] == {"size": 5, "sizes": [4, 5, 6]} and event["seating"] == "ranked"
+
+
+def _titles(client: FlaskClient, played: dict[str, Any]) -> list[str]:
+    return [client.get(table["links"]["api"]).get_json()["title"] for table in played["tables"]]
+
+
+def test_a_night_made_on_a_dutch_page_gives_its_table_games_dutch_titles(client: FlaskClient) -> None:
+    """A club night made on a Dutch page is a Dutch night: its table games are titled in Dutch
+    ("Vrijdag · spelronde 1 · tafel 2"), even when a director's phone in English starts the round."""
+    client.set_cookie("lang", "nl")
+    form = client.get("/events/new").get_data(as_text=True)
+    made = client.post("/events/new", data={"name": "Vrijdag", "players": "\n".join(NAMES), "rounds": "3",
+                                            "size": "4", "seating": "mixed", "ranking": "percent",
+                                            "preset": "oh-hell", "csrf_token": csrf_from(form)})
+    assert made.status_code == 302
+    edit = made.headers["Location"].rsplit("/", 1)[1]
+    client.set_cookie("lang", "en")
+    assert post(client, edit, "start").status_code == 302
+    event = client.get(f"/api/events/{edit}").get_json()
+    assert _titles(client, event["played"][0]) == [f"Vrijdag · spelronde 1 · tafel {t}" for t in (1, 2, 3)]
+    assert event["language"] == "nl"
+    # The director's page says so, in any language.
+    for code in ("en", "nl"):
+        client.set_cookie("lang", code)
+        assert "Vrijdag · spelronde 1 · tafel 1" in text(client.get(f"/e/{edit}").get_data(as_text=True))
+
+
+def test_a_night_keeps_its_language_for_every_round_whoever_starts_it(client: FlaskClient) -> None:
+    """The API makes a night in the language it is asked in, or the one it names; every round's table
+    games are titled in it, started by the API in English or from a director's page in Dutch."""
+    client.set_cookie("lang", "nl")
+    event = new_event(client)
+    client.delete_cookie("lang")
+    assert event["language"] == "nl"
+    event = start_round(client, event)  # the API, asked in English
+    for table in event["played"][0]["tables"]:
+        finish(client, table)
+    client.set_cookie("lang", "de")
+    assert post(client, token(event["links"]["edit"]), "start").status_code == 302  # a German phone
+    client.delete_cookie("lang")
+    event = client.get(event["links"]["api"]).get_json()
+    for number, played in enumerate(event["played"], start=1):
+        assert _titles(client, played) == [f"Club night · spelronde {number} · tafel {t}" for t in (1, 2, 3)]
+    english = start_round(client, new_event(client))
+    assert english["language"] == "en" and _titles(client, english["played"][0])[0] == "Club night · round 1 · table 1"
+    italian = start_round(client, new_event(client, language="it"))
+    assert _titles(client, italian["played"][0])[0] == "Club night · turno 1 · tavolo 1"
+    refused = client.post("/api/events", json={"name": "x", "players": NAMES, "rounds": 1, "language": "xx"})
+    assert refused.status_code == 422 and "The language must be one of en, nl" in refused.get_json()["error"]
 
 
 def test_the_director_sets_a_round_clock_that_the_room_screen_shows(app: Flask, client: FlaskClient,

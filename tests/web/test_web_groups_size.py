@@ -72,7 +72,7 @@ def test_the_pages_of_a_large_group_list_a_page_of_games_and_of_players_at_a_tim
     assert len(page.encode()) < 150_000
     assert page.count('class="game-card"') == PAGE and page.count('<td class="lb-place">') == PAGE
     assert f'href="/gr/{view}/games?page=2"' in page and f'href="/gr/{view}/players?page=2"' in page
-    assert "Older games" in page and "The whole leaderboard: 1200 players" in text(page)
+    assert "Older games" in page and "The whole leaderboard: 1,200 players" in text(page)
     seen: list[str] = []
     for number in (1, 2, 3):
         listed = client.get(f"/gr/{view}/games?page={number}").get_data(as_text=True)

@@ -106,7 +106,7 @@ def test_a_hostile_name_is_kept_as_text_in_the_export(app: Flask) -> None:
     (b'{"players": ["\xff", "Bob"]}', "it is not UTF-8 text"),
     (b"[" * 5000 + b"]" * 5000, "it is nested more than 20 levels deep"),
     (b'{"rules": ' + b'{"a": ' * 30 + b"1" + b"}" * 31, "it is nested more than 20 levels deep"),
-    (b'{"first_dealer": ' + b"1" * 5000 + b"}", "it holds a number of more than 4300 digits"),
+    (b'{"first_dealer": ' + b"1" * 5000 + b"}", "it holds a number of more than 4,300 digits"),
 ])
 def test_json_that_no_page_or_database_could_keep_is_refused_with_a_message(app: Flask, body: bytes,
                                                                            error: str) -> None:

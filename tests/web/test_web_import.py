@@ -42,7 +42,7 @@ def test_a_pasted_export_imports_as_well(client: FlaskClient) -> None:
     ('{"players": ["\\ud800", "Bob"]}',
      "This is not a JSON game file: it holds an unpaired surrogate such as \\ud800, which is not text."),
     ("[" * 5000 + "]" * 5000, "This is not a JSON game file: it is nested more than 20 levels deep."),
-    ('{"first_dealer": ' + "1" * 5000 + "}", "it holds a number of more than 4300 digits"),
+    ('{"first_dealer": ' + "1" * 5000 + "}", "it holds a number of more than 4,300 digits"),
 ])
 def test_a_refused_file_says_why_stores_nothing_and_keeps_the_text(client: FlaskClient, pasted: str,
                                                                    message: str) -> None:

@@ -7,13 +7,15 @@ from decimal import Decimal
 from fractions import Fraction
 
 import pytest
-from flask import Flask
+from babel.numbers import get_decimal_symbol, parse_decimal
+from flask import Flask, render_template_string
 from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from webhelpers import HOSTILE_TEXT, hostile_text
 
-from scorekeeper.play.wording import money, points
+from scorekeeper.play.wording import money, points, score, tick
+from scorekeeper.rules import words
 from scorekeeper.rules.values import LANGUAGES
 from scorekeeper.store.db import db
 from scorekeeper.store.games import Game
@@ -153,6 +155,55 @@ def test_points_take_the_languages_decimal_sign(app: Flask) -> None:
     with app.test_request_context("/?lang=de"):
         app.preprocess_request()
         assert points(Fraction(-9, 4)) == "−2,25" and points(Fraction(5, 2)) == "2½"
+
+
+def _read(written: str, code: str) -> Decimal:
+    """A number as ``code`` writes it, read back (a real minus sign, ½ for a half)."""
+    half = written.endswith("½")
+    digits = written.rstrip("½").replace("\u2212", "-")
+    value = parse_decimal(digits, locale=code, strict=True) if digits.strip("-") else Decimal(0)
+    return value + (Decimal("0.5") if value >= 0 and not digits.startswith("-") else Decimal("-0.5")) if half else value
+
+
+@FUZZ
+@given(code=st.sampled_from(list(LANGUAGES)),
+       value=st.fractions(min_value=-100_000, max_value=100_000, max_denominator=400))
+def test_scores_points_and_ticks_are_written_in_the_language_s_numbers(app: Flask, code: str, value: Fraction) -> None:
+    """Whatever the score, a page writes it with its language's decimal sign and grouping (and a real
+    minus sign): read back in that language, it is the score, to the places shown."""
+    with app.test_request_context(f"/?lang={code}"):
+        app.preprocess_request()
+        written = score(value)
+        assert "-" not in written and _read(written, code) == Decimal(round(value, 2).numerator) / round(value, 2).denominator
+        if value.denominator != 1:
+            assert get_decimal_symbol(code) in written
+        shown = points(value)
+        if value.denominator in (1, 2):
+            assert _read(shown, code) == Decimal(value.numerator) / value.denominator
+        else:
+            assert _read(shown, code) == round(Decimal(value.numerator) / value.denominator, 3)
+        assert _read(tick(float(value)), code) == round(Decimal(value.numerator) / value.denominator, 3)
+
+
+def test_a_number_in_a_sentence_is_written_the_languages_way(app: Flask) -> None:
+    """A count put in a sentence, by a template ("_", "ngettext", "{% trans %}") or by the rules
+    core, is written as the page's language writes numbers: 5.000 in Dutch, 5,000 in English."""
+    template = ("{{ _('%(n)s a', n=5000) }}|{{ ngettext('%(num)s b', '%(num)s bs', 5000) }}|"
+                "{% trans n=1234.5 %}{{ n }} c{% endtrans %}|{{ 1234 | number }}")
+    for code, written in (("nl", "5.000 a|5.000 bs|1.234,5 c|1.234"), ("en", "5,000 a|5,000 bs|1,234.5 c|1,234")):
+        with app.test_request_context(f"/?lang={code}"):
+            app.preprocess_request()
+            assert render_template_string(template) == written
+            assert words._("%(num)s x", num=5000) == written.split(" ")[0] + " x"
+
+
+def test_a_dutch_scoreboard_groups_its_thousands(client: FlaskClient, start) -> None:  # type: ignore[no-untyped-def]
+    """A total of 1,500 points (a starting score) is "1.500" on a Dutch scoreboard."""
+    scorer = start(rules={"deal": "fixed", "max_cards": 1, "deals": 3},
+                   deals=[{"bids": [1, 1, 1, 1], "tricks": [1, 0, 0, 0]}],
+                   adjustments=[{"deal": 1, "player": 0, "points": 1489, "reason": "start"}])
+    page = client.get(f"/g/{scorer.token}?lang=nl").get_data(as_text=True)
+    assert re.search(r'<b class="tot">1\.500</b>', page) and "1500" not in page
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

@@ -39,6 +39,21 @@ def test_hook_strikes_out_the_dealers_completing_bid_with_the_reason(start: Star
         assert f'name="bid" value="{allowed}" class="num">' in page
 
 
+def test_a_deal_of_one_card_counts_one_trick(start: Start) -> None:
+    """One card, one trick: the running total, the dealer's struck-out bid and the tricks' sum say
+    "1 trick" ("Bids 0 for 1 tricks" was shown), in English and in Dutch."""
+    game = start(rules={"deal": "fixed", "max_cards": 1, "deals": 1})
+    game.bid(0, 0, 0)
+    page = text(game.page())
+    assert "Bids 0 for 1 trick: under by 1" in page
+    assert "Ann deals and can't bid 1: the bids would add up to the 1 trick (hook)" in page
+    game.bid(0)
+    page = text(game.page())
+    assert "Bids 0 for 1 trick: under by 1" in page and "Together 1 of 1 trick ✓" in page
+    dutch = text(game.client.get(f"/g/{game.token}?lang=nl").get_data(as_text=True))
+    assert "Samen 1 van 1 slag ✓" in dutch and " 1 slagen" not in dutch
+
+
 def test_undo_takes_back_the_last_bid_and_then_the_empty_deal(start: Start) -> None:
     game = start(rules={"max_cards": 3})
     game.bid(2)

@@ -111,3 +111,26 @@ def test_no_word_of_a_sheet_runs_into_or_over_another_in_any_language(app: Flask
                for found in [sorted({(*pair,) for page in words(pdf) for pair in overlapping(page)}
                                     | {(word,) for page in words(pdf) for word in glued(page, labels)})] if found}
     assert not clashes
+
+
+#: Totals in the thousands with decimals, the leader's star and an adjustment's mark: "★1.212,25†".
+THOUSANDS = {"players": ["Ann", "Bob", "Cy", "Dee"], "title": "Vrijdag",
+             "rules": {"deal": "fixed", "max_cards": 3, "deals": 3, "scoring": "custom",
+                       "made": "10 + tricks * 2.25", "missed": "-bid * 1.5"},
+             "stakes": {"per_point": "0.05", "currency": "EUR"},
+             "adjustments": [{"deal": 1, "player": 0, "points": 1200, "reason": "start"}],
+             "deals": [{"bids": [1, 1, 1, 1], "tricks": [1, 1, 1, 0]}, {"bids": [0, 2, 0, 0], "tricks": [1, 2, 0, 0]},
+                       {"bids": [1, 0, 1, 0], "tricks": [1, 0, 2, 0]}]}
+
+
+@pytest.mark.parametrize("language", ["en", "nl", "fr"])
+def test_a_total_in_the_thousands_stays_in_its_column(client: FlaskClient, language: str) -> None:
+    """"★1.212,25†" and the winner's "1.224½ +€ 179,88" print inside their columns: no total runs
+    into the next player's bid, nor the standings' total into its amount."""
+    made = client.post("/api/games", json=THOUSANDS)
+    assert made.status_code == 201, made.get_json()
+    token = made.get_json()["links"]["view"].rsplit("/", 1)[1]
+    pdf = client.get(f"/g/{token}/sheet.pdf", query_string={"lang": language}).get_data()
+    page = words(pdf)[0]
+    assert any(word.text.startswith("★1") for word in page)  # the leader's total is printed
+    assert not overlapping(page)

@@ -532,7 +532,7 @@ def test_the_largest_game_prints_every_deal_on_a_few_pages(client: FlaskClient) 
         for seat, (bid, took) in enumerate(zip(deal["bids"], deal["tricks"])):
             assert cells[2 * seat] == f"{bid}/{took}{'✗' if bid != took else ''}"
             mark = "†" if any(a["player"] == seat for a in adjusted) else ""
-            assert cells[2 * seat + 1].lstrip("★") == f"{totals[seat]}{mark}"
+            assert cells[2 * seat + 1].lstrip("★") == f"{totals[seat]:,}{mark}"
     pages = pages_of_rows(reader)
     assert pages == list(range(len(pages))) and len(pages) >= 3
     for page in pages:  # the column heads repeat on every page of rows
@@ -580,7 +580,7 @@ def test_the_heaviest_game_prints_every_deal_on_five_pages_at_most(client: Flask
             assert cells[2 * seat] == f"{bid}/{took}{'✗' if bid != took else ''}"
             mark = "†" if any(a["player"] == seat for a in adjusted) else ""
             leading = "★" if totals[seat] == max(totals) else ""
-            assert cells[2 * seat + 1] == f"{leading}{totals[seat]}{mark}"
+            assert cells[2 * seat + 1] == f"{leading}{totals[seat]:,}{mark}"
     for page in pages_of_rows(reader):  # every page of rows is headed by the names, shortened
         lines = reader.page_text(page, "layout").splitlines()
         heads = "\n".join(itertools.takewhile(lambda line: not re.match(r" *\d+ +5 ", line), lines))

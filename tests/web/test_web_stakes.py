@@ -93,3 +93,22 @@ def test_changed_stakes_are_confirmed_on_the_game_page(client: FlaskClient) -> N
     client.post(f"/g/{token}/stakes", data={"csrf_token": csrf, "version": 3, "stakes": "",
                                             "settlement": "pairwise"})
     assert "The game has no stakes now." in client.get(f"/g/{token}").get_data(as_text=True)
+
+
+@pytest.mark.parametrize(("code", "typed", "shown"), [("nl", "0,10", "€ 0,10"), ("fr", "0,10", "0,10 €"),
+                                                      ("nl", "0.10", "€ 0,10"), ("en", "0.10", "€0.10")])
+def test_a_stake_is_typed_and_shown_as_the_page_s_language_writes_it(client: FlaskClient, code: str, typed: str,
+                                                                     shown: str) -> None:
+    """On a Dutch page a stake is "€ 0,10", and typed so ("0,10" is what a Dutch phone's keyboard
+    gives): its field shows it so too. The game file keeps "0.10", as the API takes it."""
+    token, csrf = _created(client, FINISHED)
+    response = client.post(f"/g/{token}/stakes?lang={code}", data={
+        "csrf_token": csrf, "version": 1, "stakes": "per_point", "amount": typed, "currency": "€",
+        "settlement": "pairwise"})
+    assert response.status_code == 302, text(response.get_data(as_text=True))[:300]
+    assert client.get(f"/api/games/{token}").get_json()["stakes"]["per_point"] == "0.10"
+    page = client.get(f"/g/{token}?lang={code}").get_data(as_text=True)
+    assert shown in text(page).replace("\u00a0", " ").replace("\u202f", " ")
+    field = 'value="0,10"' if code != "en" else 'value="0.10"'
+    assert f'id="st-amount" name="amount" inputmode="decimal" placeholder="{"0,05" if code != "en" else "0.05"}"' \
+           f' maxlength="20" {field}' in page
