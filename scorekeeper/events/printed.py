@@ -99,7 +99,7 @@ def results(event: str) -> Response:
                                                   [(t.result, t.players) for t in r.tables], score), r.byes)
                   for r in shown]
         header = ["#", _("Player"), _("Score"), _("Tables won"), _("Bids made"), _("Points")]
-        page = render_template("events/results.html", doc=loaded.doc, rounds=tables, round_size=listing.ROUNDS,
+        page = render_template("events/results.html", doc=loaded.doc, rounds=tables, played=len(finished), round_size=listing.ROUNDS,
                                standings=None if asked else listing.standings(header, loaded.lines, score),
                                left_out=left_out,
                                static=current_app.static_url_path)

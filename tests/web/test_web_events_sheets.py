@@ -171,10 +171,12 @@ def test_a_night_too_long_for_one_sheet_prints_its_latest_rounds_and_each_round_
     whole = words(client.get(f"/e/{view}/results.pdf").data)
     assert "STANDINGS" in whole and "ROUND 2" in whole and "ROUND 1" not in whole
     assert "Round 1's tables are on a sheet of their own" in whole
+    assert "13 players · 2 rounds played" in whole  # every finished round is counted, printed or not
     alone = client.get(f"/e/{view}/results.pdf?round=1")
     assert alone.status_code == 200 and 'filename="round-1-results.pdf"' in alone.headers["Content-Disposition"]
     shown = words(alone.data)
     assert "ROUND 1" in shown and "STANDINGS" not in shown and "ROUND 2" not in shown
+    assert "13 players · 2 rounds played" in shown
     for table in event["played"][0]["tables"]:
         assert f"Table {table['table']} 1 " in shown
     for asked in ("3", "0", "x", "\u0661", "1" * 40):  # started but not finished, none, not a number
