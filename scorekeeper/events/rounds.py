@@ -17,7 +17,7 @@ from ..changes.games import create as create_game
 from ..rules.errors import EventError
 from ..rules.event import Seating, lineups
 from ..rules.gamefile import GameFile, parse
-from ..rules.ranking import Line, RoundResult, TableResult, standings, table_result
+from ..rules.ranking import Line, RoundResult, TableResult, Tally, lines_of, table_result, tally
 from ..rules.seating import next_round
 from ..rules.seats import manual, ranked, swap
 from ..rules.words import _, listed, ngettext
@@ -38,7 +38,9 @@ _loaded: LRU[Loaded] = LRU(32)
 _progress: LRU[Progress] = LRU(2048)
 #: The standings by the event and the versions of its finished rounds' games: they change only
 #: when a round finishes or a finished game is corrected, not at every deal.
-_standings: LRU[tuple[Line, ...]] = LRU(32)
+_standings: LRU[tuple[Tally, tuple[Line, ...]]] = LRU(32)
+#: The provisional standings by the event and the versions of all its games.
+_provisional: LRU[tuple[Line, ...]] = LRU(32)
 
 
 class Busy(EventError):
@@ -149,14 +151,20 @@ class Loaded:
         return tuple(r for r in self.rounds if r.finished)
 
     @cached_property
-    def lines(self) -> tuple[Line, ...]:
-        """The standings after the finished rounds, worked out again only when they can change."""
+    def _finished(self) -> tuple[Tally, tuple[Line, ...]]:
+        """The sums and standings after the finished rounds, worked out again only when they can change."""
         games = tuple(t.game.key if t.game else None for r in self.finished_rounds for t in r.tables)
-        return _standings.get((self.stored.token, self.stored.version, games), self.standings)
 
-    def standings(self) -> tuple[Line, ...]:
+        def work_out() -> tuple[Tally, tuple[Line, ...]]:
+            sums = tally([p["name"] for p in self.doc["players"]], self._results(), self.doc["ranking"])
+            return sums, lines_of(sums)
+
+        return _standings.get((self.stored.token, self.stored.version, games), work_out)
+
+    @property
+    def lines(self) -> tuple[Line, ...]:
         """The standings after the finished rounds."""
-        return standings([p["name"] for p in self.doc["players"]], self._results(), self.doc["ranking"])
+        return self._finished[1]
 
     def _results(self) -> list[RoundResult]:
         return [RoundResult(tuple(t.result for t in r.tables if t.result is not None), r.byes)
@@ -165,19 +173,21 @@ class Loaded:
     @cached_property
     def provisional(self) -> tuple[Line, ...] | None:
         """While a round is under way, the standings with it counted as each of its tables stands
-        after its last finished deal, a table with none as a tie (EVENTS.md, "Ranking"); else None."""
+        after its last finished deal, a table with none as a tie (EVENTS.md, "Ranking"); else None.
+        Only the round under way is added to the finished rounds' sums."""
         current = self.current
         if current is None or current.finished:
             return None
         games = tuple(t.game.key if t.game else None for r in self.rounds for t in r.tables)
-        return _standings.get((self.stored.token, self.stored.version, games, "provisional"), self._provisional)
+        return _provisional.get((self.stored.token, self.stored.version, games), self._provisional)
 
     def _provisional(self) -> tuple[Line, ...]:
         current = self.current
         assert current is not None
         now = tuple(found for t in current.tables if (found := t.now.result or t.now.standing) is not None)
-        return standings([p["name"] for p in self.doc["players"]], [*self._results(), RoundResult(now, current.byes)],
-                         self.doc["ranking"])
+        sums = tally([p["name"] for p in self.doc["players"]], [RoundResult(now, current.byes)], self.doc["ranking"],
+                     after=self._finished[0])
+        return lines_of(sums)
 
     @property
     def to_come(self) -> bool:

@@ -4,6 +4,7 @@ link), which follows the tables as they enter deals (static/js/view.js polls ``s
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from functools import partial
 from typing import Any
 
 from flask import (
@@ -26,7 +27,7 @@ from werkzeug.wrappers import Response as BaseResponse
 from .. import changes
 from ..changes import edits
 from ..phone import device
-from ..play.wording import score
+from ..play.wording import score_in
 from ..rules import characters, values
 from ..rules.errors import RulesError
 from ..rules.event import lineups
@@ -59,10 +60,12 @@ _parts: LRU[str] = LRU(64)
 def _live(loaded: rounds.Loaded, state: str) -> str:
     """The part of the pages that follows the tables, rendered once per state of the event (with
     ``CSRF_MARK`` where each phone's form token goes)."""
-    key = (loaded.stored.id, _token(loaded), state, language.current())
+    code = language.current()
+    key = (loaded.stored.id, _token(loaded), state, code)
     return _parts.get(key, lambda: render_template("events/_live.html", loaded=loaded, token=_token(loaded),
                                                     lines=loaded.provisional or loaded.lines,
                                                     provisional=loaded.provisional is not None,
+                                                    scored=partial(score_in, code=code),
                                                     csrf_mark=Markup(CSRF_MARK), ends=round_clock(loaded)))
 
 
@@ -172,11 +175,9 @@ def _save(stored: StoredEvent, change: Any, done: str) -> Response | BaseRespons
     return redirect(url_for("events.event", event=stored.token))
 
 
-
-
 def init_app(app: Any) -> None:
     """The template helpers of the event pages."""
-    app.jinja_env.filters.update(event_score=score, zip=zip, listed=listed)
+    app.jinja_env.filters.update(zip=zip, listed=listed)
 
 
 #: The longest round clock, in minutes.

@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import date, datetime, timedelta
 from decimal import Decimal
 from fractions import Fraction
+from functools import lru_cache
 
 import babel.dates
 from babel import numbers
@@ -68,10 +69,20 @@ def score(value: Fraction | int) -> str:
     >>> score(Fraction(200, 3)), score(Fraction(225, 2)), score(Fraction(-3)), score(Fraction(1, 8))
     ('66.67', '112.50', '−3', '0.12')
     """
-    value = Fraction(value)
+    return score_in(Fraction(value), language.current())
+
+
+@lru_cache(maxsize=8192)
+def score_in(value: Fraction, code: str) -> str:
+    """``score`` in the language ``code``: a night's standings write thousands of scores, most of
+    them the same few.
+
+    >>> score_in(Fraction(3001, 2), "nl"), score_in(Fraction(-1500), "de")
+    ('1.500,50', '−1.500')
+    """
     if value.denominator == 1:
-        return ("−" if value < 0 else "") + language.number(abs(value.numerator))
-    shown = numbers.format_decimal(_decimal(abs(round(value, 2))), "#,##0.00", locale=language.current())
+        return ("−" if value < 0 else "") + numbers.format_decimal(abs(value.numerator), locale=code)
+    shown = numbers.format_decimal(_decimal(abs(round(value, 2))), "#,##0.00", locale=code)
     return ("−" if value < 0 else "") + shown
 
 

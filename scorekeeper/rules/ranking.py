@@ -122,6 +122,68 @@ def round_scores(result: RoundResult, ranking: Ranking) -> dict[str, Fraction]:
     return scores
 
 
+@dataclass(frozen=True)
+class Tally:
+    """The standings' sums after some rounds, for each of the event's players in its order: the
+    score of each round and their sum, rounds played, tables won, deals dealt in, bids made and the
+    sum of the final totals. ``tally`` adds rounds to one; ``lines_of`` ranks it."""
+
+    players: tuple[str, ...]
+    per_round: tuple[tuple[Fraction, ...], ...]
+    scores: tuple[Fraction, ...]
+    counts: tuple[tuple[int, int, int, int], ...]
+    totals: tuple[Fraction, ...]
+
+
+def tally(players: Sequence[str], rounds: Sequence[RoundResult], ranking: Ranking, after: Tally | None = None) -> Tally:
+    """The sums of ``after`` (none when None) with ``rounds`` added. A round a player neither played
+    nor had a bye in scores 0."""
+    keys = [name_key(name) for name in players]
+    index = {key: i for i, key in enumerate(keys)}
+    if after is None:
+        per_round = [[] for _ in keys]  # type: list[list[Fraction]]
+        sums = [Fraction(0) for _ in keys]
+        counts = [[0, 0, 0, 0] for _ in keys]
+        totals = [Fraction(0) for _ in keys]
+    else:
+        per_round = [list(row) for row in after.per_round]
+        sums = list(after.scores)
+        counts = [list(row) for row in after.counts]
+        totals = list(after.totals)
+    for result in rounds:
+        scores = round_scores(result, ranking)
+        for i, key in enumerate(keys):
+            got = scores.get(key)
+            per_round[i].append(got or Fraction(0))
+            if got:
+                sums[i] += got
+        for table in result.tables:
+            for name, total, won, deals, made in zip(table.players, table.totals, table.won, table.deals, table.made):
+                i = index.get(name_key(name))
+                if i is not None:
+                    row = counts[i]
+                    row[0] += 1
+                    row[1] += won and not table.cooperative
+                    row[2] += deals
+                    row[3] += made
+                    totals[i] += Fraction(total)
+    return Tally(tuple(players), tuple(map(tuple, per_round)), tuple(sums),
+                 tuple((a, b, c, d) for a, b, c, d in counts), tuple(totals))
+
+
+def lines_of(sums: Tally) -> tuple[Line, ...]:
+    """The standings of ``sums``, best first (level players in the event's order)."""
+    scores = sums.scores
+    order = sorted(range(len(sums.players)), key=lambda i: (-scores[i], -sums.totals[i], i))
+    ranked: list[Line] = []
+    for place, i in enumerate(order, start=1):
+        level = ranked and (ranked[-1].score, ranked[-1].totals) == (scores[i], sums.totals[i])
+        played, wins, deals, made = sums.counts[i]
+        ranked.append(Line(ranked[-1].rank if level else place, sums.players[i], scores[i], sums.per_round[i],
+                           played, wins, deals, made, sums.totals[i]))
+    return tuple(ranked)
+
+
 def standings(players: Sequence[str], rounds: Sequence[RoundResult], ranking: Ranking) -> tuple[Line, ...]:
     """The event's standings after its finished ``rounds``, best first (level players in the
     event's order). A round a player neither played nor had a bye in scores 0.
@@ -132,31 +194,4 @@ def standings(players: Sequence[str], rounds: Sequence[RoundResult], ranking: Ra
     ...  for line in standings(["Ann", "Bob", "Cy"], [RoundResult((one,)), RoundResult((two,))], "percent")]
     [(1, 'Bob', '150', '45'), (2, 'Ann', '100', '35'), (3, 'Cy', '50', '25')]
     """
-    keys = [name_key(name) for name in players]
-    per_round = {key: [] for key in keys}  # type: dict[str, list[Fraction]]
-    counts = {key: [0, 0, 0, 0] for key in keys}
-    totals = {key: Fraction(0) for key in keys}
-    for result in rounds:
-        scores = round_scores(result, ranking)
-        for key in keys:
-            per_round[key].append(scores.get(key, Fraction(0)))
-        for table in result.tables:
-            for name, total, won, deals, made in zip(table.players, table.totals, table.won, table.deals, table.made):
-                key = name_key(name)
-                if key in counts:
-                    row = counts[key]
-                    row[0] += 1
-                    row[1] += won and not table.cooperative
-                    row[2] += deals
-                    row[3] += made
-                    totals[key] += Fraction(total)
-    order = sorted(range(len(players)), key=lambda i: (-sum(per_round[keys[i]]), -totals[keys[i]], i))
-    lines: list[Line] = []
-    for place, i in enumerate(order, start=1):
-        key = keys[i]
-        score = sum(per_round[key], Fraction(0))
-        level = lines and (lines[-1].score, lines[-1].totals) == (score, totals[key])
-        played, wins, deals, made = counts[key]
-        lines.append(Line(lines[-1].rank if level else place, players[i], score, tuple(per_round[key]),
-                          played, wins, deals, made, totals[key]))
-    return tuple(lines)
+    return lines_of(tally(players, rounds, ranking))

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import lru_cache
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
@@ -155,7 +156,14 @@ def speaking(code: str | None) -> Iterator[None]:
 
 def number(value: object) -> str:
     """A number as this request's language writes it: 1,234.5 in English, 1.234,5 in Dutch."""
+    if type(value) is int:  # a count or a score: the standings of a night write thousands of them
+        return _whole(value, current())
     return numbers.format_decimal(value, locale=current(), decimal_quantization=False)  # type: ignore[arg-type]
+
+
+@lru_cache(maxsize=4096)
+def _whole(value: int, code: str) -> str:
+    return numbers.format_decimal(value, locale=code)
 
 
 def typed_amount(text: str) -> str:

@@ -8,7 +8,7 @@ from fractions import Fraction
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorekeeper.rules.ranking import RoundResult, TableResult, standings
+from scorekeeper.rules.ranking import RoundResult, TableResult, lines_of, standings, tally
 
 NIGHT = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]
 
@@ -141,3 +141,16 @@ def test_standings_agree_with_a_separate_count(night: tuple[list[str], list[Roun
         assert line.rank == 1 + sum(other > (score, totals) for other in expected.values())
         assert len(line.per_round) == len(rounds)
         assert line.rounds_played == sum(line.name in game.players for r in rounds for game in r.tables)
+
+
+@settings(max_examples=100, deadline=None)
+@given(nights(), st.sampled_from(["percent", "totals"]), st.data())
+def test_rounds_added_to_the_sums_of_earlier_rounds_rank_as_all_of_them_at_once(
+        night: tuple[list[str], list[RoundResult]], ranking: str, data: st.DataObject) -> None:
+    # The provisional standings add the round under way to the finished rounds' kept sums.
+    players, rounds = night
+    split = data.draw(st.integers(0, len(rounds)), label="rounds kept")
+    kept = tally(players, rounds[:split], ranking)  # type: ignore[arg-type]
+    added = tally(players, rounds[split:], ranking, after=kept)  # type: ignore[arg-type]
+    assert lines_of(added) == standings(players, rounds, ranking)  # type: ignore[arg-type]
+    assert lines_of(kept) == standings(players, rounds[:split], ranking)  # type: ignore[arg-type]
