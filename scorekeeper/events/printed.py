@@ -18,8 +18,7 @@ from ..rules.words import _
 from ..sheets import listing, pdf
 from ..sheets.layout import PAPERS
 from ..store.cache import LRU
-from ..web import language
-from ..web.address import qr_png
+from ..web import language, qr
 from ..web.site import event_or_404, game_links, no_store
 from . import rounds
 from .views import bp, event_page
@@ -51,7 +50,7 @@ def cards(event: str) -> Response:
         abort(404, _("No round has started yet: the table cards are made when a round starts."))
 
     def printed() -> bytes:
-        drawn = {f"qr-{t.number}.png": qr_png(game_links(t.game)["edit"]) for t in current.tables if t.game}
+        drawn = {f"qr-{t.number}.png": qr.png(game_links(t.game)["edit"]) for t in current.tables if t.game}
         page = render_template("events/cards.html", doc=loaded.doc, current=current, paper=paper,
                                static=current_app.static_url_path)
         return pdf.page_pdf(page, drawn)[0]

@@ -30,9 +30,8 @@ from ..rules.words import _
 from ..store.db import commit, rollback
 from ..store.games import StoredGame
 from ..store.groups import StoredGroup, find_group, group_of
-from ..web import access, address, language
+from ..web import access, address, language, qr
 from ..web.access import Act
-from ..web.address import qr_code
 from ..web.fields import problems
 from ..web.signed import CSRF_MARK, csrf_field
 from ..web.site import game_or_404, group_or_404, no_store
@@ -185,7 +184,7 @@ def share(group: str) -> Response:
                                  current_app.config["PUBLIC_URL"])
     links = shared.links
     page = render_template("groups/share.html", group=stored, editable=editable, links=links, shared=shared,
-                           codes={kind: qr_code(url) for kind, url in links.items() if kind in ("edit", "view")})
+                           codes={kind: qr.svg(url) for kind, url in links.items() if kind in ("edit", "view")})
     return no_store(make_response(page))
 
 

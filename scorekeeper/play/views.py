@@ -33,7 +33,7 @@ from ..rules.gamefile import GameFile, GameFileError, export, parse
 from ..rules.turn import Screen, screen
 from ..rules.words import _
 from ..store.games import StoredGame, find_game
-from ..web import address
+from ..web import address, qr
 from ..web.access import Act
 from ..web.fields import VersionForm, sentence
 from ..web.site import game_links, game_or_404, no_game, no_store
@@ -341,7 +341,7 @@ def share(token: str) -> Response:
                                  current_app.config["PUBLIC_URL"])
     links = shared.links
     page = render_template("play/share.html", game=found, file=found.load(), links=links, shared=shared,
-                           codes={kind: address.qr_code(links[kind]) for kind in ("edit", "view")},
+                           codes={kind: qr.svg(links[kind]) for kind in ("edit", "view")},
                            offline=address.keeps_offline(links["edit"]))
     return no_store(make_response(page))
 

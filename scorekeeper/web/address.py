@@ -9,7 +9,6 @@ environment) can name the address to use instead.
 from __future__ import annotations
 
 import functools
-import io
 import ipaddress
 import socket
 from collections.abc import Mapping
@@ -17,10 +16,10 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit, urlunsplit
 
 import click
-import segno
 from flask import Flask, current_app
 from flask.cli import with_appcontext
-from markupsafe import Markup
+
+from . import qr
 
 #: Names that mean "this computer" (besides every name under .localhost, RFC 6761).
 LOCAL_NAMES = frozenset({"localhost", "localhost.localdomain", "ip6-localhost", "ip6-loopback"})
@@ -144,28 +143,9 @@ def address_command(port: int, host: str) -> None:
     if not url:
         click.echo(f"No network address found: only this computer can open http://localhost:{port}/")
         return
-    code = io.StringIO()
-    segno.make(url, error="m").terminal(out=code, compact=True)
-    click.echo(f"\nOther phones on this network can open {url}\n{code.getvalue()}")
+    click.echo(f"\nOther phones on this network can open {url}\n{qr.terminal(url)}\n")
 
 
 def init_app(app: Flask) -> None:
     """Add ``flask address`` to the app's commands."""
     app.cli.add_command(address_command)
-
-
-def qr_code(url: str) -> Markup:
-    """A QR code of a link as inline SVG (dark on white, so it scans in dark mode too)."""
-    svg = segno.make(url, error="m").svg_inline(border=2, dark="#000", light="#fff", omitsize=True)
-    return Markup(svg)  # generated from the URL alone: no user text in it
-
-
-@functools.lru_cache(maxsize=1024)
-def qr_png(url: str) -> bytes:
-    """A QR code of a link for a printed sheet: a PNG of one pixel per module, dark on white with a
-    border of 2 modules, some 300 bytes, to be drawn large with its pixels kept square. A PDF draws
-    it far faster than the SVG's path, and a round's cards ask for the same links again (another
-    paper, another language), so each worker keeps the codes it made."""
-    out = io.BytesIO()
-    segno.make(url, error="m").save(out, kind="png", scale=1, border=2, dark="#000", light="#fff")
-    return out.getvalue()

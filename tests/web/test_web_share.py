@@ -11,10 +11,9 @@ from typing import Self
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from webhelpers import Scorer, text
+from webhelpers import Scorer, scanned, svg_picture, terminal_picture, text
 
-from scorekeeper.web import address
-from scorekeeper.web.address import qr_code
+from scorekeeper.web import address, qr
 
 Start = Callable[..., Scorer]
 
@@ -22,8 +21,10 @@ Start = Callable[..., Scorer]
 def test_the_share_page_shows_both_links_as_inline_qr_codes(start: Start) -> None:
     game = start()
     page = game.client.get(game.url + "/share").get_data(as_text=True)
-    assert page.count('<svg viewBox="0 0 ') == 2
-    assert f"http://localhost/v/{game.view_token}" in page and f"http://localhost/g/{game.token}" in page
+    codes = re.findall(r'<svg viewBox="0 0 \d+ \d+" class="qr-code">.*?</svg>', page)
+    view, edit = f"http://localhost/v/{game.view_token}", f"http://localhost/g/{game.token}"
+    assert [scanned(svg_picture(code)) for code in codes] == [[view], [edit]]  # as a phone's camera reads them
+    assert view in page and edit in page
 
 
 def test_the_read_only_page_shows_the_game_and_no_form(start: Start) -> None:
@@ -119,7 +120,7 @@ def test_a_share_page_opened_as_localhost_links_to_the_network_address(start: St
     page = share(game)
     view, edit = f"http://{LAN}:5000/v/{game.view_token}", f"http://{LAN}:5000/g/{game.token}"
     assert f'href="{view}"' in page and f'href="{edit}"' in page and "localhost:5000/" not in page
-    assert str(qr_code(view)) in page and str(qr_code(edit)) in page  # the QR codes say the same
+    assert str(qr.svg(view)) in page and str(qr.svg(edit)) in page  # the QR codes say the same
     assert ("This page was opened as localhost, which is this computer itself: the links and QR codes below "
             f"use its address on the network, {LAN}") in text(page).replace(" ,", ",")
 
@@ -239,7 +240,7 @@ def test_flask_address_prints_the_link_for_other_phones_and_its_qr_code(app: Fla
     result = app.test_cli_runner().invoke(args=["address", "--port", "5000"])
     assert result.exit_code == 0
     assert f"Other phones on this network can open http://{LAN}:5000/" in result.output
-    assert "▀" in result.output and "█" in result.output  # the QR code, in the terminal
+    assert scanned(terminal_picture(result.output)) == [f"http://{LAN}:5000/"]  # the QR code, in the terminal
 
 
 @pytest.mark.parametrize(("host", "shown"), [("127.0.0.1", "127.0.0.1"), ("localhost", "localhost"), ("::1", "[::1]")])

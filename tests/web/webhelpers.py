@@ -189,3 +189,43 @@ DEFAULTS = {"group": "no-such-group", "event": "no-such-event", "name": "Ann"}
 def fill(rule: Rule, **values: object) -> str:
     """A route's URL with its placeholders (<token>, <int:number>, <group>, …) filled in."""
     return PLACEHOLDER.sub(lambda match: str(values.get(match.group(1), DEFAULTS.get(match.group(1)))), rule.rule)
+
+
+def scanned(image: Any) -> list[str]:
+    """What a phone's camera reads in a picture of QR codes (a Pillow image): each code's text,
+    read by zxing-cpp, a reader independent of how the codes were drawn."""
+    import zxingcpp
+
+    big = image.convert("L").resize((image.width * 8, image.height * 8), resample=0)
+    return [found.text for found in zxingcpp.read_barcodes(big, formats=zxingcpp.BarcodeFormat.QRCode)]
+
+
+def svg_picture(svg: str) -> Any:
+    """A picture of an inline SVG QR code, its white square and its dark path of rectangles, one
+    pixel per unit (drawn from the path's own moves, not from the matrix that made it)."""
+    from PIL import Image, ImageDraw
+
+    size = int(re.search(r'viewBox="0 0 (\d+) \1"', svg).group(1))  # type: ignore[union-attr]
+    picture = Image.new("L", (size, size), 128)  # neither light nor dark until drawn
+    draw = ImageDraw.Draw(picture)
+    for fill, path in re.findall(r'<path fill="(#fff|#000)" d="([^"]*)"', svg):
+        for x, y, width, height in re.findall(r"M(\d+) (\d+)h(\d+)v(\d+)h-\3z", path):
+            x0, y0 = int(x), int(y)
+            draw.rectangle((x0, y0, x0 + int(width) - 1, y0 + int(height) - 1), fill=255 if fill == "#fff" else 0)
+    return picture
+
+
+def terminal_picture(printed: str) -> Any:
+    """A picture of a QR code printed with half blocks on a dark terminal (a blank is dark)."""
+    from PIL import Image
+
+    lines = [line for line in printed.splitlines() if line and set(line) <= set(" ▀▄█")]
+    halves = {" ": (0, 0), "▀": (255, 0), "▄": (0, 255), "█": (255, 255)}
+    width = max(map(len, lines))
+    picture = Image.new("L", (width, 2 * len(lines)), 0)
+    for y, line in enumerate(lines):
+        for x, char in enumerate(line):
+            top, bottom = halves[char]
+            picture.putpixel((x, 2 * y), top)
+            picture.putpixel((x, 2 * y + 1), bottom)
+    return picture
