@@ -49,10 +49,11 @@ def open_deal(doc: Document) -> Document:
 
 
 def set_bid(doc: Document, seat: int, bid: int) -> None:
-    """Enter one player's bid in the deal being played."""
+    """Enter one player's bid in the deal being played, at a seat the rules core let bid
+    (``changes.apply`` asks ``rules.turn.bid_refusal`` first: a bid is never entered over another)."""
     bids = open_deal(doc)["bids"]
     if not 0 <= seat < len(bids) or bids[seat] is not None:
-        raise EditError(_("That player has bid already: take the bid back (undo) to change it."))
+        raise ValueError(f"seat {seat} was not let bid (rules.turn.bid_refusal)")
     bids[seat] = bid
 
 

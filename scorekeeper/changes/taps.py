@@ -1,13 +1,14 @@
 """Where a tap lands: a tap names its deal and step (and a seat), and is applied there only, or
 refused with a sentence that names the deal. The page reads the target from the posted form
-(``play.taps.target``); ``changes.apply`` asks ``misplaced`` before anything is written."""
+(``play.taps.target``); ``changes.apply`` asks ``misplaced`` before anything is written. Whether a
+player may bid now is the rules core's to say (``rules.turn.bid_refusal``): asked, not judged here."""
 
 from __future__ import annotations
 
 from typing import NamedTuple
 
 from ..rules.gamefile import GameFile
-from ..rules.turn import screen
+from ..rules.turn import bid_refusal, screen
 from ..rules.words import _
 
 
@@ -44,15 +45,7 @@ def misplaced(gamefile: GameFile, aim: Target) -> str | None:
     if aim.step == "cards" and step.kind != "cards" or aim.step != "cards" and step.kind == "cards":
         return _("Deal %(deal)s needs its number of cards first: this was not saved.", deal=number)
     if aim.step == "bid" and aim.seat is not None:
-        nxt = next((seat for seat in order if bids[seat] is None), None)
-        if aim.seat not in order:
-            return _("That player is not dealt in at deal %(deal)s: this bid was not saved.", deal=number)
-        if bids[aim.seat] is not None:
-            return _("%(player)s has bid in deal %(deal)s already: this bid was not saved.",
-                     player=names[aim.seat], deal=number)
-        if nxt is not None and nxt != aim.seat:
-            return _("It is %(player)s's turn to bid in deal %(deal)s: %(other)s's bid was not saved.",
-                     player=names[nxt], deal=number, other=names[aim.seat])
+        return bid_refusal(gamefile, aim.seat)  # the rules core's judgement, asked, never made here
     if aim.step == "undo":
         if not entered and step.result is None:  # (a manual deal's cards alone are taken back)
             return _("Deal %(deal)s has no bid to take back: nothing was taken back.", deal=number)
