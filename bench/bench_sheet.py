@@ -53,13 +53,15 @@ def game(seed: int = 25) -> GameFile:
 
 def bare_table_html() -> str:
     """The same number of cells as the sheet's score table, with no styling at all."""
-    head = "".join(f"<th>{name} bid</th><th>took</th><th>score</th><th>total</th>" for name in PLAYERS)
+    head = "".join(f"<th>{name} bid</th><th>took</th><th>score</th><th>total</th>"
+                   for name in PLAYERS)
     rows = "".join(
         "<tr>" + "".join(f"<td>{r}</td><td>{c}</td><td>{r + c}</td><td>{r * c}</td>"
                          for c in range(len(PLAYERS))) + "</tr>"
         for r in range(DEALS)
     )
-    return f"<html><body><table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table></body></html>"
+    return (f"<html><body><table><thead><tr>{head}</tr></thead>"
+            f"<tbody>{rows}</tbody></table></body></html>")
 
 
 def timed(work: Callable[[], bytes]) -> tuple[float, float]:

@@ -62,15 +62,18 @@ def one_deal(client: FlaskClient, table: dict[str, Any], ended: bool) -> None:
     doc = {name: game[name] for name in ("title", "players", "rules", "first_dealer")}
     doc["deals"] = [{"bids": [1, 1] + [0] * (n - 2), "tricks": [1] + [0] * (n - 1)}]
     doc["ended"] = ended
-    put = client.put(f"/api/games/{token(table['links']['edit'])}", json=doc, headers={"If-Match": read.headers["ETag"]})
+    put = client.put(f"/api/games/{token(table['links']['edit'])}", json=doc,
+                     headers={"If-Match": read.headers["ETag"]})
     assert put.status_code == 200, put.get_json()
 
 
 def night(client: FlaskClient, players: int, rounds: int) -> tuple[dict[str, Any], float]:
     """An event with every round but the last played, the last started; the last start's time."""
-    names = [(f"Player {i + 1} " + "Longname-" * 5)[:MAX_NAME] if LONG else f"Player {i + 1}" for i in range(players)]
-    made = client.post("/api/events", json={"name": "Club night", "players": names, "rounds": rounds,
-                                            "tables": {"size": 4}, "rules": RULES, "seed": 1})
+    names = [(f"Player {i + 1} " + "Longname-" * 5)[:MAX_NAME] if LONG else f"Player {i + 1}"
+             for i in range(players)]
+    made = client.post("/api/events", json={"name": "Club night", "players": names,
+                                            "rounds": rounds, "tables": {"size": 4},
+                                            "rules": RULES, "seed": 1})
     assert made.status_code == 201, made.get_json()
     edit = token(made.get_json()["links"]["edit"])
     took = 0.0
@@ -97,10 +100,11 @@ def p50(client: FlaskClient, path: str, times: int = 30) -> float:
 
 def main() -> None:
     sizes = [a for a in sys.argv[1:] if not a.startswith("--")]
-    players, rounds = (int(sizes[0]), int(sizes[1])) if len(sizes) > 1 else (sized(400, 13), sized(20, 2))
+    players, rounds = ((int(sizes[0]), int(sizes[1])) if len(sizes) > 1
+                       else (sized(400, 13), sized(20, 2)))
     folder = tempfile.mkdtemp()
-    app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder}/e.sqlite", "SECRET_KEY": "bench",
-                      "RATELIMIT_ENABLED": False})
+    app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder}/e.sqlite",
+                      "SECRET_KEY": "bench", "RATELIMIT_ENABLED": False})
     with app.app_context():
         upgrade()
         statements: list[str] = []
@@ -112,8 +116,8 @@ def main() -> None:
         doc, start = night(client, size, many)
         built = time.perf_counter() - began
         edit, view = token(doc["links"]["edit"]), token(doc["links"]["view"])
-        pages = {"director's page": f"/e/{edit}", "room screen": f"/e/{view}", "poll, unchanged": None,
-                 "event API": f"/api/events/{view}"}
+        pages = {"director's page": f"/e/{edit}", "room screen": f"/e/{view}",
+                 "poll, unchanged": None, "event API": f"/api/events/{view}"}
         state = client.get(f"/e/{view}/state").get_json()["version"]
         pages["poll, unchanged"] = f"/e/{view}/state?v={state}"
         for name, path in pages.items():
@@ -121,8 +125,8 @@ def main() -> None:
             statements.clear()
             client.get(path)
             counts.setdefault(name, []).append(len(statements))
-        print(f"{size} players, {len(doc['played'][-1]['tables'])} tables, {many} rounds: built in {built:.1f} s; "
-              f"starting the last round took {start * 1000:.0f} ms")
+        print(f"{size} players, {len(doc['played'][-1]['tables'])} tables, {many} rounds: "
+              f"built in {built:.1f} s; starting the last round took {start * 1000:.0f} ms")
     game = client.post("/api/games", json=big_game(8, 25)).get_json()
     scoreboard = f"/v/{token(game['links']['view'])}"
     client.get(scoreboard)
@@ -151,17 +155,21 @@ def main() -> None:
 
 
 def pdfs(client: FlaskClient, edit: str, view: str) -> list[str]:
-    """Time each PDF of the night as it is now, the first time and again; the ones over the bound."""
+    """Time each PDF of the night as it is now, the first time and again; the ones over the
+    bound."""
     over = []
-    client.get("/sheets/blank.pdf?players=4")  # WeasyPrint loaded, as in a worker that printed before
-    for name, path in (("results sheet", f"/e/{view}/results.pdf"), ("table cards, A4", f"/e/{edit}/cards.pdf"),
+    # WeasyPrint loaded, as in a worker that printed before
+    client.get("/sheets/blank.pdf?players=4")
+    for name, path in (("results sheet", f"/e/{view}/results.pdf"),
+                       ("table cards, A4", f"/e/{edit}/cards.pdf"),
                        ("table cards, Letter", f"/e/{edit}/cards.pdf?paper=letter")):
         took = []
         for _ in range(2):
             began = time.perf_counter()
             response = client.get(path)
             took.append(time.perf_counter() - began)
-            assert response.status_code == 200 and response.mimetype == "application/pdf", (path, response.status_code)
+            assert response.status_code == 200 and response.mimetype == "application/pdf", (
+                path, response.status_code)
         pages = len(PdfReader(io.BytesIO(response.data)).pages)
         print(f"{name}: first {took[0] * 1000:.0f} ms, kept {took[1] * 1000:.2f} ms "
               f"({pages} pages, {len(response.data) // 1024} KB)")

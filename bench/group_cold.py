@@ -36,16 +36,17 @@ def restarted() -> None:
 def main() -> None:
     games = int(sys.argv[1]) if len(sys.argv) > 1 else sized(MAX_GROUP_GAMES, 20)
     folder = tempfile.mkdtemp()
-    app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder}/bench.db", "SECRET_KEY": "bench",
-                      "RATELIMIT_ENABLED": False})
+    app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder}/bench.db",
+                      "SECRET_KEY": "bench", "RATELIMIT_ENABLED": False})
     with app.app_context():
         db.create_all()
     with app.test_request_context():
         group = StoredGroup.create("Club")
         for number in range(games):
-            game = StoredGame.create(parse({"players": [f"P{number}-{seat}" for seat in range(10)],
-                                            "rules": {"deal": "fixed", "max_cards": 1, "deals": 1},
-                                            "deals": [{"bids": [0] * 10, "tricks": [1] + [0] * 9}]}))
+            game = StoredGame.create(parse({
+                "players": [f"P{number}-{seat}" for seat in range(10)],
+                "rules": {"deal": "fixed", "max_cards": 1, "deals": 1},
+                "deals": [{"bids": [0] * 10, "tricks": [1] + [0] * 9}]}))
             group.add(game)
         commit()
         token = group.view_token
@@ -66,7 +67,8 @@ def main() -> None:
             seconds.append(time.perf_counter() - started)
             loaded.records_of = real
     for case, seconds in times.items():
-        print(f"cold page, {case}: median {statistics.median(seconds):.2f} s, worst {max(seconds):.2f} s")
+        print(f"cold page, {case}: median {statistics.median(seconds):.2f} s, "
+              f"worst {max(seconds):.2f} s")
     ratio = statistics.median(times["replayed"]) / statistics.median(times["records read"])
     print(f"replayed / records read: {ratio:.1f}×")
 

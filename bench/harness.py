@@ -65,7 +65,8 @@ def wait_for_port(port: int, timeout: float = 120) -> None:
     time a benchmark measures or a browser allows."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=max(1.0, deadline - time.monotonic()))
+        connection = http.client.HTTPConnection("127.0.0.1", port,
+                                                timeout=max(1.0, deadline - time.monotonic()))
         try:
             connection.request("GET", "/manifest.webmanifest")
             if connection.getresponse().status < 500:
@@ -116,7 +117,8 @@ def load(
     seconds: float = 60,
     ok: tuple[int, ...] = (200, 201, 303),
 ) -> Result:
-    """Send ``requests`` requests per client from ``clients`` threads (keep-alive), bounded in time."""
+    """Send ``requests`` requests per client from ``clients`` threads (keep-alive), bounded in
+    time."""
     result = Result()
     lock = threading.Lock()
     deadline = time.monotonic() + seconds
@@ -163,7 +165,8 @@ def size_of(connection: http.client.HTTPConnection, path: str) -> int:
     return len(connection.getresponse().read())
 
 
-def page_weight(port: int, path: str, headers: dict[str, str] | None = None) -> tuple[dict[str, int], list[str]]:
+def page_weight(port: int, path: str,
+                headers: dict[str, str] | None = None) -> tuple[dict[str, int], list[str]]:
     """The bytes of a page and of each stylesheet and script it loads, by file name (the page as
     "page"), and the addresses on the page that lead to another host."""
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
@@ -171,7 +174,8 @@ def page_weight(port: int, path: str, headers: dict[str, str] | None = None) -> 
     page = connection.getresponse().read()
     html = page.decode()
     assets = re.findall(r'<(?:link rel="stylesheet" href|script src)="([^"]+)"', html)
-    foreign = [a for a in re.findall(r'(?:src|href)="([^"]+)"', html) if a.startswith(("http:", "https:", "//"))]
+    foreign = [a for a in re.findall(r'(?:src|href)="([^"]+)"', html)
+               if a.startswith(("http:", "https:", "//"))]
     sizes = {"page": len(page)}
     for asset in assets:
         sizes[asset.split("?")[0].rsplit("/", 1)[-1]] = size_of(connection, asset)

@@ -46,8 +46,8 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def play_deal(page: Page, rng: random.Random, pause: float) -> None:
-    """One deal's bids, each a random bid not struck out, then its tricks as they start (or, when the
-    bids add up to more than the cards, all to the dealer), saved."""
+    """One deal's bids, each a random bid not struck out, then its tricks as they start (or, when
+    the bids add up to more than the cards, all to the dealer), saved."""
     while page.locator(".bid-form").count():
         time.sleep(pause)
         taps = page.evaluate("window.bidTimes.length")
@@ -55,12 +55,16 @@ def play_deal(page: Page, rng: random.Random, pause: float) -> None:
         buttons.nth(rng.randrange(buttons.count())).click()
         page.wait_for_function(f"() => window.bidTimes.length > {taps}", polling=20)
     time.sleep(pause)
-    if "✓" not in (page.locator("#trick-sum").text_content() or ""):  # the bids add up to more than the cards
-        for row in page.locator(".seat-row").all()[:-1]:  # the rows go in bidding order: the dealer's last
-            row.locator("label.num").first.click()  # none for the others: the dealer took them all
+    # the bids add up to more than the cards
+    if "✓" not in (page.locator("#trick-sum").text_content() or ""):
+        # the rows go in bidding order: the dealer's last
+        for row in page.locator(".seat-row").all()[:-1]:
+            # none for the others: the dealer took them all
+            row.locator("label.num").first.click()
     number = (page.locator(".tricks-form button[type=submit]").text_content() or "").split()[-1]
     page.locator(".tricks-form button[type=submit]").click()
-    page.wait_for_function(f"""() => document.querySelector(".bid-form") && [...document.querySelectorAll(
+    page.wait_for_function(
+        f"""() => document.querySelector(".bid-form") && [...document.querySelectorAll(
         ".last-deal h2")].some(h => h.textContent === "Deal {number} scored")""", timeout=30_000)
 
 
@@ -69,8 +73,10 @@ NO_STORAGE = """Object.defineProperty(window, "localStorage", {
   get() { throw new DOMException("turned off", "SecurityError"); } });"""
 
 
-def measure(browser: Browser, port: int, outbox: bool, deals: int, pause: float) -> tuple[list[float], dict[str, int]]:
-    """The times of every bid of ``deals`` new deals on a new game, and the game page's weight."""
+def measure(browser: Browser, port: int, outbox: bool, deals: int,
+            pause: float) -> tuple[list[float], dict[str, int]]:
+    """The times of every bid of ``deals`` new deals on a new game, and the game page's
+    weight."""
     context = browser.new_context(viewport=PHONE, base_url=f"http://127.0.0.1:{port}")
     if not outbox:
         context.add_init_script(NO_STORAGE)
@@ -78,7 +84,8 @@ def measure(browser: Browser, port: int, outbox: bool, deals: int, pause: float)
     created = page.request.post("/api/games", data={"players": ["Ann", "Bob", "Cy", "Dee"]}).json()
     path = created["links"]["edit"].split(str(port), 1)[1]
     page.goto(path)
-    sizes, _ = page_weight(port, path, {"Cookie": "; ".join(f"{c['name']}={c['value']}" for c in context.cookies())})
+    sizes, _ = page_weight(port, path, {"Cookie": "; ".join(f"{c['name']}={c['value']}"
+                                                            for c in context.cookies())})
     slow_phone_and_network(page)
     page.evaluate(TIME_BIDS)
     rng = random.Random(13)
@@ -94,28 +101,33 @@ def measure(browser: Browser, port: int, outbox: bool, deals: int, pause: float)
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("deals", type=int, nargs="?", default=sized(6, 1))
-    parser.add_argument("--pause", type=float, default=sized(0.5, 0), help="seconds between the screen and the tap")
+    parser.add_argument("--pause", type=float, default=sized(0.5, 0),
+                        help="seconds between the screen and the tap")
     options = parser.parse_args()
     folder = tempfile.mkdtemp(prefix="scorekeeper-latency-")
     env = {"DATABASE_URL": f"sqlite:///{folder}/app.sqlite"}
     subprocess.run([str(BIN / "flask"), "--app", "scorekeeper", "db", "upgrade"], cwd=ROOT,
                    env={**os.environ, **env}, check=True, capture_output=True)
     with gunicorn("scorekeeper:create_app()", env) as port, sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", headless=True, args=ARGS)
-        # The same deals (the same random bids), drawn at once; then with each tap waiting for its answer.
+        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", headless=True,
+                                             args=ARGS)
+        # The same deals (the same random bids), drawn at once; then with each tap waiting for its
+        # answer.
         times, sizes = measure(browser, port, True, options.deals, options.pause)
         waited, _ = measure(browser, port, False, options.deals, options.pause)
         browser.close()
-    print(f"{len(times)} bids over {options.deals} deals, 4 players, 300 ms network latency, CPU 4× slower, "
-          f"{options.pause} s between screen and tap")
+    print(f"{len(times)} bids over {options.deals} deals, 4 players, 300 ms network latency, "
+          f"CPU 4× slower, {options.pause} s between screen and tap")
     print("tap → next bidder highlighted:")
-    for name, found in (("drawn at once (the outbox)", times), ("each tap waiting for its answer", waited)):
-        print(f"  {name}: p50 {statistics.median(found):.0f} ms, p95 {percentile(found, 95):.0f} ms, "
-              f"max {max(found):.0f} ms")
+    for name, found in (("drawn at once (the outbox)", times),
+                        ("each tap waiting for its answer", waited)):
+        print(f"  {name}: p50 {statistics.median(found):.0f} ms, "
+              f"p95 {percentile(found, 95):.0f} ms, max {max(found):.0f} ms")
     print(f"  p95 ratio: {percentile(times, 95) / percentile(waited, 95):.2f}×")
     print(f"game page with its CSS and JavaScript: {sum(sizes.values()) / 1000:.1f} KB "
           f"({' + '.join(f'{name} {size / 1000:.1f}' for name, size in sizes.items())})")
-    print(json.dumps({"p50": statistics.median(times), "p95": percentile(times, 95), "waited_p50": statistics.median(waited),
+    print(json.dumps({"p50": statistics.median(times), "p95": percentile(times, 95),
+                      "waited_p50": statistics.median(waited),
                       "waited_p95": percentile(waited, 95), "bytes": sizes}))
     return 0
 

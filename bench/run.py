@@ -2,8 +2,10 @@
 
     .venv/bin/python bench/run.py            # prints the table; exit status 1 if a target is missed
     .venv/bin/python bench/run.py 1 3        # only targets 1 and 3
-    .venv/bin/python bench/run.py 8          # a group of 2,000 games (stored straight into the database)
-    .venv/bin/python bench/run.py --smoke    # every target once at tiny sizes: it runs, no figure counts
+    .venv/bin/python bench/run.py 8          # a group of 2,000 games (stored straight into
+                                             # the database)
+    .venv/bin/python bench/run.py --smoke    # every target once at tiny sizes: it runs,
+                                             # no figure counts
 
 The rate limits are off: every request comes from 127.0.0.1, and what is measured is the app's
 work, not its limits.
@@ -44,7 +46,8 @@ from scorekeeper.rules.values import LANGUAGES
 
 #: Rounds of every side-by-side measurement; the result is the median round (one in a smoke run).
 ROUNDS = sized(7, 1)
-CSRF = re.compile(r'name="csrf_token" type="hidden" value="([^"]+)"|name="csrf_token" value="([^"]+)"')
+CSRF = re.compile(r'name="csrf_token" type="hidden" value="([^"]+)"'
+                  r'|name="csrf_token" value="([^"]+)"')
 ROWS: list[tuple[str, str, str, str, bool]] = []
 
 
@@ -134,7 +137,8 @@ def game_entries(token: str, cookie: str, csrf: str, sizes: list[int]) -> list[R
             seat = (dealer + 1 + step) % 4
             bid = allowed_bids(hook, cards, earlier, dealer=seat == dealer)[0]
             earlier.append(bid)
-            form = {**tapped, "version": version, "seat": seat, "bid": bid, "tap": f"{token}-{version}"}
+            form = {**tapped, "version": version, "seat": seat, "bid": bid,
+                    "tap": f"{token}-{version}"}
             entries.append(("POST", f"/g/{token}/bid", urlencode(form).encode(), headers))
             version += 1
         form = {**tapped, "version": version, "tap": f"{token}-{version}",
@@ -165,9 +169,10 @@ def entry_throughput(port: int, base_port: int, clients: int, rounds: int | None
                 token = token_of(api(port, "POST", "/api/games", doc))
                 plan += game_entries(token, *session(port, token), sizes)
             plans.append(plan)
-        base = load(base_port, lambda c, i: commit, clients=clients, requests=per_client, seconds=120)
-        ours = load(port, lambda c, i, plans=plans: plans[c][i], clients=clients, requests=per_client,
-                    seconds=120, ok=(302, 303))
+        base = load(base_port, lambda c, i: commit, clients=clients, requests=per_client,
+                    seconds=120)
+        ours = load(port, lambda c, i, plans=plans: plans[c][i], clients=clients,
+                    requests=per_client, seconds=120, ok=(302, 303))
         assert not ours.errors and not base.errors, (ours.errors + base.errors)[:3]
         rates.append((ours.rate, base.rate))
     print("    rounds:", " ".join(f"{o / b:.2f}" for o, b in rates), flush=True)
@@ -205,7 +210,8 @@ def count_queries() -> None:
     from scorekeeper.store.db import db
 
     folder = tempfile.mkdtemp()
-    app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder}/q.sqlite", "SECRET_KEY": "bench"})
+    app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder}/q.sqlite",
+                      "SECRET_KEY": "bench"})
     with app.app_context():
         db.create_all()
         statements: list[str] = []
@@ -226,7 +232,8 @@ def count_queries() -> None:
             counts.setdefault(name, []).append(len(statements))
     same = all(one == many for one, many in counts.values())
     detail = ", ".join(f"{name} {one}/{many}" for name, (one, many) in counts.items())
-    row("3. SQL statements per page, 1 deal / 25 deals: the same", detail, "—", "equal" if same else "differ", same)
+    row("3. SQL statements per page, 1 deal / 25 deals: the same", detail, "—",
+        "equal" if same else "differ", same)
 
 
 def page_weight(port: int, token: str) -> None:
@@ -239,21 +246,26 @@ def page_weight(port: int, token: str) -> None:
     totals = {code: sum(weigh(port, f"/g/{token}?lang={code}")[0].values()) for code in LANGUAGES}
     heaviest = max(totals, key=lambda code: totals[code])
     row("4. deal screen with CSS and JS ≤ 79 KB, nothing from another host",
-        f"{total / 1000:.1f} KB ({detail}); heaviest in {heaviest}: {totals[heaviest] / 1000:.1f} KB", "79 KB",
+        f"{total / 1000:.1f} KB ({detail}); "
+        f"heaviest in {heaviest}: {totals[heaviest] / 1000:.1f} KB", "79 KB",
         f"{totals[heaviest] / 79000:.2f}×", max(totals.values()) <= 79000 and not foreign)
-    print("    by language:", ", ".join(f"{code} {size / 1000:.1f} KB" for code, size in totals.items()), flush=True)
+    print("    by language:",
+          ", ".join(f"{code} {size / 1000:.1f} KB" for code, size in totals.items()), flush=True)
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
     connection.request("GET", "/manifest.webmanifest")
     icons = [icon["src"] for icon in json.loads(connection.getresponse().read())["icons"]]
-    besides = {"sw.js": size_of(connection, "/sw.js"), "manifest": size_of(connection, "/manifest.webmanifest"),
+    besides = {"sw.js": size_of(connection, "/sw.js"),
+               "manifest": size_of(connection, "/manifest.webmanifest"),
                "offline page": size_of(connection, "/offline"),
-               **{icon.split("?")[0].rsplit("/", 1)[-1]: size_of(connection, icon) for icon in icons}}
-    print("    the app on the phone, besides:", ", ".join(f"{name} {size / 1000:.1f} KB" for name, size in besides.items()),
-          flush=True)
+               **{icon.split("?")[0].rsplit("/", 1)[-1]: size_of(connection, icon)
+                  for icon in icons}}
+    print("    the app on the phone, besides:",
+          ", ".join(f"{name} {size / 1000:.1f} KB" for name, size in besides.items()), flush=True)
 
 
 def resident_memory(port: int, export: dict[str, Any], pids: list[int]) -> None:
-    """Target 6: a worker's resident memory after 1,000 requests of every kind, 20 PDFs among them."""
+    """Target 6: a worker's resident memory after 1,000 requests of every kind, 20 PDFs among
+    them."""
     token, view = token_of(export), token_of(export, "view")
     cookie, csrf = session(port, token)
     paths = ["/", f"/g/{token}", f"/v/{view}", f"/v/{view}/state", f"/api/games/{token}", "/new",
@@ -273,10 +285,12 @@ def resident_memory(port: int, export: dict[str, Any], pids: list[int]) -> None:
         return ("GET", paths[n % len(paths)], None, {"Cookie": cookie})
 
     # A sheet asked while another worker draws one may be refused at once (503): the costly lane.
-    result = load(port, mixed, clients=2, requests=sized(500, 25), seconds=300, ok=(200, 201, 409, 503))
+    result = load(port, mixed, clients=2, requests=sized(500, 25), seconds=300,
+                  ok=(200, 201, 409, 503))
     assert not result.errors, result.errors[:3]
     rss = [int(line.split()[1]) / 1024 for pid in pids
-           for line in Path(f"/proc/{pid}/status").read_text().splitlines() if line.startswith("VmRSS")]
+           for line in Path(f"/proc/{pid}/status").read_text().splitlines()
+           if line.startswith("VmRSS")]
     worst = max(rss)
     row("6. worker memory after 1,000 requests (20 PDFs) < 150 MB",
         f"{worst:.0f} MB", "150 MB", f"{worst / 150:.2f}×", worst < 150)
@@ -286,7 +300,8 @@ NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ida", "Jo", "Ki
 
 
 def finished_game(seed: int) -> dict[str, Any]:
-    """A finished game of 4 to 8 of a table's twelve regulars: 10 deals of 6 cards, hook, random bids."""
+    """A finished game of 4 to 8 of a table's twelve regulars: 10 deals of 6 cards, hook, random
+    bids."""
     rng = random.Random(seed)
     players = rng.randint(4, 8)
     doc = big_game(players, 10, seed)
@@ -304,7 +319,8 @@ def form_session(port: int, path: str) -> tuple[str, str]:
     page = response.read().decode()
     match = CSRF.search(page)
     assert match, f"no CSRF token on {path}"
-    return (response.getheader("Set-Cookie") or "").split(";", 1)[0], match.group(1) or match.group(2)
+    return ((response.getheader("Set-Cookie") or "").split(";", 1)[0],
+            match.group(1) or match.group(2))
 
 
 def groups_target(port: int, games: int = 200, rounds: int | None = None) -> None:
@@ -314,7 +330,8 @@ def groups_target(port: int, games: int = 200, rounds: int | None = None) -> Non
     group = api(port, "POST", "/api/groups", {"name": "Bench club"})
     edit = token_of(group, "edit")
     for seed in range(games):
-        added = api(port, "POST", f"/api/groups/{edit}/games", {"game": token_of(api(port, "POST", "/api/games", finished_game(seed)))})
+        added = api(port, "POST", f"/api/groups/{edit}/games",
+                    {"game": token_of(api(port, "POST", "/api/games", finished_game(seed)))})
     assert len(added["games"]) == games and all(g["finished"] for g in added["games"])
     view = token_of(group, "view")
     board = token_of(api(port, "POST", "/api/games", big_game()), "view")
@@ -322,7 +339,8 @@ def groups_target(port: int, games: int = 200, rounds: int | None = None) -> Non
     latency(port, f"/gr/{view}", 2, 20)  # both workers count the figures once
     latency(port, f"/v/{board}", 2, 20, headers=phone)
     page, scoreboard, ratio = side_by_side(lambda: latency(port, f"/gr/{view}", 2, 100),
-                                           lambda: latency(port, f"/v/{board}", 2, 100, headers=phone), rounds)
+                                           lambda: latency(port, f"/v/{board}", 2, 100,
+                                                           headers=phone), rounds)
     row(f"7a. group page, {games} finished games of 4–8 players: p50 ≤ 3× the scoreboard page's",
         f"{page:.2f} ms", f"{scoreboard:.2f} ms", f"{ratio:.2f}×", ratio <= 3)
 
@@ -330,37 +348,46 @@ def groups_target(port: int, games: int = 200, rounds: int | None = None) -> Non
     form_headers = {"Cookie": cookie, "Content-Type": "application/x-www-form-urlencoded"}
     pairs = []
     for _ in range(rounds or ROUNDS):
-        fresh = [token_of(api(port, "POST", "/api/games", finished_game(1000 + len(pairs) * 20 + i)))
+        fresh = [token_of(api(port, "POST", "/api/games",
+                              finished_game(1000 + len(pairs) * 20 + i)))
                  for i in range(sized(20, 2))]
-        adds = [("POST", f"/gr/{edit}/games", urlencode({"csrf_token": csrf, "link": t}).encode(), form_headers)
+        adds = [("POST", f"/gr/{edit}/games", urlencode({"csrf_token": csrf, "link": t}).encode(),
+                 form_headers)
                 for t in fresh]
         taps: list[Request] = []
         for _ in range(sized(5, 1)):  # the four bids of a first deal, in five new games
             doc = {"players": ["Ann", "Bob", "Cy", "Dee"], "rules": {"preset": "oh-hell"}}
             game = token_of(api(port, "POST", "/api/games", doc))
             taps += [entry for entry in game_entries(game, *session(port, game), [10])[:4]]
-        tapped = load(port, lambda c, i, taps=taps: taps[i], clients=1, requests=len(taps), ok=(302, 303))
-        added_result = load(port, lambda c, i, adds=adds: adds[i], clients=1, requests=len(adds), ok=(302, 303))
-        assert not tapped.errors and not added_result.errors, (tapped.errors + added_result.errors)[:3]
+        tapped = load(port, lambda c, i, taps=taps: taps[i], clients=1, requests=len(taps),
+                      ok=(302, 303))
+        added_result = load(port, lambda c, i, adds=adds: adds[i], clients=1, requests=len(adds),
+                            ok=(302, 303))
+        assert not tapped.errors and not added_result.errors, (
+            tapped.errors + added_result.errors)[:3]
         pairs.append((added_result.p50, tapped.p50))
     print("    rounds:", " ".join(f"{o:.2f}/{h:.2f}" for o, h in pairs), flush=True)
     add_ms, tap_ms, ratio = medians(pairs)
-    row("7b. adding a finished game to the group: p50 ≤ 3× a bid tap's", f"{add_ms:.2f} ms", f"{tap_ms:.2f} ms",
-        f"{ratio:.2f}×", ratio <= 3)
-    after = latency(port, f"/gr/{view}", 1, 2)  # the page after an addition goes on from the figures kept
-    print(f"    the group page right after an addition (the new games counted): {after.p50:.2f} ms", flush=True)
+    row("7b. adding a finished game to the group: p50 ≤ 3× a bid tap's", f"{add_ms:.2f} ms",
+        f"{tap_ms:.2f} ms", f"{ratio:.2f}×", ratio <= 3)
+    # the page after an addition goes on from the figures kept
+    after = latency(port, f"/gr/{view}", 1, 2)
+    print(f"    the group page right after an addition (the new games counted): {after.p50:.2f} ms",
+          flush=True)
     group_queries()
 
 
 def group_queries() -> None:
-    """Target 7c: SQL statements per group page, a group of 10 finished games and of 200 (in-process)."""
+    """Target 7c: SQL statements per group page, a group of 10 finished games and of 200
+    (in-process)."""
     from sqlalchemy import event
 
     from scorekeeper import create_app
     from scorekeeper.store.db import db
 
     folder = tempfile.mkdtemp()
-    app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder}/g.sqlite", "SECRET_KEY": "bench",
+    app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder}/g.sqlite",
+                      "SECRET_KEY": "bench",
                       "RATELIMIT_ENABLED": False})  # 200 games in a few seconds, from one address
     with app.app_context():
         db.create_all()
@@ -386,7 +413,8 @@ def group_queries() -> None:
             counts.setdefault(name, []).append(len(statements))
     same = all(one == many for one, many in counts.values())
     detail = ", ".join(f"{name} {one}/{many}" for name, (one, many) in counts.items())
-    row("7c. SQL statements per group page, 10 / 200 games: the same", detail, "—", "equal" if same else "differ", same)
+    row("7c. SQL statements per group page, 10 / 200 games: the same", detail, "—",
+        "equal" if same else "differ", same)
 
 
 def club_game(seed: int) -> dict[str, Any]:
@@ -422,28 +450,33 @@ def seed_group(database: str, games: int) -> tuple[str, str, str, str]:
     return group.token, group.view_token, stored[0].token, stored[0].view_token
 
 
-def large_group_target(port: int, database: str, games: int = 2000, rounds: int | None = None) -> None:
+def large_group_target(port: int, database: str, games: int = 2000,
+                       rounds: int | None = None) -> None:
     """Target 8: a group of 2,000 games of 4–10 players. Its page's p50 against the scoreboard
     page's (25 deals × 8 players) in the same rounds; then its first game taken out and put back
     in turn, each through the group page's form and timed with the next GET of the page."""
     edit, view, first, first_view = seed_group(database, games)
     board = token_of(api(port, "POST", "/api/games", big_game()), "view")
     phone = {"Cookie": visit(port, f"/v/{board}")}
-    cold = load(port, lambda c, i: ("GET", f"/gr/{view}", None, {}), clients=2, requests=2, seconds=120)
+    cold = load(port, lambda c, i: ("GET", f"/gr/{view}", None, {}), clients=2, requests=2,
+                seconds=120)
     assert not cold.errors, cold.errors[:3]
     print(f"    the page in a worker that holds nothing of the group (both workers at once): "
           f"{cold.p50:.0f} ms", flush=True)
     latency(port, f"/v/{board}", 2, 20, headers=phone)
     page, scoreboard, ratio = side_by_side(lambda: latency(port, f"/gr/{view}", 2, 100),
-                                           lambda: latency(port, f"/v/{board}", 2, 100, headers=phone), rounds)
+                                           lambda: latency(port, f"/v/{board}", 2, 100,
+                                                           headers=phone), rounds)
     row(f"8a. group page, {games:,} games of 4–10 players: p50 ≤ 3× the scoreboard page's",
         f"{page:.2f} ms", f"{scoreboard:.2f} ms", f"{ratio:.2f}×", ratio <= 3)
     size = size_of(http.client.HTTPConnection("127.0.0.1", port, timeout=30), f"/gr/{view}")
     print(f"    the page weighs {size / 1000:.1f} KB", flush=True)
     cookie, csrf = form_session(port, f"/gr/{edit}")
     headers = {"Cookie": cookie, "Content-Type": "application/x-www-form-urlencoded"}
-    changes = [("POST", f"/gr/{edit}/remove", urlencode({"csrf_token": csrf, "game": first_view}).encode(), headers),
-               ("POST", f"/gr/{edit}/games", urlencode({"csrf_token": csrf, "link": first}).encode(), headers)]
+    changes = [("POST", f"/gr/{edit}/remove",
+                urlencode({"csrf_token": csrf, "game": first_view}).encode(), headers),
+               ("POST", f"/gr/{edit}/games",
+                urlencode({"csrf_token": csrf, "link": first}).encode(), headers)]
     times = []
     for change in range(2 * (rounds or ROUNDS)):
         connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
@@ -459,15 +492,18 @@ def large_group_target(port: int, database: str, games: int = 2000, rounds: int 
         assert page_answer.status == 200
         times.append(time.perf_counter() - started)
         connection.close()
-    print("    take out / put back, each with the next GET:", " ".join(f"{t:.2f}" for t in times), flush=True)
+    print("    take out / put back, each with the next GET:", " ".join(f"{t:.2f}" for t in times),
+          flush=True)
     worst = max(times)
     row(f"8b. taking out the first of {games:,} games (or putting it back), then the page: ≤ 2 s",
-        f"{statistics.median(times):.2f} s (worst {worst:.2f} s)", "2 s", f"{worst / 2:.2f}×", worst <= 2)
+        f"{statistics.median(times):.2f} s (worst {worst:.2f} s)", "2 s", f"{worst / 2:.2f}×",
+        worst <= 2)
 
 
 def workers_of(port: int) -> list[int]:
     """The pids of the gunicorn workers listening on ``port``."""
-    out = subprocess.run(["ps", "-ww", "-eo", "pid,ppid,args"], capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(["ps", "-ww", "-eo", "pid,ppid,args"], capture_output=True, text=True,
+                         check=True).stdout
     masters = [line.split()[0] for line in out.splitlines() if f"127.0.0.1:{port}" in line]
     return [int(line.split()[0]) for line in out.splitlines() if line.split()[1] in masters]
 
@@ -486,16 +522,19 @@ def main() -> int:
     print("measuring…", flush=True)
     wanted = set(sys.argv[1:]) or set("12345678")
     with gunicorn("scorekeeper:create_app()", env) as port, \
-            gunicorn("baseline_app:create_app()", {**env, "PYTHONPATH": str(ROOT / "bench")}) as base:
+            gunicorn("baseline_app:create_app()",
+                     {**env, "PYTHONPATH": str(ROOT / "bench")}) as base:
         if "1" in wanted:
             entry_throughput(port, base, clients=sized(4, 1))
         export = api(port, "POST", "/api/games", big_game())
         if "2" in wanted:
             view = token_of(export, "view")
-            phone = {"Cookie": visit(port, f"/v/{view}")}  # a phone that has opened the board before
+            # a phone that has opened the board before
+            phone = {"Cookie": visit(port, f"/v/{view}")}
             latency(base, "/hello", 2, 50)  # warm-up
             latency(port, f"/v/{view}", 2, 20, headers=phone)
-            board, hello, ratio = side_by_side(lambda: latency(port, f"/v/{view}", 2, 100, headers=phone),
+            board, hello, ratio = side_by_side(lambda: latency(port, f"/v/{view}", 2, 100,
+                                                               headers=phone),
                                                lambda: latency(base, "/hello", 2, 100))
             row("2. scoreboard page, 25 deals × 8 players: p50 ≤ 2× hello world",
                 f"{board:.2f} ms", f"{hello:.2f} ms", f"{ratio:.2f}×", ratio <= 2)
@@ -506,7 +545,8 @@ def main() -> int:
         if "5" in wanted:
             doc = json.dumps(big_game()).encode()
             imported, hello, ratio = side_by_side(
-                lambda: latency(port, "/api/games", 2, 60, "POST", doc, {"Content-Type": "application/json"}),
+                lambda: latency(port, "/api/games", 2, 60, "POST", doc,
+                                {"Content-Type": "application/json"}),
                 lambda: latency(base, "/hello", 2, 100))
             row("5. importing a 25-deal, 8-player game file: p50 ≤ 3× hello world",
                 f"{imported:.2f} ms", f"{hello:.2f} ms", f"{ratio:.2f}×", ratio <= 3)

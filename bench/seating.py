@@ -89,7 +89,8 @@ Night = list[list[list[int]]]
 
 
 def played_night(name: str, players: int, tables: TableSizes, rounds: int,
-                 changes: dict[int, tuple[int, tuple[str, ...]]]) -> tuple[tuple[Seating, ...], float, Event]:
+                 changes: dict[int, tuple[int, tuple[str, ...]]]
+                 ) -> tuple[tuple[Seating, ...], float, Event]:
     """The night seated round by round as the app seats it; the most CPU time of one round."""
     entrants = [Entrant(f"P{i}") for i in range(players)]
     event = Event(tuple(entrants), rounds, tables, seed=2026)
@@ -154,7 +155,8 @@ def exact(rounds: Sequence[tuple[frozenset[int], tuple[int, ...]]]) -> tuple[int
     people, split = sorted(rounds[0][0]), rounds[0][1]
     if any(r != rounds[0] for r in rounds) or len(set(split)) != 1:
         return None
-    count = math.factorial(len(people)) // math.factorial(split[0]) ** len(split) // math.factorial(len(split))
+    count = (math.factorial(len(people)) // math.factorial(split[0]) ** len(split)
+             // math.factorial(len(split)))
     if count ** (len(rounds) - 1) > EXACT:
         return None
     ways = partitions(people, len(split), split[0])
@@ -186,7 +188,8 @@ def exact(rounds: Sequence[tuple[frozenset[int], tuple[int, ...]]]) -> tuple[int
     return best[0]
 
 
-def annealed(rounds: Sequence[tuple[frozenset[int], tuple[int, ...]]], seed: int, moves: int) -> Night:
+def annealed(rounds: Sequence[tuple[frozenset[int], tuple[int, ...]]], seed: int,
+             moves: int) -> Night:
     """One run of a plain simulated annealing: random start, random swaps of two players at two
     tables of a round, a repeat costing 1 and the excess squared breaking ties."""
     rng = random.Random(seed)
@@ -236,7 +239,8 @@ def annealed(rounds: Sequence[tuple[frozenset[int], tuple[int, ...]]], seed: int
     return kept
 
 
-def independent(rounds: Sequence[tuple[frozenset[int], tuple[int, ...]]]) -> tuple[tuple[int, int], str]:
+def independent(rounds: Sequence[tuple[frozenset[int], tuple[int, ...]]]
+                ) -> tuple[tuple[int, int], str]:
     found = exact(rounds)
     if found is not None:
         return found, "exact"
@@ -258,7 +262,8 @@ def main() -> None:
         played, slowest, event = played_night(name, players, tables, rounds, changes)
         index = {e.name: i for i, e in enumerate(event.entrants)}
         night = [[[index[p] for p in table] for table in s.tables] for s in played]
-        wanted = [(frozenset(index[p] for p in line.players), line.split) for line in lineups(event)]
+        wanted = [(frozenset(index[p] for p in line.players), line.split)
+                  for line in lineups(event)]
         mine = score(night)
         fewest, most = bounds(wanted)
         if mine[0] == fewest and mine[1] == most:

@@ -39,8 +39,8 @@ from scorekeeper.rules.gamefile import GameFile, parse
 PLAYERS, DEALS, ADJUSTMENTS, CARDS = 10, sized(300, 10), sized(100, 10), 5
 #: The largest blank sheet: 10 seats, 200 deals (the most a count allows), the hook's dealer
 #: column, and the spare tie-break rows the sheet adds.
-LARGEST_BLANK = {"players": str(PLAYERS), "deal": "fixed", "max_cards": str(CARDS), "deals": str(sized(200, 10)),
-                 "tie": "one-card-hand"}
+LARGEST_BLANK = {"players": str(PLAYERS), "deal": "fixed", "max_cards": str(CARDS),
+                 "deals": str(sized(200, 10)), "tie": "one-card-hand"}
 
 
 def largest_game_file(seed: int = 300) -> dict[str, Any]:
@@ -115,10 +115,12 @@ def main(runs: int = 5) -> int:
     app = create_app({"TESTING": True, "SECRET_KEY": "bench", "SQLALCHEMY_DATABASE_URI": "sqlite://"})
     game, heaviest = largest_game(), parse(heaviest_game())
     cases: dict[str, Callable[[], bytes]] = {
-        f"filled sheet, {PLAYERS} players x {DEALS} deals, {ADJUSTMENTS} adjustments": lambda: render_pdf(filled_sheet(game)),
+        f"filled sheet, {PLAYERS} players x {DEALS} deals, {ADJUSTMENTS} adjustments":
+            lambda: render_pdf(filled_sheet(game)),
         "the same, 40-character names, house formulas (worst_cases.py)":
             lambda: render_pdf(filled_sheet(heaviest)),
-        f"blank sheet, {PLAYERS} players x {LARGEST_BLANK['deals']} deals + tie-breaks": lambda: render_pdf(blank_pdf_sheet(LARGEST_BLANK)),
+        f"blank sheet, {PLAYERS} players x {LARGEST_BLANK['deals']} deals + tie-breaks":
+            lambda: render_pdf(blank_pdf_sheet(LARGEST_BLANK)),
     }
     with app.test_request_context():
         for name, render in cases.items():

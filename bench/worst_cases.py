@@ -1,7 +1,10 @@
-"""The most expensive requests within the limits of RULES.md §8, each timed (run by hand, not in CI).
+"""The most expensive requests within the limits of RULES.md §8, each timed (run by hand, not in
+CI).
 
-    .venv/bin/python bench/worst_cases.py [N] [WORDS]   # WORDS: only the cases whose name holds them
-    .venv/bin/python bench/worst_cases.py --smoke       # each case once, on games of 10 deals: it runs
+    .venv/bin/python bench/worst_cases.py [N] [WORDS]   # WORDS: only the cases whose name
+                                                        # holds them
+    .venv/bin/python bench/worst_cases.py --smoke       # each case once, on games of 10 deals:
+                                                        # it runs
 
 Each case is one request through the whole app (Flask's test client, on a migrated SQLite file,
 in this one process: one core). "cold" is its first time in a worker that holds nothing of the
@@ -49,21 +52,26 @@ BOUND = 2.0
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
 VERSION = re.compile(r'name="version" value="(\d+)"')
 #: House formulas of 200 characters each: the most work per deal the rules allow a formula.
-MADE = ("10 + bid * 2 + max(bid, tricks) ** 2 - min(cards, players) + abs(bid - tricks) * 3 + (bid > 3) * 5"
-        " + cards // 2 + players % 3 - (tricks != bid) * 7 + max(1, 2, 3, bid) * min(4, cards) + 1")
-MISSED = ("-abs(bid - tricks) * 3 - (bid - tricks) ** 2 + max(bid, tricks) - min(cards, players) * 2"
-          " + (bid > 3) * 5 - cards // 2 + players % 3 + max(1, 2, 3, bid) - min(4, cards) - 1 - 1 - 1")
+MADE = ("10 + bid * 2 + max(bid, tricks) ** 2 - min(cards, players) + abs(bid - tricks) * 3"
+        " + (bid > 3) * 5 + cards // 2 + players % 3 - (tricks != bid) * 7"
+        " + max(1, 2, 3, bid) * min(4, cards) + 1")
+MISSED = ("-abs(bid - tricks) * 3 - (bid - tricks) ** 2 + max(bid, tricks)"
+          " - min(cards, players) * 2 + (bid > 3) * 5 - cards // 2 + players % 3"
+          " + max(1, 2, 3, bid) - min(4, cards) - 1 - 1 - 1")
 #: The most bids and trick counts a house system is checked for: two players with two decks,
 #: hands of up to 52 cards (49,608 missed scores, 1,430 made ones).
 HUGE_HANDS = {"deck_size": 104, "max_cards": 52, "scoring": "custom"}
 #: House formulas of about 190 characters full of fractions and powers: too costly to check for
 #: hands that large (refused), as the rules allow them for small hands.
-COSTLY = {"made": "(bid / 3) ** 3 + (tricks / 7) ** 3 + (cards / 9) ** 2 + (bid + 1) ** 3 / (tricks + 2) ** 2"
-                  " + ((bid - tricks) / 5) ** 4 + (cards / 11) ** 3 + (players / 13) ** 2 + (bid / 17) ** 2",
-          "missed": "-((bid - tricks) / 3) ** 3 - (tricks / 7) ** 3 - (cards / 9) ** 2 - (bid + 1) ** 3"
-                    " / (tricks + 2) ** 2 - ((bid - tricks) / 5) ** 4 - (cards / 11) ** 3 - (players / 13) ** 2"}
+COSTLY = {"made": "(bid / 3) ** 3 + (tricks / 7) ** 3 + (cards / 9) ** 2"
+                  " + (bid + 1) ** 3 / (tricks + 2) ** 2 + ((bid - tricks) / 5) ** 4"
+                  " + (cards / 11) ** 3 + (players / 13) ** 2 + (bid / 17) ** 2",
+          "missed": "-((bid - tricks) / 3) ** 3 - (tricks / 7) ** 3 - (cards / 9) ** 2"
+                    " - (bid + 1) ** 3 / (tricks + 2) ** 2 - ((bid - tricks) / 5) ** 4"
+                    " - (cards / 11) ** 3 - (players / 13) ** 2"}
 #: The blank sheet of the security review: 200 deals and their tie-break rows for 10 players.
-REVIEWED_BLANK = {"players": "10", "deal": "fixed", "max_cards": "5", "deals": str(sized(200, 10)), "tie": "one-card-hand"}
+REVIEWED_BLANK = {"players": "10", "deal": "fixed", "max_cards": "5", "deals": str(sized(200, 10)),
+                  "tie": "one-card-hand"}
 #: A name of the most characters a name may have (RULES.md §8), told apart by its first ones.
 NAME = "Bartholomew Evangeline Hildegard-Maximus"
 
@@ -74,15 +82,19 @@ def largest_game(ended: bool = True) -> dict[str, Any]:
     adjustments with 100-character reasons, stakes; with ``ended`` false, its last deal half bid."""
     document = largest_game_file()
     document["players"] = [f"{n} {NAME}"[:40] for n in range(10)]
-    document["title"] = "The longest game of the year, at the big table, with every house rule we know, to the very last deal"
+    document["title"] = ("The longest game of the year, at the big table, with every house rule"
+                         " we know, to the very last deal")
     assert len(document["title"]) == 100
     document["rules"] = {**document["rules"], "scoring": "custom", "made": MADE, "missed": MISSED}
     for adjustment in document["adjustments"]:
-        adjustment["reason"] = f"{adjustment['reason']} and then some more words to make it as long as can be"[:100]
-    if not ended:  # the last deal (300, or 10) is dealt by seat 9: seats 0 to 3 have bid, seat 4 bids next
+        adjustment["reason"] = (f"{adjustment['reason']} and then some more words to make it"
+                                " as long as can be")[:100]
+    if not ended:
+        # the last deal (300, or 10) is dealt by seat 9: seats 0 to 3 have bid, seat 4 bids next
         document["ended"] = False
         last = document["deals"][-1]["bids"]
-        document["deals"][-1] = {"bids": [bid if seat < 4 else None for seat, bid in enumerate(last)]}
+        document["deals"][-1] = {"bids": [bid if seat < 4 else None
+                                          for seat, bid in enumerate(last)]}
         document["adjustments"] = [a for a in document["adjustments"] if a["deal"] < DEALS]
     return document
 
@@ -110,7 +122,8 @@ def backup_games(limit: int = 1_000_000) -> list[dict[str, Any]]:
     deals = DEALS
     while True:
         game = largest_game_file()
-        game["deals"], game["adjustments"] = game["deals"][:deals], [a for a in game["adjustments"] if a["deal"] <= deals]
+        game["deals"], game["adjustments"] = game["deals"][:deals], [
+            a for a in game["adjustments"] if a["deal"] <= deals]
         games = [{**game, "title": f"Friday {n}"} for n in range(sized(MAX_GAMES, 3))]
         if len(json.dumps({"format": FORMAT, "games": games})) < limit - 2000:
             return games
@@ -136,7 +149,8 @@ def timed(request: Callable[[], TestResponse], expect: int) -> float:
     response = request()
     response.get_data()
     took = time.perf_counter() - began
-    assert response.status_code == expect, (response.status_code, response.get_data(as_text=True)[:300])
+    assert response.status_code == expect, (response.status_code,
+                                            response.get_data(as_text=True)[:300])
     return took
 
 
@@ -160,7 +174,8 @@ class Phone:
 
     def upload(self, document: dict[str, Any]) -> TestResponse:
         csrf, _ = self.token("/import")
-        data = {"csrf_token": csrf, "file": (io.BytesIO(json.dumps(document).encode()), "backup.json")}
+        data = {"csrf_token": csrf,
+                "file": (io.BytesIO(json.dumps(document).encode()), "backup.json")}
         return self.client.post("/import", data=data, content_type="multipart/form-data")
 
 
@@ -182,35 +197,42 @@ def cases(app: Any) -> dict[str, tuple[Callable[[], TestResponse], int, Callable
         """A bid on the game being played, naming its deal and seat as the page's taps do."""
         csrf, version = phone.token(f"/g/{playing}")
         page = phone.client.get(f"/g/{playing}").get_data(as_text=True)
-        seat, deal = re.search(r'name="seat" value="(\d+)"', page), re.search(r'name="deal" value="(\d+)"', page)
+        seat, deal = (re.search(r'name="seat" value="(\d+)"', page),
+                      re.search(r'name="deal" value="(\d+)"', page))
         assert seat is not None and deal is not None
         tapped.update(deal=deal.group(1), seat=seat.group(1))
-        return phone.client.post(f"/g/{playing}/bid", data={"csrf_token": csrf, "version": version, **tapped,
-                                                            "bid": "0"})
+        return phone.client.post(f"/g/{playing}/bid", data={"csrf_token": csrf, "version": version,
+                                                            **tapped, "bid": "0"})
 
     def untap() -> None:
         """That bid taken back (an undo names the bid it takes back)."""
         if not tapped:
             return
         csrf, version = phone.token(f"/g/{playing}")
-        answer = phone.client.post(f"/g/{playing}/undo", data={"csrf_token": csrf, "version": version, **tapped})
+        answer = phone.client.post(f"/g/{playing}/undo",
+                                   data={"csrf_token": csrf, "version": version, **tapped})
         assert answer.status_code == 302, answer.status_code
         tapped.clear()
 
     def correct() -> TestResponse:
         csrf, version = phone.token(f"/g/{playing}/deal/1")
         first = largest_game_file()["deals"][0]
-        fields = {f"{kind}-{seat}": value for kind in ("bids", "tricks") for seat, value in enumerate(first[kind])}
-        return phone.client.post(f"/g/{playing}/deal/1", data={"csrf_token": csrf, "version": version, **fields})
+        fields = {f"{kind}-{seat}": value for kind in ("bids", "tricks")
+                  for seat, value in enumerate(first[kind])}
+        return phone.client.post(f"/g/{playing}/deal/1",
+                                 data={"csrf_token": csrf, "version": version, **fields})
 
     @lru_cache(maxsize=1)
     def big_example() -> str:
-        return "&".join(f"rules-{k}={v}" for k, v in {"deck_size": "104", "max_cards": "52", "scoring": "custom",
-                                                       "made": "1%2B" * 99 + "1", "missed": "1-" * 99 + "1"}.items())
+        return "&".join(f"rules-{k}={v}" for k, v in {"deck_size": "104", "max_cards": "52",
+                                                       "scoring": "custom",
+                                                       "made": "1%2B" * 99 + "1",
+                                                       "missed": "1-" * 99 + "1"}.items())
 
     def new_game(formulas: dict[str, str]) -> Callable[[], TestResponse]:
-        return lambda: app.test_client().post("/api/games", json={"players": ["Ann", "Bob"],
-                                                                 "rules": {**HUGE_HANDS, **formulas}})
+        return lambda: app.test_client().post("/api/games",
+                                              json={"players": ["Ann", "Bob"],
+                                                    "rules": {**HUGE_HANDS, **formulas}})
 
     def example(formulas: dict[str, str]) -> Callable[[], TestResponse]:
         query = {f"rules-{name}": value for name, value in {**HUGE_HANDS, **formulas}.items()}
@@ -224,7 +246,8 @@ def cases(app: Any) -> dict[str, tuple[Callable[[], TestResponse], int, Callable
         house formulas (nothing checked for one is reused for another)."""
         document = {"format": FORMAT, "games": [
             {"title": f"House {n}", "players": ["Ann", "Bob"],
-             "rules": {**HUGE_HANDS, "max_cards": top, "made": f"{MADE} + {n}", "missed": f"{MISSED} - {n}"}}
+             "rules": {**HUGE_HANDS, "max_cards": top, "made": f"{MADE} + {n}",
+                       "missed": f"{MISSED} - {n}"}}
             for n in range(games)]}
         return lambda: Phone(app.test_client()).upload(document)
 
@@ -232,35 +255,45 @@ def cases(app: Any) -> dict[str, tuple[Callable[[], TestResponse], int, Callable
         """Nothing to put back between two runs."""
 
     return {
-        "import the largest game (API)": (lambda: app.test_client().post("/api/games", json=largest_game()),
-                                          201, nothing),
+        "import the largest game (API)": (
+            lambda: app.test_client().post("/api/games", json=largest_game()), 201, nothing),
         "its game page": (lambda: phone.client.get(f"/g/{ended}"), 200, nothing),
         "its read-only page": (lambda: phone.client.get(f"/v/{view}"), 200, nothing),
-        "its read-only live board": (lambda: phone.client.get(f"/v/{view}/state?v=0"), 200, nothing),
+        "its read-only live board": (
+            lambda: phone.client.get(f"/v/{view}/state?v=0"), 200, nothing),
         "its export (API)": (lambda: phone.client.get(f"/api/games/{ended}"), 200, nothing),
-        "its game file download": (lambda: phone.client.get(f"/g/{ended}/export.json"), 200, nothing),
-        "its filled sheet (PDF)": (lambda: phone.client.get(f"/g/{ended}/sheet.pdf"), 200, nothing),
-        "the same with 100 sit-outs: its game page": (lambda: phone.client.get(f"/g/{away}"), 200, nothing),
+        "its game file download": (
+            lambda: phone.client.get(f"/g/{ended}/export.json"), 200, nothing),
+        "its filled sheet (PDF)": (
+            lambda: phone.client.get(f"/g/{ended}/sheet.pdf"), 200, nothing),
+        "the same with 100 sit-outs: its game page": (
+            lambda: phone.client.get(f"/g/{away}"), 200, nothing),
         "the same with 100 sit-outs: its filled sheet (PDF)": (
             lambda: phone.client.get(f"/g/{away}/sheet.pdf"), 200, nothing),
         "a bid on it": (tap, 302, untap),
         "a correction of its deal 1": (correct, 302, nothing),
-        "the largest blank sheet (PDF)": (lambda: phone.client.get(f"/sheets/blank.pdf?{blank}"), 200, nothing),
+        "the largest blank sheet (PDF)": (
+            lambda: phone.client.get(f"/sheets/blank.pdf?{blank}"), 200, nothing),
         f"restore a full backup ({MAX_GAMES} games, < 1 MB)": (restore, 200, nothing),
         f"restore {MAX_GAMES} games, own formulas each, hands to 52 (refused)": (
             own_formulas(MAX_GAMES, 52), 422, nothing),
-        "restore 4 games, own formulas each, hands to 32 (near budget)": (own_formulas(4, 32), 200, nothing),
-        f"the list of a phone holding {KEEP} of the largest games": (lambda: held.client.get("/"), 200, nothing),
-        f"the backup of those {KEEP} games": (lambda: held.client.get("/backup.json"), 200, nothing),
+        "restore 4 games, own formulas each, hands to 32 (near budget)": (
+            own_formulas(4, 32), 200, nothing),
+        f"the list of a phone holding {KEEP} of the largest games": (
+            lambda: held.client.get("/"), 200, nothing),
+        f"the backup of those {KEEP} games": (
+            lambda: held.client.get("/backup.json"), 200, nothing),
         "the scoring example of the costliest formulas": (
             lambda: phone.client.get(f"/new/example?{big_example()}"), 200, nothing),
         "a new game (API), 200-character formulas, hands up to 52": (
             new_game({"made": MADE, "missed": MISSED}), 201, nothing),
         "a new game (API), formulas of fractions, hands up to 52": (new_game(COSTLY), 422, nothing),
-        "their scoring example (200-character formulas)": (example({"made": MADE, "missed": MISSED}), 200, nothing),
+        "their scoring example (200-character formulas)": (
+            example({"made": MADE, "missed": MISSED}), 200, nothing),
         "their scoring example (formulas of fractions)": (example(COSTLY), 200, nothing),
         "the reviewed blank sheet (10 players, 200 deals, tie rows)": (
-            lambda: phone.client.get("/sheets/blank.pdf", query_string=REVIEWED_BLANK), 200, nothing),
+            lambda: phone.client.get("/sheets/blank.pdf", query_string=REVIEWED_BLANK), 200,
+            nothing),
     }
 
 
@@ -268,8 +301,10 @@ def main(runs: int = 3, only: str = "") -> int:
     """Print each case's cold and warm seconds (of the cases whose name holds ``only``); 1 when a
     case takes more than the bound."""
     folder = Path(tempfile.mkdtemp(prefix="worst-"))
-    app = create_app({"SECRET_KEY": "bench", "SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder / 'worst.sqlite'}",
-                      "RATELIMIT_ENABLED": False})  # one address stores every case's games in seconds
+    # one address stores every case's games in seconds
+    app = create_app({"SECRET_KEY": "bench",
+                      "SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder / 'worst.sqlite'}",
+                      "RATELIMIT_ENABLED": False})
     with app.app_context():
         upgrade()
     random.seed(1)

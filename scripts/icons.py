@@ -28,7 +28,8 @@ MASKABLE_SCALE = 0.8
 #: Drawn this many times larger, then scaled down: smooth edges.
 SUPERSAMPLE = 4
 #: The PNGs: file name, size in pixels, maskable.
-PNGS = [("icon-192.png", 192, False), ("icon-512.png", 512, False), ("icon-maskable-512.png", 512, True)]
+PNGS = [("icon-192.png", 192, False), ("icon-512.png", 512, False),
+        ("icon-maskable-512.png", 512, True)]
 
 Point = tuple[float, float]
 Circle = tuple[Point, float]
@@ -63,8 +64,10 @@ def _number(value: float) -> str:
 def svg() -> str:
     """The icon as SVG: the rounded green square and the spade."""
     circles, polygons = spade()
-    shapes = [f'<circle cx="{_number(x)}" cy="{_number(y)}" r="{_number(r)}"/>' for (x, y), r in circles]
-    shapes += ['<polygon points="{}"/>'.format(" ".join(f"{_number(x)},{_number(y)}" for x, y in polygon))
+    shapes = [f'<circle cx="{_number(x)}" cy="{_number(y)}" r="{_number(r)}"/>'
+              for (x, y), r in circles]
+    shapes += ['<polygon points="{}"/>'.format(" ".join(f"{_number(x)},{_number(y)}"
+                                                        for x, y in polygon))
                for polygon in polygons]
     return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {UNIT} {UNIT}">'
             f'<rect width="{UNIT}" height="{UNIT}" rx="{CORNER}" fill="{GREEN}"/>'

@@ -1,7 +1,7 @@
-"""Writes requirements.lock from two resolutions of pyproject.toml (``make lock``): what the app needs
-to run, then, below the line ``TEST_MARK``, what the test tools add. The second resolution is made
-with the first as its constraint, so a package in both has one pin and the same hashes, and the part
-above the line is the whole of what ``make run`` installs.
+"""Writes requirements.lock from two resolutions of pyproject.toml (``make lock``): what the app
+needs to run, then, below the line ``TEST_MARK``, what the test tools add. The second resolution is
+made with the first as its constraint, so a package in both has one pin and the same hashes, and
+the part above the line is the whole of what ``make run`` installs.
 
     python scripts/lock.py RUN ALL < header > requirements.lock
 """
@@ -17,7 +17,8 @@ TEST_MARK = "# ---- test tools only (make test), below this line ----"
 
 
 def blocks(text: str) -> dict[str, str]:
-    """The pinned packages of a compiled requirements file, each with its hashes and comments, by name.
+    """The pinned packages of a compiled requirements file, each with its hashes and comments, by
+    name.
 
     >>> blocks("# header\\nflask==3.1 \\\\\\n    --hash=sha256:ab\\n    # via scorekeeper\\n")
     {'flask': 'flask==3.1 \\\\\\n    --hash=sha256:ab\\n    # via scorekeeper\\n'}
@@ -48,4 +49,5 @@ def merged(run: str, everything: str) -> str:
 
 
 if __name__ == "__main__":
-    sys.stdout.write(sys.stdin.read() + merged(Path(sys.argv[1]).read_text(), Path(sys.argv[2]).read_text()))
+    sys.stdout.write(sys.stdin.read() + merged(Path(sys.argv[1]).read_text(),
+                                               Path(sys.argv[2]).read_text()))

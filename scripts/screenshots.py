@@ -41,9 +41,12 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--n
         "--disable-component-update", "--disable-sync", "--disable-quic",
         f"--host-resolver-rules=MAP {LAN_NAME} 127.0.0.1"]
 #: Whether the service worker keeps a copy of this page as it shows it now.
-KEPT = """() => caches.open("scorekeeper-pages").then(c => c.match(location.href)).then(r => r ? r.text() : "")
-    .then(t => t.includes('name="version" value="' + document.querySelector("input[name=version]").value + '"'))"""
-MARK = ("() => document.querySelectorAll('#main > :not(#panel), #panel > :not(#step):not(.unsaved)')"
+KEPT = """() => caches.open("scorekeeper-pages").then(c => c.match(location.href))
+    .then(r => r ? r.text() : "")
+    .then(t => t.includes('name="version" value="'
+        + document.querySelector("input[name=version]").value + '"'))"""
+MARK = ("() => document.querySelectorAll('#main > :not(#panel),"
+        " #panel > :not(#step):not(.unsaved)')"
         ".forEach(e => { e.dataset.old = '1'; })")
 REPLACED = "() => !document.querySelector('[data-old]') && document.readyState !== 'loading'"
 
@@ -148,8 +151,9 @@ def play(page: Page, base: str, out: Path) -> None:
 
 def table(page: Page, base: str, out: Path) -> None:
     """Changes at the table: Eve arrives after deal 1, Cy sits deal 2 out, Dee leaves after it."""
-    opened(page, base, title="Late at Ann's", players=["Ann", "Bob", "Cy", "Dee"], rules={"max_cards": 3},
-           stakes={"per_point": "0.10", "currency": "€"}, deals=[{"bids": [1, 1, 0, 0], "tricks": [1, 1, 1, 0]}])
+    opened(page, base, title="Late at Ann's", players=["Ann", "Bob", "Cy", "Dee"],
+           rules={"max_cards": 3}, stakes={"per_point": "0.10", "currency": "€"},
+           deals=[{"bids": [1, 1, 0, 0], "tricks": [1, 1, 1, 0]}])
     game = page.url
     page.goto(game + "/arrive")
     page.fill("#arrive-name", "Eve")
@@ -187,21 +191,25 @@ def table(page: Page, base: str, out: Path) -> None:
 
 def more(page: Page, base: str, out: Path) -> None:
     """The states a short game doesn't reach, then the list of all these games."""
-    five, ten = ["Ann", "Bob", "Cy", "Dee", "Eve"], ["Annabelle", "Bob", "Cy", "Dee", "Evangeline", "Fay",
-                                                      "Gus", "Hildegard", "Ivo", "Jo"]
+    five, ten = ["Ann", "Bob", "Cy", "Dee", "Eve"], ["Annabelle", "Bob", "Cy", "Dee", "Evangeline",
+                                                      "Fay", "Gus", "Hildegard", "Ivo", "Jo"]
     opened(page, base, title="Ten cards for five", players=five, deals=[{"bids": [2, 2, 2, 2, 1]}])
     shoot(page, out, "tricks-sticky", full_page=False)
-    opened(page, base, players=five, rules={"preset": "british-oh-hell", "deal": "down", "max_cards": 10})
+    opened(page, base, players=five,
+           rules={"preset": "british-oh-hell", "deal": "down", "max_cards": 10})
     shoot(page, out, "bids-at-once", full_page=False)
     opened(page, base, title="The big table", players=ten, rules={"max_cards": 5},
-           deals=[{"bids": [1, 0, 0, 1, 0, 0, 1, 0, 0, 1], "tricks": [1, 0, 0, 1, 0, 0, 1, 1, 0, 1]},
+           deals=[{"bids": [1, 0, 0, 1, 0, 0, 1, 0, 0, 1],
+                   "tricks": [1, 0, 0, 1, 0, 0, 1, 1, 0, 1]},
                   {"bids": [0, 0, 0, 0, 0, 0, 0, 0, 0, 1]}])
     for scheme in ("light", "dark"):
         page.emulate_media(color_scheme=scheme)
         page.locator("#board").screenshot(path=str(out / f"board-wide-{scheme}.png"))
     page.emulate_media(color_scheme="light")
-    opened(page, base, title="Together", players=["Ann", "Bob", "Cy"], rules={"preset": "cooperative", "max_cards": 3},
-           deals=[{"bids": [1, 1, 1], "tricks": [1, 1, 1]}, {"bids": [1, 0, 1], "tricks": [0, 1, 1]}])
+    opened(page, base, title="Together", players=["Ann", "Bob", "Cy"],
+           rules={"preset": "cooperative", "max_cards": 3},
+           deals=[{"bids": [1, 1, 1], "tricks": [1, 1, 1]},
+                  {"bids": [1, 0, 1], "tricks": [0, 1, 1]}])
     shoot(page, out, "cooperative")
     page.goto(base + "/")
     shoot(page, out, "home")
@@ -210,10 +218,12 @@ def more(page: Page, base: str, out: Path) -> None:
 
 
 def changes(page: Page, base: str, out: Path) -> None:
-    """Changes at the table: the plan page, new rules previewed and refused, the end with "Play again"."""
+    """Changes at the table: the plan page, new rules previewed and refused, the end with "Play
+    again"."""
     four = ["Ann", "Bob", "Cy", "Dee"]
     opened(page, base, title="Down and up", players=four, rules={"max_cards": 5},
-           deals=[{"bids": [1, 1, 1, 1], "tricks": [2, 1, 1, 1]}, {"bids": [1, 0, 1, 1], "tricks": [1, 1, 1, 1]},
+           deals=[{"bids": [1, 1, 1, 1], "tricks": [2, 1, 1, 1]},
+                  {"bids": [1, 0, 1, 1], "tricks": [1, 1, 1, 1]},
                   {"bids": [None, None, None, 1]}])
     game = page.url
     page.goto(game + "/plan")
@@ -227,22 +237,26 @@ def changes(page: Page, base: str, out: Path) -> None:
     shoot(page, out, "rules", full_page=False)
     send(page, "#rules-form .action-bar button")
     shoot(page, out, "rules-preview")
-    opened(page, base, title="Free bidding", players=four, rules={"max_cards": 3, "bidding": "free"},
+    opened(page, base, title="Free bidding", players=four,
+           rules={"max_cards": 3, "bidding": "free"},
            deals=[{"bids": [1, 1, 1, 0], "tricks": [1, 1, 1, 0]}])
     page.goto(page.url + "/rules")
     page.select_option("select[name='rules-bidding']", "hook")
     send(page, "#rules-form .action-bar button")
     shoot(page, out, "rules-refused", full_page=False)
     opened(page, base, title="Over", players=four, rules={"max_cards": 1, "deal": "down"},
-           stakes={"per_point": "0.10", "currency": "€"}, deals=[{"bids": [0, 0, 0, 0], "tricks": [0, 1, 0, 0]}])
+           stakes={"per_point": "0.10", "currency": "€"},
+           deals=[{"bids": [0, 0, 0, 0], "tricks": [0, 1, 0, 0]}])
     shoot(page, out, "over", full_page=False)
 
 
 def offline(browser: Browser, base: str, out: Path) -> None:
-    """A phone of its own (its service worker, its saved pages): a deal half entered, then opened offline."""
+    """A phone of its own (its service worker, its saved pages): a deal half entered, then opened
+    offline."""
     context = browser.new_context(viewport={"width": 390, "height": 844}, base_url=base)
     page = context.new_page()
-    opened(page, base, title="Saturday", players=["Ann", "Bob", "Cy", "Dee"], rules={"max_cards": 5},
+    opened(page, base, title="Saturday", players=["Ann", "Bob", "Cy", "Dee"],
+           rules={"max_cards": 5},
            deals=[{"bids": [1, 0, 2, 1], "tricks": [1, 1, 2, 1]}, {"bids": [None, None, 1, 0]}])
     page.wait_for_function("() => navigator.serviceWorker.controller !== null")
     game = page.url
@@ -269,10 +283,10 @@ def offline(browser: Browser, base: str, out: Path) -> None:
 
 
 def outbox(browser: Browser, base: str, out: Path) -> None:
-    """Taps kept on the phone: a deal entered with the page open and no connection (the taps waiting,
-    the status line), the next deals entered still without one (the deals before pending), all of
-    them once the connection is back, and the taps another phone made stale, listed under the step
-    with their deal and reason, to discard."""
+    """Taps kept on the phone: a deal entered with the page open and no connection (the taps
+    waiting, the status line), the next deals entered still without one (the deals before pending),
+    all of them once the connection is back, and the taps another phone made stale, listed under the
+    step with their deal and reason, to discard."""
     four = ["Ann", "Bob", "Cy", "Dee"]
     context = browser.new_context(viewport={"width": 390, "height": 844}, base_url=base)
     page = context.new_page()
@@ -288,7 +302,8 @@ def outbox(browser: Browser, base: str, out: Path) -> None:
     took(page, 2, 2)
     page.locator(".tricks-form button[type=submit]").click()
     shoot(page, out, "outbox-pending", full_page=False)
-    for value in (1, 0, 1, 0):                   # deal 3, 3 cards, still offline: Dee, Ann, Bob; Cy deals
+    for value in (1, 0, 1, 0):                   # deal 3, 3 cards, still offline: Dee, Ann, Bob;
+                                                 # Cy deals
         page.locator(f".bid-form button[name=bid][value='{value}']").click()
     page.locator(".tricks-form button[type=submit]").click()
     page.locator(".deal-title").filter(has_text="Deal 4").wait_for()
@@ -330,7 +345,8 @@ def groups(page: Page, base: str, out: Path) -> None:
             order = [(dealer + 1 + i) % len(players) for i in range(len(players))]
             bid, earlier = [0] * len(players), []
             for seat in order:
-                bid[seat] = rng.choice(allowed_bids(Bidding("hook"), cards, earlier, dealer=seat == dealer))
+                bid[seat] = rng.choice(allowed_bids(Bidding("hook"), cards, earlier,
+                                                    dealer=seat == dealer))
                 earlier.append(bid[seat])
             took = [0] * len(players)
             for _ in range(cards):
@@ -352,11 +368,13 @@ def groups(page: Page, base: str, out: Path) -> None:
 def events(browser: Browser, base: str, out: Path) -> None:
     """A club night of 13 at three tables: the director's page with round 1 under way and the
     next round proposed, and the room screen at 1920 × 1080 and 390 × 844 (also in Dutch)."""
-    players = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kim", "Lou", "Max"]
+    players = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kim", "Lou",
+               "Max"]
     context = browser.new_context(viewport={"width": 390, "height": 844}, base_url=base)
     page = context.new_page()
     event = page.request.post(base + "/api/events", data={
-        "name": "Friday club night", "date": "2026-12-04", "players": players, "rounds": 3, "seed": 7,
+        "name": "Friday club night", "date": "2026-12-04", "players": players, "rounds": 3,
+        "seed": 7,
         "rules": {"preset": "oh-hell", "deal": "fixed", "max_cards": 1, "deals": 1}}).json()
     edit, view = event["links"]["edit"], event["links"]["view"]
     page.request.post(event["links"]["api"] + "/rounds", data={})
@@ -391,7 +409,8 @@ def main() -> None:
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as folder, sync_playwright() as playwright:
         base = serve(Path(folder))
-        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", headless=True, args=ARGS)
+        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", headless=True,
+                                             args=ARGS)
         page = browser.new_page(viewport={"width": 390, "height": 844})
         if sys.argv[2:] == ["events"]:  # only a club night's screens
             events(browser, base, out)

@@ -50,18 +50,22 @@ def main() -> None:
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as folder, sync_playwright() as playwright:
         base = serve(Path(folder))
-        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", headless=True, args=ARGS)
+        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", headless=True,
+                                             args=ARGS)
         page = browser.new_page(viewport={"width": 390, "height": 844}, locale=code)
         page.goto(base + "/new")
         shoot(page, out, "new", full_page=False)
-        game = opened(page, base, title="Vrijdag", players=FOUR, rules={"preset": "oh-hell", "max_cards": 3},
+        game = opened(page, base, title="Vrijdag", players=FOUR,
+                      rules={"preset": "oh-hell", "max_cards": 3},
                       stakes={"per_point": "0.10", "currency": "€"},
-                      deals=[{"bids": [1, 0, 1, 0], "tricks": [1, 1, 1, 0]}, {"bids": [None, None, 0, 1]}])
+                      deals=[{"bids": [1, 0, 1, 0], "tricks": [1, 1, 1, 0]},
+                             {"bids": [None, None, 0, 1]}])
         page.locator(".bid-form button[name=bid]").nth(1).click()  # Ann's 1: allowed
         page.wait_for_timeout(400)
         shoot(page, out, "bid", full_page=False)
         struck = page.locator(".bid-form .struck").first
-        page.keyboard.press(struck.inner_text())  # the dealer's forbidden bid, typed: refused, with the reason
+        # the dealer's forbidden bid, typed: refused, with the reason
+        page.keyboard.press(struck.inner_text())
         page.wait_for_timeout(400)
         shoot(page, out, "bid-refused", full_page=False)
         page.goto(game["edit"])
@@ -76,16 +80,20 @@ def main() -> None:
         shoot(page, out, "view", full_page=False)
         opened(page, base, players=FOUR, rules={"max_cards": 2}, deals=[{"bids": [1, 0, 0, 0]}])
         shoot(page, out, "tricks", full_page=False)
-        opened(page, base, players=[*FOUR, "Eve"], rules={"preset": "british-oh-hell", "deal": "down", "max_cards": 5})
+        opened(page, base, players=[*FOUR, "Eve"],
+               rules={"preset": "british-oh-hell", "deal": "down", "max_cards": 5})
         shoot(page, out, "bids-at-once", full_page=False)
         over = opened(page, base, title="Vrijdag", players=["Ann", "Bob", "Cy"],
                       rules={"deal": "fixed", "max_cards": 2, "deals": 2},
                       stakes={"per_point": "0.25", "currency": "EUR"},
-                      deals=[{"bids": [0, 0, 1], "tricks": [1, 0, 1]}, {"bids": [0, 1, 0], "tricks": [1, 1, 0]}])
+                      deals=[{"bids": [0, 0, 1], "tricks": [1, 0, 1]},
+                             {"bids": [0, 1, 0], "tricks": [1, 1, 0]}])
         shoot(page, out, "over", full_page=True)
-        group = page.request.post(base + "/api/groups", data={"name": "Vrijdagclub"}).json()["links"]["edit"]
+        group = page.request.post(base + "/api/groups",
+                                  data={"name": "Vrijdagclub"}).json()["links"]["edit"]
         for links in (game, over):
-            page.request.post(group.replace("/gr/", "/api/groups/") + "/games", data={"game": links["edit"]})
+            page.request.post(group.replace("/gr/", "/api/groups/") + "/games",
+                              data={"game": links["edit"]})
         page.goto(group)
         shoot(page, out, "group", full_page=False)
         page.goto(base + "/")

@@ -1,4 +1,5 @@
-"""games.taps: the client ids of the latest taps stored, so that a tap sent again is never applied twice.
+"""games.taps: the client ids of the latest taps stored, so that a tap sent again is never applied
+twice.
 
 Revision ID: 0002
 Revises: 0001

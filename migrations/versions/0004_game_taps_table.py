@@ -1,7 +1,7 @@
 """game_taps: the client id of every tap a game stored, kept for the life of the game.
 
-A tap sent again (its answer was lost, or both copies arrive at once) is recognised however many taps
-came since; games.taps kept only the latest 32. The ids it held move to the new table.
+A tap sent again (its answer was lost, or both copies arrive at once) is recognised however many
+taps came since; games.taps kept only the latest 32. The ids it held move to the new table.
 
 Revision ID: 0004
 Revises: 0003
@@ -27,7 +27,8 @@ def upgrade():
     )
     games = sa.table('games', sa.column('id', sa.Integer), sa.column('version', sa.Integer),
                      sa.column('taps', sa.Text))
-    rows = op.get_bind().execute(sa.select(games.c.id, games.c.version, games.c.taps).where(games.c.taps != ''))
+    rows = op.get_bind().execute(sa.select(games.c.id, games.c.version, games.c.taps)
+                                 .where(games.c.taps != ''))
     kept = [{"game_id": game, "tap": tap, "version": version}
             for game, version, ids in rows for tap in dict.fromkeys(ids.split())]
     if kept:
