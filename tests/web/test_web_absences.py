@@ -34,7 +34,8 @@ def test_a_deal_sat_out_asks_only_the_players_dealt_in_and_shows_a_dash(start: S
     assert re.findall(r'name="tricks-(\d)" value="0"', tricks) == ["3", "0", "1"]
     assert game.post("/tricks", {"tricks-0": 0, "tricks-1": 2, "tricks-3": 0}).status_code == 302
     shown = game.page()
-    row = re.search(r'<tr class="done">(?:(?!</tr>).)*?aria-describedby="correct-hint"><b class="dno">2<.*?</tr>', shown, re.DOTALL)
+    row = re.search(r'<tr class="done">(?:(?!</tr>).)*?aria-describedby="correct-hint">'
+                    r'<b class="dno">2<.*?</tr>', shown, re.DOTALL)
     assert row is not None
     cells = re.findall(r"<td[^>]*>.*?</td>", row.group(0), re.DOTALL)
     assert 'class="away"' in cells[2] and text(cells[2]) == "–"
@@ -57,7 +58,8 @@ def test_bids_shown_at_once_are_counted_among_the_players_dealt_in(start: Start)
 
 #: Eve joined at deal 2 with 12; Cy sat deal 2 out; Dee left after deal 2; deal 3 is next.
 TABLE = {"players": [*FOUR, "Eve"], "rules": {"max_cards": 3},
-         "absent": [{"player": 4, "from": 1, "to": 1}, {"player": 2, "from": 2, "to": 2}, {"player": 3, "from": 3}],
+         "absent": [{"player": 4, "from": 1, "to": 1}, {"player": 2, "from": 2, "to": 2},
+                    {"player": 3, "from": 3}],
          "adjustments": [{"deal": 1, "player": 4, "points": 12, "reason": "joined late"}],
          "deals": [{"bids": [1, 1, 0, 0, None], "tricks": [1, 1, 1, 0, None]},
                    {"bids": [0, 0, None, 0, 0], "tricks": [0, 2, None, 0, 0]}]}
@@ -69,7 +71,8 @@ def test_the_board_says_who_joined_with_what_and_who_left_with_dashes_where_they
     for shown in (game.page(), game.client.get(f"/v/{game.view_token}").get_data(as_text=True)):
         words = text(shown)
         assert "Dee left after deal 2. Eve joined at deal 2 with 12." in words
-        assert part(shown, 'class="standings-strip"', "</ol>") == "★ Eve 22 Ann 21 Dee (left) 20 Bob 13 Cy 1"
+        assert part(shown, 'class="standings-strip"', "</ol>") == (
+            "★ Eve 22 Ann 21 Dee (left) 20 Bob 13 Cy 1")
         assert '<span class="name">Dee</span><span class="seat-note">left</span>' in shown
         rows = re.findall(r'<tr class="(?:done|now|todo)">(.*?)</tr>', shown, re.DOTALL)
         cells = [re.findall(r'<td class="(\w+)"', row) for row in rows]
@@ -82,11 +85,13 @@ def test_the_board_says_who_joined_with_what_and_who_left_with_dashes_where_they
 
 
 def test_a_player_who_left_is_still_ranked_at_the_end(start: Start) -> None:
-    game = start(**{**TABLE, "deals": [*TABLE["deals"], {"bids": [0, 0, 0, None, 0], "tricks": [0, 1, 0, None, 0]}],
+    game = start(**{**TABLE, "deals": [*TABLE["deals"], {"bids": [0, 0, 0, None, 0],
+                                                         "tricks": [0, 1, 0, None, 0]}],
                     "rules": {"max_cards": 3, "deal": "down"}})
     shown = game.page()
     assert "Game over" in text(shown)
-    assert part(shown, 'class="standings"', "</ol>") == "1. Eve 32 2. Ann 31 3. Dee (left) 20 4. Bob 14 5. Cy 11"
+    assert part(shown, 'class="standings"', "</ol>") == (
+        "1. Eve 32 2. Ann 31 3. Dee (left) 20 4. Bob 14 5. Cy 11")
 
 
 def test_the_next_deal_names_those_who_sit_it_out(start: Start) -> None:

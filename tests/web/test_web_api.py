@@ -19,7 +19,8 @@ FOUR = ["Ann", "Bob", "Cy", "Dee"]
 
 
 def game_file(**fields: Any) -> dict[str, Any]:
-    doc: dict[str, Any] = {"format": "oh-hell-scorekeeper/1", "players": FOUR, "rules": {"max_cards": 3}}
+    doc: dict[str, Any] = {"format": "oh-hell-scorekeeper/1", "players": FOUR,
+                           "rules": {"max_cards": 3}}
     doc.update(fields)
     return doc
 
@@ -60,19 +61,22 @@ def test_view_token_export_hides_the_edit_link(app: Flask, client: FlaskClient) 
 ADDRESSES = ["http://localhost", "https://club.example:8443", "http://localhost/ohhell"]
 
 
-def test_links_are_the_pages_of_the_game_at_the_address_it_was_reached_at(app: Flask, client: FlaskClient) -> None:
+def test_links_are_the_pages_of_the_game_at_the_address_it_was_reached_at(
+        app: Flask, client: FlaskClient) -> None:
     # The links are built once per address and then reused: each address keeps its own.
     for base in ADDRESSES + ADDRESSES:
         response = client.post("/api/games", json=game_file(), base_url=base)
         links = response.get_json()["links"]
         token = links["edit"].rsplit("/", 1)[1]
         with app.app_context():
-            view = db.session.execute(db.select(Game.view_token).where(Game.token == token)).scalar_one()
+            view = db.session.execute(
+                db.select(Game.view_token).where(Game.token == token)).scalar_one()
         assert links == {"api": f"{base}/api/games/{token}", "edit": f"{base}/g/{token}",
                          "view": f"{base}/v/{view}", "sheet": f"{base}/g/{token}/sheet.pdf"}
         assert response.headers["Location"] == links["api"]
         assert client.get(f"/api/games/{view}", base_url=base).get_json()["links"] == {
-            "api": f"{base}/api/games/{view}", "view": f"{base}/v/{view}", "sheet": f"{base}/g/{view}/sheet.pdf"}
+            "api": f"{base}/api/games/{view}", "view": f"{base}/v/{view}",
+            "sheet": f"{base}/g/{view}/sheet.pdf"}
 
 
 @pytest.mark.parametrize(
@@ -80,7 +84,8 @@ def test_links_are_the_pages_of_the_game_at_the_address_it_was_reached_at(app: F
     [
         (game_file(rules={"preset": "no-such"}), 422, "Unknown preset 'no-such'"),
         (game_file(deals=[{"bids": [1, 1, 0, 1]}]), 422, "deal 1: Ann deals and can't bid 1"),
-        (game_file(deals=[{"bids": [1, 0, 1, 0], "tricks": [1, 1, 1, 1]}]), 422, "deal 1: The tricks add up to 4"),
+        (game_file(deals=[{"bids": [1, 0, 1, 0], "tricks": [1, 1, 1, 1]}]), 422,
+         "deal 1: The tricks add up to 4"),
         (game_file(players=["Ann"]), 422, "2 to 10 players"),
         (game_file(surprise=1), 422, "unknown field 'surprise'"),
         ([1, 2, 3], 422, "JSON object"),
@@ -96,7 +101,8 @@ def test_invalid_file_is_refused_and_nothing_stored(
 
 
 def test_api_needs_json(client: FlaskClient) -> None:
-    response = client.post("/api/games", data="players=Ann", content_type="application/x-www-form-urlencoded")
+    response = client.post("/api/games", data="players=Ann",
+                           content_type="application/x-www-form-urlencoded")
     assert response.status_code == 415
     assert "application/json" in response.get_json()["error"]
 
@@ -105,7 +111,8 @@ def test_broken_json_is_a_clear_400(client: FlaskClient) -> None:
     response = client.post("/api/games", data="{not json", content_type="application/json")
     assert response.status_code == 400
     assert response.get_json() == {
-        "error": "the body is not valid JSON: Expecting property name enclosed in double quotes (line 1)"}
+        "error": "the body is not valid JSON: Expecting property name enclosed in double quotes "
+                 "(line 1)"}
 
 
 def test_unknown_token_is_404_json(client: FlaskClient) -> None:
@@ -141,7 +148,8 @@ def _random_game(rng: random.Random, preset: str, scoring: str | None) -> dict[s
         bids = [0] * players
         earlier: list[int] = []
         for seat in order:
-            choice = rng.choice(allowed_bids(resolved.bidding, cards, earlier, dealer=seat == dealer))
+            choice = rng.choice(allowed_bids(resolved.bidding, cards, earlier,
+                                             dealer=seat == dealer))
             bids[seat] = choice
             earlier.append(choice)
         tricks = [0] * players
@@ -174,7 +182,8 @@ def _expected_points(system: str, b: int, t: int, n: int, p: int) -> float:
 
 
 @pytest.mark.parametrize("preset", sorted(PRESETS))
-def test_random_valid_files_of_every_preset_score_as_the_rules_say(client: FlaskClient, preset: str) -> None:
+def test_random_valid_files_of_every_preset_score_as_the_rules_say(client: FlaskClient,
+                                                                   preset: str) -> None:
     rng = random.Random(preset)
     checked = 0
     for _ in range(12):
@@ -189,9 +198,11 @@ def test_random_valid_files_of_every_preset_score_as_the_rules_say(client: Flask
         for deal in body["deals"]:
             for seat, (b, t) in enumerate(zip(deal["bids"], deal["tricks"])):
                 if scoring is not None and scoring.id in {
-                    "common", "exact", "exact-penalty", "progressive-penalty", "ten-per-trick", "negative", "montreal"
+                    "common", "exact", "exact-penalty", "progressive-penalty", "ten-per-trick",
+                    "negative", "montreal"
                 }:
-                    assert deal["points"][seat] == _expected_points(scoring.id, b, t, deal["cards"], len(doc["players"]))
+                    assert deal["points"][seat] == _expected_points(scoring.id, b, t, deal["cards"],
+                                                                    len(doc["players"]))
                 running[seat] += deal["points"][seat]
             assert deal["totals"] == running
         checked += 1
@@ -206,7 +217,8 @@ def test_random_valid_files_of_every_system_are_accepted(client: FlaskClient, sc
         assert doc is not None
         response = client.post("/api/games", json=doc)
         assert response.status_code == 201, response.get_json()
-        if scoring in {"common", "exact", "exact-penalty", "progressive-penalty", "ten-per-trick", "negative", "montreal"}:
+        if scoring in {"common", "exact", "exact-penalty", "progressive-penalty", "ten-per-trick",
+                       "negative", "montreal"}:
             for deal in response.get_json()["deals"]:
                 expected = [
                     _expected_points(scoring, b, t, deal["cards"], len(doc["players"]))
@@ -220,6 +232,7 @@ def test_a_refused_deal_is_named_by_its_number(client: FlaskClient, deal_number:
     deals: list[dict[str, Any]] = [{"bids": [1, 0, 1, 0], "tricks": [1, 1, 1, 0]}] * 3
     bad = list(deals)
     bad[deal_number - 1] = {"bids": [1, 0, 1, 0], "tricks": [3, 1, 0, 0]}
-    response = client.post("/api/games", json=game_file(rules={"max_cards": 3, "deal": "fixed", "bidding": "free"}, deals=bad))
+    response = client.post("/api/games", json=game_file(rules={"max_cards": 3, "deal": "fixed",
+                                                               "bidding": "free"}, deals=bad))
     assert response.status_code == 422
     assert response.get_json()["error"].startswith(f"deal {deal_number}:")

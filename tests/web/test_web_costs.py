@@ -21,11 +21,14 @@ Start = Callable[..., Scorer]
 #: Two players, two decks, hands of up to 52 cards: a missed formula is checked for 49,608 bids
 #: and trick counts. Formulas of about 190 characters, full of fractions and powers.
 COSTLY = {"deck_size": 104, "max_cards": 52, "scoring": "custom",
-          "made": "(bid / 3) ** 3 + (tricks / 7) ** 3 + (cards / 9) ** 2 + (bid + 1) ** 3 / (tricks + 2) ** 2"
-                  " + ((bid - tricks) / 5) ** 4 + (cards / 11) ** 3 + (players / 13) ** 2 + (bid / 17) ** 2",
-          "missed": "-((bid - tricks) / 3) ** 3 - (tricks / 7) ** 3 - (cards / 9) ** 2 - (bid + 1) ** 3"
-                    " / (tricks + 2) ** 2 - ((bid - tricks) / 5) ** 4 - (cards / 11) ** 3 - (players / 13) ** 2"}
-TOO_MUCH = "The house formulas are too much work to check for every bid and trick count of hands of up to 52 cards"
+          "made": "(bid / 3) ** 3 + (tricks / 7) ** 3 + (cards / 9) ** 2"
+                  " + (bid + 1) ** 3 / (tricks + 2) ** 2 + ((bid - tricks) / 5) ** 4"
+                  " + (cards / 11) ** 3 + (players / 13) ** 2 + (bid / 17) ** 2",
+          "missed": "-((bid - tricks) / 3) ** 3 - (tricks / 7) ** 3 - (cards / 9) ** 2"
+                    " - (bid + 1) ** 3 / (tricks + 2) ** 2 - ((bid - tricks) / 5) ** 4"
+                    " - (cards / 11) ** 3 - (players / 13) ** 2"}
+TOO_MUCH = ("The house formulas are too much work to check for every bid and trick count of hands"
+            " of up to 52 cards")
 
 
 def timed(request: Callable[[], Any]) -> Any:
@@ -57,7 +60,8 @@ def counted(monkeypatch: pytest.MonkeyPatch, module: object, name: str) -> list[
 def test_a_costly_house_system_for_huge_hands_is_refused_within_2_s_and_nothing_is_stored(
         client: FlaskClient) -> None:
     for _ in range(2):  # the second time from what the first check found
-        response = timed(lambda: client.post("/api/games", json={"players": ["Ann", "Bob"], "rules": COSTLY}))
+        response = timed(lambda: client.post("/api/games",
+                                             json={"players": ["Ann", "Bob"], "rules": COSTLY}))
         assert response.status_code == 422 and TOO_MUCH in response.get_json()["error"]
         assert client.get("/api/games/none").status_code == 404
     german = client.post("/api/games", json={"players": ["Ann", "Bob"], "rules": COSTLY},
@@ -71,8 +75,10 @@ def test_the_same_costly_formulas_are_fine_for_hands_of_ten_cards(client: FlaskC
     assert response.status_code == 201, response.get_json()
 
 
-def test_a_formula_that_fails_at_some_deal_is_refused_by_its_first_failure_every_time(client: FlaskClient) -> None:
-    rules = {"deck_size": 104, "max_cards": 52, "scoring": "custom", "made": "10", "missed": "1 / (cards - 40)"}
+def test_a_formula_that_fails_at_some_deal_is_refused_by_its_first_failure_every_time(
+        client: FlaskClient) -> None:
+    rules = {"deck_size": 104, "max_cards": 52, "scoring": "custom", "made": "10",
+             "missed": "1 / (cards - 40)"}
     for language, words in (("en", "divides by zero for bid 0, tricks 1, cards 40"), ("de", "")):
         response = client.post("/api/games", json={"players": ["Ann", "Bob"], "rules": rules},
                                headers={"Accept-Language": language})
@@ -83,8 +89,8 @@ EXAMPLE = {"rules-deck_size": "104", "rules-max_cards": "52", "rules-scoring": "
            "rules-made": "1 + " * 40 + "bid", "rules-missed": "-abs(bid - tricks) * cards"}
 
 
-def test_the_scoring_example_is_worked_out_once_per_query_and_language(client: FlaskClient,
-                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_scoring_example_is_worked_out_once_per_query_and_language(
+        client: FlaskClient, monkeypatch: pytest.MonkeyPatch) -> None:
     made = counted(monkeypatch, scorekeeper.games.views, "make_rules")
     first = timed(lambda: client.get("/new/example", query_string=EXAMPLE))
     assert first.get_json()["error"] is None and first.get_json()["rows"]
@@ -98,9 +104,10 @@ def test_the_scoring_example_is_worked_out_once_per_query_and_language(client: F
 BLANK = {"players": "10", "deal": "fixed", "max_cards": "5", "deals": "200", "tie": "one-card-hand"}
 
 
-def test_the_blank_sheet_is_printed_once_per_query_and_language(client: FlaskClient,
-                                                                monkeypatch: pytest.MonkeyPatch) -> None:
-    scorekeeper.sheets.views._printed._items.clear()  # another test may have printed this very sheet
+def test_the_blank_sheet_is_printed_once_per_query_and_language(
+        client: FlaskClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    # another test may have printed this very sheet
+    scorekeeper.sheets.views._printed._items.clear()
     printed = counted(monkeypatch, scorekeeper.sheets.pdf, "render_pdf")
     first = client.get("/sheets/blank.pdf", query_string=BLANK)
     assert first.status_code == 200 and first.mimetype == "application/pdf"
@@ -112,8 +119,8 @@ def test_the_blank_sheet_is_printed_once_per_query_and_language(client: FlaskCli
     assert refused.status_code == 400 and len(printed) == 2
 
 
-def test_the_filled_sheet_is_printed_once_per_version_and_language(start: Start,
-                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_filled_sheet_is_printed_once_per_version_and_language(
+        start: Start, monkeypatch: pytest.MonkeyPatch) -> None:
     scorer = start(rules={"max_cards": 3})
     printed = counted(monkeypatch, scorekeeper.sheets.pdf, "render_pdf")
     client = scorer.client

@@ -1,4 +1,5 @@
-"""The end of a game: standings, winners, ties, the cooperative result, settlement, export, delete."""
+"""The end of a game: standings, winners, ties, the cooperative result, settlement, export,
+delete."""
 
 from __future__ import annotations
 
@@ -32,7 +33,8 @@ def test_the_end_shows_standings_winner_and_the_settlement(start: Start) -> None
     assert "Ann −€0.70" in page and "Bob +€2.90" in page
     for payer, amount in (("Cy", "1.10"), ("Dee", "1.10"), ("Ann", "0.70")):
         assert f"{payer} pays Bob €{amount}" in page
-    assert game.export()["settlement"]["net"] == {"Ann": "-0.70", "Bob": "2.90", "Cy": "-1.10", "Dee": "-1.10"}
+    assert game.export()["settlement"]["net"] == {"Ann": "-0.70", "Bob": "2.90", "Cy": "-1.10",
+                                                  "Dee": "-1.10"}
     assert "Deal 4" not in page and 'name="bid"' not in game.page()
 
 
@@ -92,11 +94,13 @@ def test_a_cooperative_game_shows_made_and_missed_deals_never_points(start: Star
     over = game.page()
     assert "The table wins together: every deal made, in 4 deals." in text(over)
     assert "1 deal missed and dealt again." in text(over) and "Total" not in text(over)
-    assert "3 deals made, 1 missed and dealt again" in text(game.client.get("/").get_data(as_text=True))
+    assert "3 deals made, 1 missed and dealt again" in text(
+        game.client.get("/").get_data(as_text=True))
 
 
 def test_one_deal_is_counted_as_one_deal(start: Start) -> None:
-    game = start(players=["Ann", "Bob", "Cy"], rules={"preset": "cooperative", "max_cards": 1, "deal": "down"})
+    game = start(players=["Ann", "Bob", "Cy"],
+                 rules={"preset": "cooperative", "max_cards": 1, "deal": "down"})
     game.bid(0, 1, 0)  # Bob, Cy, then Ann deals
     game.tricks(0, 0, 1)
     assert "every deal made, in 1 deal." in text(game.page())
@@ -114,7 +118,8 @@ def test_end_the_game_now_asks_first_and_can_be_taken_back(start: Start) -> None
     html = game.page()
     page = text(html)
     assert "Game ended by the table" in page and "Bob and Cy share the win with 11" in page
-    resume = re.search(r'<form method="post" action="/g/[^"]+/resume">(.*?)</form>', html, re.DOTALL)
+    resume = re.search(r'<form method="post" action="/g/[^"]+/resume">(.*?)</form>',
+                       html, re.DOTALL)
     assert resume and 'name="csrf_token"' in resume.group(1) and 'name="version"' in resume.group(1)
     assert game.post("/resume").status_code == 302
     assert "Deal 2 of 5" in text(game.page())
@@ -138,7 +143,8 @@ def test_the_game_file_downloads_and_imports_again(start: Start) -> None:
     play_short_game(game)
     response = game.client.get(game.url + "/export.json")
     assert response.status_code == 200 and response.mimetype == "application/json"
-    assert response.headers["Content-Disposition"].startswith('attachment; filename="oh-hell-Friday-')
+    assert response.headers["Content-Disposition"].startswith(
+        'attachment; filename="oh-hell-Friday-')
     document = json.loads(response.get_data(as_text=True))
     assert document["winners"] == ["Bob"] and document["links"]["view"].endswith(game.view_token)
     assert parse(document).game.totals == parse(game.export()).game.totals

@@ -16,14 +16,15 @@ Start = Callable[..., Scorer]
     ("get", "/g/not-a-game", 404, "No game has this link"),
     ("get", "/v/not-a-game", 404, "No game has this link"),
     ("get", "/g/" + "x" * 300, 404, "No game has this link"),
-    ("get", "/g/%00", 404, "No game has this link"),  # PostgreSQL text can't hold NUL: never sent to it
+    # PostgreSQL text can't hold NUL: never sent to it
+    ("get", "/g/%00", 404, "No game has this link"),
     ("get", "/v/ab%00cd/state", 404, "No game has this link"),
     ("get", "/g/%F0%9F%82%A1/sheet.pdf", 404, "No game has this link"),
     ("put", "/new", 405, "Not like that"),
     ("get", "/g/not-a-game/bid", 405, "Not like that"),
 ])
-def test_error_pages_are_html_with_a_message(client: FlaskClient, method: str, url: str, status: int,
-                                             message: str) -> None:
+def test_error_pages_are_html_with_a_message(client: FlaskClient, method: str, url: str,
+                                             status: int, message: str) -> None:
     response = getattr(client, method)(url)
     assert response.status_code == status
     assert response.mimetype == "text/html"
@@ -32,17 +33,19 @@ def test_error_pages_are_html_with_a_message(client: FlaskClient, method: str, u
 
 def test_a_missing_csrf_token_is_a_400_page_that_says_nothing_changed(start: Start) -> None:
     game = start()
-    response = game.client.post(game.url + "/bid", data={"version": game.version(), "seat": 1, "bid": 1})
+    response = game.client.post(game.url + "/bid",
+                                data={"version": game.version(), "seat": 1, "bid": 1})
     assert response.status_code == 400
-    assert "The form expired or was sent from elsewhere; nothing was changed — reload and try again." in \
-        text(response.get_data(as_text=True))
+    assert ("The form expired or was sent from elsewhere; nothing was changed — reload and try "
+            "again.") in text(response.get_data(as_text=True))
     assert game.export()["deals"] == []
 
 
 def test_a_wrong_game_token_with_a_good_form_is_a_404(start: Start) -> None:
     game = start()
     csrf = csrf_from(game.page())
-    response = game.client.post("/g/not-a-game/bid", data={"csrf_token": csrf, "version": 1, "seat": 1, "bid": 1})
+    response = game.client.post("/g/not-a-game/bid",
+                                data={"csrf_token": csrf, "version": 1, "seat": 1, "bid": 1})
     assert response.status_code == 404
     assert "No game has this link" in text(response.get_data(as_text=True))
 

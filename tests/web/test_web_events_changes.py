@@ -49,7 +49,8 @@ def line(event: dict[str, Any], name: str) -> dict[str, Any]:
 # Ending a table early
 
 
-def test_the_director_ends_a_table_with_a_deal_under_way_and_the_deal_is_dropped(client: FlaskClient) -> None:
+def test_the_director_ends_a_table_with_a_deal_under_way_and_the_deal_is_dropped(
+        client: FlaskClient) -> None:
     event = start_round(client, new_event(client, rules=THREE_DEALS))
     edit = token(event["links"]["edit"])
     table = event["played"][0]["tables"][1]
@@ -60,16 +61,19 @@ def test_the_director_ends_a_table_with_a_deal_under_way_and_the_deal_is_dropped
     assert ended.status_code == 302
     game = client.get(table["links"]["api"]).get_json()
     assert game["ended"] and game["finished"] and len(game["deals"]) == 1
-    assert "Table 2's game has ended: it counts as it stands." in text(client.get(f"/e/{edit}").get_data(as_text=True))
+    assert "Table 2's game has ended: it counts as it stands." in text(
+        client.get(f"/e/{edit}").get_data(as_text=True))
     for other in (event["played"][0]["tables"][0], event["played"][0]["tables"][2]):
         play_out(client, other)
     after = event_of(client, edit)
     assert after["played"][0]["tables"][1]["finished"]
     assert line(after, table["players"][2])["per_round"] == [100.0]
-    assert line(after, table["players"][0])["per_round"] == [50.0] == line(after, table["players"][1])["per_round"]
+    assert (line(after, table["players"][0])["per_round"] == [50.0]
+            == line(after, table["players"][1])["per_round"])
 
 
-def test_the_director_ends_a_table_with_no_finished_deal_and_its_players_are_tied(client: FlaskClient) -> None:
+def test_the_director_ends_a_table_with_no_finished_deal_and_its_players_are_tied(
+        client: FlaskClient) -> None:
     event = start_round(client, new_event(client, rules=THREE_DEALS))
     edit = token(event["links"]["edit"])
     first, second, third = event["played"][0]["tables"]
@@ -88,8 +92,8 @@ def test_the_director_ends_a_table_with_no_finished_deal_and_its_players_are_tie
     assert start_round(client, after)["played"][1]["round"] == 2
 
 
-def test_a_table_the_director_ended_takes_no_deal_and_no_resume_from_its_own_link(app: Flask,
-                                                                                 client: FlaskClient) -> None:
+def test_a_table_the_director_ended_takes_no_deal_and_no_resume_from_its_own_link(
+        app: Flask, client: FlaskClient) -> None:
     event = start_round(client, new_event(client, rules=THREE_DEALS))
     edit = token(event["links"]["edit"])
     table = event["played"][0]["tables"][0]
@@ -103,10 +107,14 @@ def test_a_table_the_director_ended_takes_no_deal_and_no_resume_from_its_own_lin
     assert f"/g/{game}/resume" not in page
     assert "The club night's organiser ended table 1 of round 1" in text(page)
     read = scorer.get(table["links"]["api"])
-    doc = {name: read.get_json()[name] for name in ("format", "title", "players", "rules", "first_dealer", "deals")}
-    for body in ({**doc, "ended": False}, {**doc, "deals": [*doc["deals"], seat_wins(n, 1)], "ended": False}):
-        refused = scorer.put(f"/api/games/{game}", json=body, headers={"If-Match": read.headers["ETag"]})
-        assert refused.status_code == 403 and "organiser ended table 1" in refused.get_json()["error"]
+    doc = {name: read.get_json()[name]
+           for name in ("format", "title", "players", "rules", "first_dealer", "deals")}
+    for body in ({**doc, "ended": False},
+                 {**doc, "deals": [*doc["deals"], seat_wins(n, 1)], "ended": False}):
+        refused = scorer.put(f"/api/games/{game}", json=body,
+                             headers={"If-Match": read.headers["ETag"]})
+        assert (refused.status_code == 403
+                and "organiser ended table 1" in refused.get_json()["error"])
     assert (events_snapshot(app), client.get(table["links"]["api"]).get_json()) == before
 
 
@@ -122,7 +130,8 @@ def test_a_player_withdrawn_by_mistake_comes_back_for_the_next_round(client: Fla
     back = client.post(players, json={"arrive": "ANN"})
     assert back.status_code == 200, back.get_json()
     assert back.get_json()["changes"] == []
-    seated = [name for t in start_round(client, event)["played"][0]["tables"] for name in t["players"]]
+    seated = [name for t in start_round(client, event)["played"][0]["tables"]
+              for name in t["players"]]
     assert sorted(seated) == sorted(NAMES)
 
 
@@ -138,10 +147,12 @@ def test_a_withdrawn_player_comes_back_later_keeping_the_rounds_played(client: F
     assert "Ann" not in [name for t in event["played"][1]["tables"] for name in t["players"]]
     assert "Ann" not in event["played"][1]["byes"]
     refused = client.post(players, json={"bye": "Ann", "round": 3})
-    assert refused.status_code == 422 and refused.get_json()["error"] == "Ann has withdrawn: bring Ann back first"
+    assert (refused.status_code == 422
+            and refused.get_json()["error"] == "Ann has withdrawn: bring Ann back first")
     back = client.post(players, json={"arrive": "Ann"})
     assert back.status_code == 200
-    assert back.get_json()["changes"] == [{"name": "Ann", "arrives": 1, "last": None, "away": [2], "byes": []}]
+    assert back.get_json()["changes"] == [{"name": "Ann", "arrives": 1, "last": None, "away": [2],
+                                           "byes": []}]
     page = text(client.get(f"/e/{edit}").get_data(as_text=True))
     assert "Ann · away in round 2" in page
     for table in event["played"][1]["tables"]:
@@ -151,10 +162,12 @@ def test_a_withdrawn_player_comes_back_later_keeping_the_rounds_played(client: F
     for table in event["played"][2]["tables"]:
         finish(client, table)
     ann_line = line(event_of(client, edit), "Ann")
-    assert ann_line["rounds_played"] == 2 and ann_line["per_round"][0] == 100.0 and ann_line["per_round"][1] == 0.0
+    assert (ann_line["rounds_played"] == 2 and ann_line["per_round"][0] == 100.0
+            and ann_line["per_round"][1] == 0.0)
 
 
-def test_a_bye_asked_for_by_mistake_is_taken_back_before_its_round(app: Flask, client: FlaskClient) -> None:
+def test_a_bye_asked_for_by_mistake_is_taken_back_before_its_round(app: Flask,
+                                                                   client: FlaskClient) -> None:
     event = new_event(client)
     edit = token(event["links"]["edit"])
     players = f"/api/events/{edit}/players"
@@ -165,16 +178,19 @@ def test_a_bye_asked_for_by_mistake_is_taken_back_before_its_round(app: Flask, c
                        ({"play": "Zed", "round": 1}, "Zed is not a player of this event"),
                        ({"play": "Cy"}, "Send one change")):
         refused = client.post(players, json=body)
-        assert refused.status_code == 422 and said in refused.get_json()["error"], refused.get_json()
+        assert refused.status_code == 422 and said in refused.get_json()["error"], (
+            refused.get_json())
     assert events_snapshot(app) == before
     taken_back = client.post(players, json={"play": "cy", "round": 1})
     assert taken_back.status_code == 200
-    assert taken_back.get_json()["changes"] == [{"name": "Cy", "arrives": 1, "last": None, "away": [], "byes": [2]}]
+    assert taken_back.get_json()["changes"] == [{"name": "Cy", "arrives": 1, "last": None,
+                                                 "away": [], "byes": [2]}]
     event = start_round(client, event)
     assert "Cy" in [name for t in event["played"][0]["tables"] for name in t["players"]]
     started = client.post(players, json={"play": "Cy", "round": 1})
     assert started.status_code == 422
-    assert started.get_json()["error"] == "Round 1 has started already: a bye can be taken back before its round"
+    assert started.get_json()["error"] == (
+        "Round 1 has started already: a bye can be taken back before its round")
 
 
 def test_the_director_s_page_brings_a_player_back_and_takes_a_bye_back(client: FlaskClient) -> None:
@@ -186,7 +202,8 @@ def test_the_director_s_page_brings_a_player_back_and_takes_a_bye_back(client: F
     assert "Someone comes back" in text(page) and "Take back a bye" in text(page)
     came = post(client, edit, "players", action="arrive", name="Bob")
     assert came.status_code == 302
-    assert "Bob plays again from the next round." in text(client.get(f"/e/{edit}").get_data(as_text=True))
+    assert "Bob plays again from the next round." in text(
+        client.get(f"/e/{edit}").get_data(as_text=True))
     taken = post(client, edit, "players", action="play", name="Cy", round="2")
     assert taken.status_code == 302
     assert "Cy plays round 2 after all." in text(client.get(f"/e/{edit}").get_data(as_text=True))
@@ -208,10 +225,14 @@ def test_while_a_round_is_played_the_standings_count_it_as_it_stands(client: Fla
         page = text(client.get(f"/e/{link}").get_data(as_text=True))
         assert "Provisional standings: round 1 as it stands" in page and "R1 so far" in page
         standings = page.split("Provisional standings: round 1 as it stands")[1]
-        assert standings.split()[:9] == ["#", "Player", "Score", "R1", "so", "far", "Tables", "won", "Bids"]
-        assert standings.split()[10:14] == ["1", first["players"][0], "100", "100"]  # the only one ahead
-    assert client.get(f"/api/events/{view}").get_json()["standings"][0]["score"] == 0.0  # the final ones wait
-    assert put_deals(client, first, [seat_wins(len(first["players"]), 0)] * 3).get_json()["finished"]
+        assert standings.split()[:9] == ["#", "Player", "Score", "R1", "so", "far", "Tables", "won",
+                                         "Bids"]
+        # the only one ahead
+        assert standings.split()[10:14] == ["1", first["players"][0], "100", "100"]
+    # the final ones wait
+    assert client.get(f"/api/events/{view}").get_json()["standings"][0]["score"] == 0.0
+    assert put_deals(client, first,
+                     [seat_wins(len(first["players"]), 0)] * 3).get_json()["finished"]
     for table in event["played"][0]["tables"][1:]:
         play_out(client, table)
     page = text(client.get(f"/e/{view}").get_data(as_text=True))
@@ -221,22 +242,25 @@ def test_while_a_round_is_played_the_standings_count_it_as_it_stands(client: Fla
 # Words
 
 
-def test_the_tables_still_playing_are_listed_as_the_language_lists_them(client: FlaskClient) -> None:
+def test_the_tables_still_playing_are_listed_as_the_language_lists_them(
+        client: FlaskClient) -> None:
     """Issue 30, item 7: "table 1, 2 is still playing"; and "Every planned round has been played"
     while the last round was still being played."""
     event = start_round(client, new_event(client, rounds=1))
     rounds = f"/api/events/{token(event['links']['edit'])}/rounds"
     said = client.post(rounds, json={}).get_json()["error"]
-    assert said == ("Round 1 is the last planned round, and it is being played: plan more rounds under "
-                    "\u201cRounds to come\u201d to play another")
+    assert said == ("Round 1 is the last planned round, and it is being played: plan more rounds "
+                    "under \u201cRounds to come\u201d to play another")
     event = start_round(client, new_event(client, rounds=2))
     rounds = f"/api/events/{token(event['links']['edit'])}/rounds"
     assert client.post(rounds, json={}).get_json()["error"] == \
         "Round 1 is not finished: tables 1, 2, and 3 are still playing"
     for table in event["played"][0]["tables"][:2]:
         finish(client, table)
-    assert client.post(rounds, json={}).get_json()["error"] == "Round 1 is not finished: table 3 is still playing"
+    assert client.post(rounds, json={}).get_json()["error"] == (
+        "Round 1 is not finished: table 3 is still playing")
     event = start_round(client, new_event(client, rounds=3))
     finish(client, event["played"][0]["tables"][0])
-    dutch = client.post(f"/api/events/{token(event['links']['edit'])}/rounds?lang=nl", json={}).get_json()["error"]
+    dutch = client.post(f"/api/events/{token(event['links']['edit'])}/rounds?lang=nl",
+                        json={}).get_json()["error"]
     assert dutch == "Spelronde 1 is niet klaar: tafels 2 en 3 spelen nog"

@@ -26,8 +26,8 @@ QUICK_RULES = {"preset": "oh-hell", "deal": "fixed", "max_cards": 1, "deals": 1}
 
 def night(client: FlaskClient, players: int, finished: int, rounds: int = 3) -> dict[str, Any]:
     """A night of ``players`` at tables of 4, ``finished`` rounds played, the next one started."""
-    event = new_event(client, players=[f"Player {n:03d}" for n in range(1, players + 1)], rounds=rounds,
-                      tables={"size": 4}, rules=QUICK_RULES)
+    event = new_event(client, players=[f"Player {n:03d}" for n in range(1, players + 1)],
+                      rounds=rounds, tables={"size": 4}, rules=QUICK_RULES)
     for number in range(finished + 1):
         event = start_round(client, event)
         if number < finished:
@@ -39,7 +39,8 @@ def night(client: FlaskClient, players: int, finished: int, rounds: int = 3) -> 
 
 def words(data: bytes) -> str:
     """A PDF's text, its white space folded."""
-    return " ".join(" ".join(page.extract_text() for page in PdfReader(BytesIO(data)).pages).split())
+    return " ".join(" ".join(page.extract_text()
+                             for page in PdfReader(BytesIO(data)).pages).split())
 
 
 @pytest.fixture
@@ -56,14 +57,15 @@ def printed(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     return asked
 
 
-def test_an_unchanged_night_s_pdfs_are_printed_once_and_a_changed_one_s_again(client: FlaskClient,
-                                                                              printed: list[str]) -> None:
+def test_an_unchanged_night_s_pdfs_are_printed_once_and_a_changed_one_s_again(
+        client: FlaskClient, printed: list[str]) -> None:
     """Issue 29, finding 2: nothing was kept, and a second request of the results sheet of an
     unchanged night took as long as the first (15.5 s at 400 players). Each PDF is now kept by the
     night's state, its link's kind, the paper and the language."""
     event = night(client, 13, finished=1)
     edit, view = token(event["links"]["edit"]), token(event["links"]["view"])
-    results, cards, letter = f"/e/{view}/results.pdf", f"/e/{edit}/cards.pdf", f"/e/{edit}/cards.pdf?paper=letter"
+    results, cards, letter = (f"/e/{view}/results.pdf", f"/e/{edit}/cards.pdf",
+                              f"/e/{edit}/cards.pdf?paper=letter")
     first = {path: client.get(path) for path in (results, cards, letter)}
     assert all(response.status_code == 200 for response in first.values())
     assert len(printed) == 3
@@ -83,9 +85,10 @@ def test_an_unchanged_night_s_pdfs_are_printed_once_and_a_changed_one_s_again(cl
     assert client.get(results).status_code == 200 and len(printed) == 7
 
 
-def test_the_results_sheet_of_100_players_has_the_whole_standings_on_its_first_page(client: FlaskClient) -> None:
-    """Issue 29, finding 2 (low): a large night's results sheet ran its standings over many pages, in
-    a table too wide to read. The standings come first, 100 players to the first page."""
+def test_the_results_sheet_of_100_players_has_the_whole_standings_on_its_first_page(
+        client: FlaskClient) -> None:
+    """Issue 29, finding 2 (low): a large night's results sheet ran its standings over many pages,
+    in a table too wide to read. The standings come first, 100 players to the first page."""
     event = night(client, 100, finished=1)
     response = client.get(f"/e/{token(event['links']['view'])}/results.pdf")
     assert response.status_code == 200
@@ -93,15 +96,18 @@ def test_the_results_sheet_of_100_players_has_the_whole_standings_on_its_first_p
     first = " ".join(pages[0].extract_text().split())
     assert len(event["standings"]) == 100
     for line in event["standings"]:
-        shown = f"{line['rank']} {line['name']} {line['score']:g} {line['tables_won']} {line['made']}/{line['deals']}"
+        shown = (f"{line['rank']} {line['name']} {line['score']:g} {line['tables_won']} "
+                 f"{line['made']}/{line['deals']}")
         assert re.search(rf"(^| ){re.escape(shown)} ", first), shown
     rounds = words(response.data).split("ROUND 1", 1)[1]  # after the standings
     for table in event["played"][0]["tables"]:  # each table on one line: the winner first
-        assert f"Table {table['table']} 1 {table['players'][(table['table'] - 1) % 4]} 11 " in rounds
+        assert (f"Table {table['table']} 1 {table['players'][(table['table'] - 1) % 4]} 11 "
+                in rounds)
 
 
 @pytest.mark.parametrize("link", ["edit", "view"])
-def test_the_results_sheet_holds_no_edit_link_of_the_night_or_of_its_tables(client: FlaskClient, link: str) -> None:
+def test_the_results_sheet_holds_no_edit_link_of_the_night_or_of_its_tables(client: FlaskClient,
+                                                                            link: str) -> None:
     """EVENTS.md, "Who may do what": no answer holds a link with more authority than the link used.
     The results sheet is for everyone (the room screen, every phone), from either link. A guard for
     the new layout and the PDFs kept by link: the sheet before this change held no link either."""
@@ -129,7 +135,8 @@ def test_each_table_card_s_qr_code_is_its_table_s_edit_link_and_only_the_directo
     response = client.get(f"/e/{token(event['links']['edit'])}/cards.pdf")
     assert response.status_code == 200
     tables = event["played"][-1]["tables"]
-    images = [image.image for page in PdfReader(BytesIO(response.data)).pages for image in page.images]
+    images = [image.image for page in PdfReader(BytesIO(response.data)).pages
+              for image in page.images]
     assert len(images) == len(tables) == 3
     assert [scanned(image) for image in images] == [[t["links"]["edit"]] for t in tables]
     for image in images:
@@ -160,8 +167,8 @@ def test_a_large_night_s_pdfs_stay_within_the_cpu_bound(client: FlaskClient) -> 
 
 def test_a_night_too_long_for_one_sheet_prints_its_latest_rounds_and_each_round_on_its_own(
         client: FlaskClient, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Issue 29, finding 2: the results sheet of the largest night, 20 rounds of 400 players with long
-    names, took 4 s and more (8,000 names to draw). A sheet prints the latest rounds within
+    """Issue 29, finding 2: the results sheet of the largest night, 20 rounds of 400 players with
+    long names, took 4 s and more (8,000 names to draw). A sheet prints the latest rounds within
     ``ROUND_NAMES`` names and says where the others are; ``?round=N`` prints round N alone. Here the
     limit is one round of this night's 13 players."""
     monkeypatch.setattr(printed_module, "ROUND_NAMES", 13)
@@ -170,25 +177,31 @@ def test_a_night_too_long_for_one_sheet_prints_its_latest_rounds_and_each_round_
     whole = words(client.get(f"/e/{view}/results.pdf").data)
     assert "STANDINGS" in whole and "ROUND 2" in whole and "ROUND 1" not in whole
     assert "Round 1's tables are on a sheet of their own" in whole
-    assert "13 players · 2 rounds played" in whole  # every finished round is counted, printed or not
+    # every finished round is counted, printed or not
+    assert "13 players · 2 rounds played" in whole
     alone = client.get(f"/e/{view}/results.pdf?round=1")
-    assert alone.status_code == 200 and 'filename="round-1-results.pdf"' in alone.headers["Content-Disposition"]
+    assert (alone.status_code == 200
+            and 'filename="round-1-results.pdf"' in alone.headers["Content-Disposition"])
     shown = words(alone.data)
     assert "ROUND 1" in shown and "STANDINGS" not in shown and "ROUND 2" not in shown
     assert "13 players · 2 rounds played" in shown
     for table in event["played"][0]["tables"]:
         assert f"Table {table['table']} 1 " in shown
-    for asked in ("3", "0", "x", "\u0661", "1" * 40):  # started but not finished, none, not a number
+    # started but not finished, none, not a number
+    for asked in ("3", "0", "x", "\u0661", "1" * 40):
         refused = client.get(f"/e/{view}/results.pdf", query_string={"round": asked})
         assert refused.status_code == 404
-        assert "has no results yet: a round's tables are printed once every table has finished" in message(refused)
+        assert ("has no results yet: a round's tables are printed once every table has finished"
+                in message(refused))
 
 
 @given(st.lists(st.integers(3, 400), min_size=1, max_size=20), st.integers(1, 2000))
-def test_a_results_sheet_prints_the_latest_rounds_within_the_limit_of_names(sizes: list[int], limit: int) -> None:
-    """The rounds printed are the latest ones, consecutive, at most ``limit`` names together unless the
-    last round alone holds more."""
-    seated = [Table(1, tuple(f"P{i}" for i in range(size)), None, None) for size in sizes]  # type: ignore[arg-type]
+def test_a_results_sheet_prints_the_latest_rounds_within_the_limit_of_names(sizes: list[int],
+                                                                            limit: int) -> None:
+    """The rounds printed are the latest ones, consecutive, at most ``limit`` names together unless
+    the last round alone holds more."""
+    seated = [Table(1, tuple(f"P{i}" for i in range(size)), None, None)  # type: ignore[arg-type]
+              for size in sizes]
     played = tuple(Round(n, (table,), ()) for n, table in enumerate(seated, start=1))
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(printed_module, "ROUND_NAMES", limit)
@@ -201,7 +214,8 @@ def test_a_results_sheet_prints_the_latest_rounds_within_the_limit_of_names(size
 
 
 @pytest.mark.parametrize("link", ["edit", "view"])
-def test_each_finished_round_s_tables_are_offered_as_a_sheet_of_their_own(client: FlaskClient, link: str) -> None:
+def test_each_finished_round_s_tables_are_offered_as_a_sheet_of_their_own(client: FlaskClient,
+                                                                          link: str) -> None:
     """The director's page and the room screen offer every finished round's tables, the latest
     first, by the link used (the room screen's form holds the read-only link only)."""
     event = night(client, 13, finished=2)

@@ -32,25 +32,30 @@ OTHERS = {"number": "1", "index": "0", "name": "Ann", "code": "en", "filename": 
 #: The parts of a route that take a link.
 LINKS = {"token", "event", "group"}
 #: What a current table's own link may change in the night: its deals and its changes at the table.
-PLAYS = {"play.adjust", "play.unadjust", "play.bid", "play.bids", "play.cards", "play.correct", "play.undo_deal",
-         "play.end", "play.resume", "play.stakes", "play.tricks", "play.trump", "play.undo", "table.arrive",
-         "table.come_back", "table.leave", "table.sit_out", "plan.plan", "api.replace_game"}
+PLAYS = {"play.adjust", "play.unadjust", "play.bid", "play.bids", "play.cards", "play.correct",
+         "play.undo_deal", "play.end", "play.resume", "play.stakes", "play.tricks", "play.trump",
+         "play.undo", "table.arrive", "table.come_back", "table.leave", "table.sit_out",
+         "plan.plan", "api.replace_game"}
 
 
 def the_night(app: Flask, ids: list[int]) -> list[tuple[Any, ...]]:
     """The night as stored: its event, its table games, its group and the group's games."""
     with app.app_context():
         rows = []
-        for query in ("SELECT id, version FROM events ORDER BY id",  # a version grows at every write
-                      f"SELECT id, version FROM games WHERE id IN ({', '.join(map(str, ids))}) ORDER BY id",
+        # a version grows at every write
+        for query in ("SELECT id, version FROM events ORDER BY id",
+                      (f"SELECT id, version FROM games WHERE id IN ({', '.join(map(str, ids))})"
+                       " ORDER BY id"),
                       "SELECT id, version FROM groups ORDER BY id",
-                      "SELECT game_id, group_id, position, active FROM group_games ORDER BY game_id"):
+                      ("SELECT game_id, group_id, position, active FROM group_games"
+                       " ORDER BY game_id")):
             rows.extend(tuple(row) for row in db.session.execute(db.text(query)))
         return rows
 
 
 def readable(answer: Any) -> bytes:
-    """An answer as a reader sees it: the body (a PDF's text and link targets), and where it leads."""
+    """An answer as a reader sees it: the body (a PDF's text and link targets), and where it
+    leads."""
     body = answer.get_data()
     if body.startswith(b"%PDF"):
         reader = PdfReader(io.BytesIO(body))
@@ -76,12 +81,14 @@ def test_every_route_with_every_link_gives_no_more_authority_and_changes_the_nig
     current, past = night["second"][0], night["first"][0]
     tables = [t for r in ("first", "second") for t in night[r]]
     table_edits = {token(t["links"]["edit"]) for t in tables}
-    ordinary = app.test_client().post("/api/games", json={"players": ["Ann", "Bob", "Cy"]}).get_json()
+    ordinary = app.test_client().post("/api/games",
+                                      json={"players": ["Ann", "Bob", "Cy"]}).get_json()
     ids = []
     with app.app_context():
         ids = [row[0] for row in db.session.execute(db.text("SELECT game_id FROM event_games"))]
     director = app.test_client()
-    assert director.get(f"/e/{director_link}").status_code == 200  # the phone that opened the director's page
+    # the phone that opened the director's page
+    assert director.get(f"/e/{director_link}").status_code == 200
     kinds: dict[str, tuple[str, FlaskClient]] = {
         "director": (director_link, director),
         "room screen": (token(event["links"]["view"]), app.test_client()),
@@ -92,7 +99,8 @@ def test_every_route_with_every_link_gives_no_more_authority_and_changes_the_nig
         "another game": (token(ordinary["links"]["edit"]), app.test_client()),
         "no such link": ("no-such-link-AAAAAAAAAAAAAAAAAAAAAAAAA", app.test_client()),
     }
-    tokens = {kind: csrf_from(client.get("/new").get_data(as_text=True)) for kind, (_link, client) in kinds.items()}
+    tokens = {kind: csrf_from(client.get("/new").get_data(as_text=True))
+              for kind, (_link, client) in kinds.items()}
     walked = 0
     for rule in url_rules():
         linked = bool(LINKS & set(rule.arguments))
@@ -101,7 +109,8 @@ def test_every_route_with_every_link_gives_no_more_authority_and_changes_the_nig
                 if not linked and kind not in ("current table", "director"):
                     continue  # a route that takes no link: what the phone holds is all it may show
                 if rule.endpoint == "events.end_table" and kind == "director":
-                    continue  # the director may end a table: tested on its own, and it would close the round
+                    # the director may end a table: tested on its own, and it would close the round
+                    continue
                 url = fill(rule, **OTHERS, **dict.fromkeys(LINKS, link))
                 before = the_night(app, ids)
                 answer = request(client, method, url, tokens[kind])
@@ -112,9 +121,11 @@ def test_every_route_with_every_link_gives_no_more_authority_and_changes_the_nig
                 if kind != "director":
                     mine = {link} if link in table_edits else set()
                     for secret in {director_link, group_link} | (table_edits - mine):
-                        assert secret.encode() not in shown, f"{what} shows a link of more authority"
+                        assert secret.encode() not in shown, (
+                            f"{what} shows a link of more authority")
                     if not (kind == "current table" and rule.endpoint in PLAYS):
                         assert the_night(app, ids) == before, f"{what} changed the night"
                 if rule.endpoint == "events.cards" and kind != "director":
-                    assert answer.status_code in (403, 404), f"{what}: the cards hold every table's edit link"
+                    assert answer.status_code in (403, 404), (
+                        f"{what}: the cards hold every table's edit link")
     assert walked > 8 * 60

@@ -35,12 +35,14 @@ def timed(call: Callable[[], TestResponse]) -> TestResponse:
 
 WRITES = {"action": "start", "players-0": "Ann", "players-1": "Bob", "version": "1", "bids-0": "0",
           "bids-1": "0", "tricks-0": "1", "tricks-1": "0", "seat": "0", "bid": "0", "points": "5",
-          "player": "0", "deal": "1", "trump": "S", "cards": "1", "stakes": "per_point", "amount": "1"}
+          "player": "0", "deal": "1", "trump": "S", "cards": "1", "stakes": "per_point",
+          "amount": "1"}
 
 
 @pytest.mark.parametrize("method", ["HEAD", "OPTIONS", "GET"])
 @pytest.mark.parametrize("rule", url_rules(), ids=lambda rule: rule.rule)
-def test_only_a_post_with_its_form_token_writes(app: Flask, start: Start, method: str, rule: Any) -> None:
+def test_only_a_post_with_its_form_token_writes(app: Flask, start: Start, method: str,
+                                                rule: Any) -> None:
     """Finding 1: only a POST with its CSRF token and version may write; HEAD, OPTIONS and GET,
     even carrying a form that asks for a write, change nothing on any route."""
     game = start(players=["Ann", "Bob"], rules={"max_cards": 1},
@@ -55,7 +57,8 @@ def test_only_a_post_with_its_form_token_writes(app: Flask, start: Start, method
 
 # 2. Simultaneous bids landed on the wrong players ---------------------------------------------
 
-def test_simultaneous_bids_with_the_first_seat_missing_are_refused_not_shifted(app: Flask, start: Start) -> None:
+def test_simultaneous_bids_with_the_first_seat_missing_are_refused_not_shifted(
+        app: Flask, start: Start) -> None:
     """Finding 2: british-oh-hell, bids-1..3 posted without bids-0, was stored as [3, 2, 1, 1]."""
     game = start(rules={"preset": "british-oh-hell", "deal": "down", "max_cards": 3})
     before = snapshot(app)
@@ -67,29 +70,35 @@ def test_simultaneous_bids_with_the_first_seat_missing_are_refused_not_shifted(a
 
 # 3. Numbers without bounds -----------------------------------------------------------------------
 
-HUGE = ["1e100000000", "1e-99999999", "1e20", "9" * 4400, "²", "١٢", "１２", "NaN", "Infinity", "1_000", "0x10"]
+HUGE = ["1e100000000", "1e-99999999", "1e20", "9" * 4400, "²", "١٢", "１２", "NaN", "Infinity",
+        "1_000", "0x10"]
 
 
 @pytest.mark.parametrize("value", HUGE)
 def test_a_zero_bid_out_of_bounds_is_refused_quickly_everywhere(app: Flask, client: FlaskClient,
                                                                start: Start, value: str) -> None:
-    """Finding 3: zero_bid=1e100000000 built 10^(10^8) (30 s and a killed worker); ² passed isdigit()
-    and failed int(). In the blank sheet's query, the scoring example, the new-game form and the API."""
+    """Finding 3: zero_bid=1e100000000 built 10^(10^8) (30 s and a killed worker); ² passed
+    isdigit() and failed int(). In the blank sheet's query, the scoring example, the new-game form
+    and the API."""
     before = snapshot(app)
-    sheet = timed(lambda: client.get("/sheets/blank.pdf", query_string={"players": "4", "zero_bid": value}))
-    assert sheet.status_code == 400 and "A made zero bid scores must be" in text(sheet.get_data(as_text=True))
+    sheet = timed(lambda: client.get("/sheets/blank.pdf",
+                                     query_string={"players": "4", "zero_bid": value}))
+    assert sheet.status_code == 400 and "A made zero bid scores must be" in text(
+        sheet.get_data(as_text=True))
     example = timed(lambda: client.get("/new/example", query_string={"rules-zero_bid": value}))
     assert "A made zero bid scores must be" in example.get_json()["error"]
     form = {"csrf_token": csrf_from(client.get("/new").get_data(as_text=True)), "action": "start",
             **{f"players-{i}": name for i, name in enumerate(FOUR)}, "rules-zero_bid": value}
     assert timed(lambda: client.post("/new", data=form)).status_code == 422
-    assert timed(lambda: client.post("/api/games", json={"players": FOUR, "rules": {"zero_bid": value}})
+    assert timed(lambda: client.post("/api/games",
+                                     json={"players": FOUR, "rules": {"zero_bid": value}})
                  ).status_code == 422
     assert snapshot(app) == before
 
 
 @pytest.mark.parametrize("value", [10**20, 10**30, 2**63, 2.5, 1e300])
-def test_a_zero_bid_too_large_for_json_is_never_stored(app: Flask, client: FlaskClient, value: object) -> None:
+def test_a_zero_bid_too_large_for_json_is_never_stored(app: Flask, client: FlaskClient,
+                                                       value: object) -> None:
     """Finding 3: zero_bid "1e20" or 10**30 was stored, then every page of the game answered 500."""
     before = snapshot(app)
     response = client.post("/api/games", json={"players": FOUR, "rules": {"zero_bid": value}})
@@ -97,10 +106,12 @@ def test_a_zero_bid_too_large_for_json_is_never_stored(app: Flask, client: Flask
     assert snapshot(app) == before
 
 
-@pytest.mark.parametrize(("field", "value"), [("per_point", "1e-99999999"), ("ante", "1e-99999999"),
-                                              ("hard_score_bonus", "1e-99999999"), ("per_point", "1e5")])
-def test_stakes_of_tiny_exponents_on_a_finished_game_are_refused(app: Flask, start: Start, field: str,
-                                                                 value: str) -> None:
+@pytest.mark.parametrize(("field", "value"), [("per_point", "1e-99999999"),
+                                              ("ante", "1e-99999999"),
+                                              ("hard_score_bonus", "1e-99999999"),
+                                              ("per_point", "1e5")])
+def test_stakes_of_tiny_exponents_on_a_finished_game_are_refused(app: Flask, start: Start,
+                                                                 field: str, value: str) -> None:
     """Finding 3: stakes of 1e-99999999 on a finished game were accepted; from then on its pages
     answered 500 after 30 s, for good."""
     game = start(players=["Ann", "Bob"], rules={"max_cards": 1, "deal": "down"},
@@ -123,15 +134,17 @@ def test_stakes_of_tiny_exponents_on_a_finished_game_are_refused(app: Flask, sta
     ({"players": "9" * 4400}, "The number of players"),
     ({"players": "4", "target": "9" * 4400}, "Game to"),
 ])
-def test_other_digits_and_long_numbers_in_a_query_get_a_message(client: FlaskClient, query: dict[str, str],
-                                                                words: str) -> None:
+def test_other_digits_and_long_numbers_in_a_query_get_a_message(
+        client: FlaskClient, query: dict[str, str], words: str) -> None:
     """Finding 3: ², 4,400-digit numbers and a 5,000-digit sequence answered 500."""
     response = timed(lambda: client.get("/sheets/blank.pdf", query_string=query))
     assert response.status_code == 400 and words in text(response.get_data(as_text=True))
 
 
-@pytest.mark.parametrize("action", ["up-²", "remove-١", "down-" + "9" * 4400, "up-1e3", "remove--1"])
-def test_the_new_game_buttons_with_other_digits_change_nothing(client: FlaskClient, action: str) -> None:
+@pytest.mark.parametrize("action", ["up-²", "remove-١", "down-" + "9" * 4400, "up-1e3",
+                                    "remove--1"])
+def test_the_new_game_buttons_with_other_digits_change_nothing(client: FlaskClient,
+                                                               action: str) -> None:
     """Finding 3: the new-game actions read their row with isdigit() and int()."""
     form = {"csrf_token": csrf_from(client.get("/new").get_data(as_text=True)), "action": action,
             **{f"players-{i}": name for i, name in enumerate(FOUR)}, "first_dealer": "²"}
@@ -162,7 +175,8 @@ def test_huge_numbers_in_a_game_file_are_refused_quickly(app: Flask, client: Fla
 
 @pytest.mark.parametrize("formula", ["max('%0999999999d'%1, '%0999999999d'%1, '%0999999999d'%1)",
                                      "('%0999999999d'%1)<'2'", "f'{bid:0999999999}' < 'x'"])
-def test_a_formula_of_text_is_refused_at_once(app: Flask, client: FlaskClient, formula: str) -> None:
+def test_a_formula_of_text_is_refused_at_once(app: Flask, client: FlaskClient,
+                                              formula: str) -> None:
     """Finding 4: %-formatting of strings took 3 GB in one second; a string comparison was accepted
     and then every page of the game took 10 s."""
     before = snapshot(app)
@@ -172,18 +186,21 @@ def test_a_formula_of_text_is_refused_at_once(app: Flask, client: FlaskClient, f
     assert snapshot(app) == before
 
 
-# 5. Cost without bounds ----------------------------------------------------------------------------
+# 5. Cost without bounds ---------------------------------------------------------------------------
 
 def test_a_blank_sheet_of_a_thousand_deals_is_refused(client: FlaskClient) -> None:
     """Finding 5: players=10&deal=fixed&max_cards=5&deals=1000 took 26 s and 730 MB."""
     query = {"players": "10", "deal": "fixed", "max_cards": "5", "deals": "1000"}
     response = timed(lambda: client.get("/sheets/blank.pdf", query_string=query))
     assert response.status_code == 400
-    assert "Number of deals must be a whole number from 1 to 200" in text(response.get_data(as_text=True))
+    assert "Number of deals must be a whole number from 1 to 200" in text(
+        response.get_data(as_text=True))
 
 
-def test_a_game_of_more_than_300_deals_or_100_adjustments_is_refused(app: Flask, client: FlaskClient) -> None:
-    """Finding 5: a 500-deal game's sheet took 20 s; 23,000 adjustments in 1 MB made a 12 MB page."""
+def test_a_game_of_more_than_300_deals_or_100_adjustments_is_refused(app: Flask,
+                                                                     client: FlaskClient) -> None:
+    """Finding 5: a 500-deal game's sheet took 20 s; 23,000 adjustments in 1 MB made a 12 MB
+    page."""
     deal = {"bids": [1, 0], "tricks": [1, 0]}
     rules = {"deal": "fixed", "max_cards": 1, "bidding": "free"}
     long = {"players": ["Ann", "Bob"], "rules": rules, "deals": [deal] * 301}
@@ -196,7 +213,8 @@ def test_a_game_of_more_than_300_deals_or_100_adjustments_is_refused(app: Flask,
 
 # 6. A formula could strand a game ---------------------------------------------------------------
 
-def test_a_formula_that_fails_at_a_later_deal_is_refused_when_the_game_is_set_up(client: FlaskClient) -> None:
+def test_a_formula_that_fails_at_a_later_deal_is_refused_when_the_game_is_set_up(
+        client: FlaskClient) -> None:
     """Finding 6: 10/(cards-5) was accepted, deals 1–5 saved, and deal 6 was refused for good."""
     form = {"csrf_token": csrf_from(client.get("/new").get_data(as_text=True)), "action": "start",
             **{f"players-{i}": name for i, name in enumerate(FOUR)}, "rules-scoring": "custom",
@@ -206,22 +224,25 @@ def test_a_formula_that_fails_at_a_later_deal_is_refused_when_the_game_is_set_up
     assert "divides by zero for bid 0, tricks 0, cards 5" in text(response.get_data(as_text=True))
 
 
-# 7. Backups lost games -----------------------------------------------------------------------------
+# 7. Backups lost games ----------------------------------------------------------------------------
 
 def _restore(client: FlaskClient, document: object) -> TestResponse:
     csrf = csrf_from(client.get("/import").get_data(as_text=True))
     upload = (io.BytesIO(json.dumps(document).encode()), "backup.json")
-    return client.post("/import", data={"csrf_token": csrf, "file": upload}, content_type="multipart/form-data")
+    return client.post("/import", data={"csrf_token": csrf, "file": upload},
+                       content_type="multipart/form-data")
 
 
-def test_a_full_backup_restored_on_a_fresh_phone_is_all_in_its_list_and_a_second_restore_imports_nothing(
+def test_a_full_backup_restored_on_a_fresh_phone_is_all_in_its_list_and_a_second_restore_imports_nothing(  # noqa: E501, RUF100 (the test's name)
         app: Flask) -> None:
-    """Finding 7: "50 games imported", but the phone's list kept 25; each restore added 25 copies."""
+    """Finding 7: "50 games imported", but the phone's list kept 25; each restore added 25
+    copies."""
     games = [{"title": f"Friday {n}", "players": ["Ann", "Bob", "Cy"], "rules": {"max_cards": 3},
               "links": {"edit": f"http://elsewhere.invalid/g/{n}"}} for n in range(MAX_GAMES)]
     phone = app.test_client()
     first = _restore(phone, {"format": FORMAT, "games": games})
-    assert first.status_code == 200 and f"{MAX_GAMES} games imported" in text(first.get_data(as_text=True))
+    assert first.status_code == 200 and f"{MAX_GAMES} games imported" in text(
+        first.get_data(as_text=True))
     home = text(phone.get("/").get_data(as_text=True))
     assert all(f"Friday {n}" in home for n in range(MAX_GAMES))
     stored = len(snapshot(app))
@@ -233,17 +254,20 @@ def test_a_full_backup_restored_on_a_fresh_phone_is_all_in_its_list_and_a_second
 
 def test_the_phones_cookie_stays_small_with_a_full_list(app: Flask, client: FlaskClient) -> None:
     """A full list (a restore and as many games opened again) still fits a browser's 4 kB cookie."""
-    games = [{"players": ["Ann", "Bob"], "title": f"Game {n}", "rules": {"max_cards": 2}} for n in range(MAX_GAMES)]
+    games = [{"players": ["Ann", "Bob"], "title": f"Game {n}", "rules": {"max_cards": 2}}
+             for n in range(MAX_GAMES)]
     for _ in range(3):
         _restore(client, {"format": FORMAT, "games": games})
     cookie = client.get_cookie("session")
     assert cookie is not None and len(cookie.value) < 3800
 
 
-def test_a_cookie_of_the_earlier_format_keeps_its_games(app: Flask, client: FlaskClient, start: Start) -> None:
+def test_a_cookie_of_the_earlier_format_keeps_its_games(app: Flask, client: FlaskClient,
+                                                        start: Start) -> None:
     """A phone that kept whole tokens (before) finds the same games in its list."""
     mine = start(title="Mine")
-    theirs = app.test_client().post("/api/games", json={"players": FOUR, "title": "Theirs"}).get_json()
+    theirs = app.test_client().post("/api/games",
+                                    json={"players": FOUR, "title": "Theirs"}).get_json()
     view = theirs["links"]["view"].rsplit("/", 1)[1]
     with client.session_transaction() as session:
         session.clear()
@@ -256,20 +280,24 @@ def test_a_cookie_of_the_earlier_format_keeps_its_games(app: Flask, client: Flas
 
 # 8. Invisible and control characters --------------------------------------------------------------
 
-def test_a_reason_with_nul_and_escape_is_refused_and_never_written_raw(app: Flask, start: Start) -> None:
+def test_a_reason_with_nul_and_escape_is_refused_and_never_written_raw(app: Flask,
+                                                                       start: Start) -> None:
     """Finding 8: adjustment reasons took NUL and escape and wrote them raw into the page."""
     game = start(players=["Ann", "Bob"], rules={"max_cards": 1, "deal": "down"},
                  deals=[{"bids": [0, 0], "tricks": [1, 0]}])
     before = snapshot(app)
-    response = game.post("/adjust", {"player": 0, "deal": 1, "points": "5", "reason": "late\x00\x1b[2J"})
+    response = game.post("/adjust", {"player": 0, "deal": 1, "points": "5",
+                                     "reason": "late\x00\x1b[2J"})
     assert response.status_code == 422 and "invisible character (null)" in message(response)
-    assert "\x00" not in response.get_data(as_text=True) and "\x1b" not in response.get_data(as_text=True)
+    assert ("\x00" not in response.get_data(as_text=True)
+            and "\x1b" not in response.get_data(as_text=True))
     assert snapshot(app) == before
 
 
-@pytest.mark.parametrize("names", [["\u200b", "\u200b\u200b"], ["Ann", "\u202eBob"], ["Ann", "Bob\u2067"]])
-def test_names_of_zero_width_spaces_or_bidirectional_controls_are_refused(app: Flask, client: FlaskClient,
-                                                                        names: list[str]) -> None:
+@pytest.mark.parametrize("names", [["\u200b", "\u200b\u200b"], ["Ann", "\u202eBob"],
+                                   ["Ann", "Bob\u2067"]])
+def test_names_of_zero_width_spaces_or_bidirectional_controls_are_refused(
+        app: Flask, client: FlaskClient, names: list[str]) -> None:
     """Finding 8: players named with only zero-width spaces (two look the same) or with
     bidirectional overrides were accepted."""
     response = client.post("/api/games", json={"players": names})
@@ -277,7 +305,7 @@ def test_names_of_zero_width_spaces_or_bidirectional_controls_are_refused(app: F
     assert snapshot(app) == []
 
 
-# 9. Silent drops -------------------------------------------------------------------------------------
+# 9. Silent drops ----------------------------------------------------------------------------------
 
 @pytest.mark.parametrize(("rows", "words"), [
     ({**{f"players-{i}": f"P{i}" for i in range(11)}}, "A game has at most 10 players"),
@@ -286,7 +314,8 @@ def test_names_of_zero_width_spaces_or_bidirectional_controls_are_refused(app: F
 def test_an_eleventh_player_or_a_blank_row_between_names_is_said_not_dropped(
         app: Flask, client: FlaskClient, rows: dict[str, str], words: str) -> None:
     """Finding 9: an 11th player posted to /new was dropped without a word; so was a blank row."""
-    form = {"csrf_token": csrf_from(client.get("/new").get_data(as_text=True)), "action": "start", **rows}
+    form = {"csrf_token": csrf_from(client.get("/new").get_data(as_text=True)), "action": "start",
+            **rows}
     response = client.post("/new", data=form)
     assert response.status_code == 422 and words in text(response.get_data(as_text=True))
     assert snapshot(app) == []
@@ -294,7 +323,8 @@ def test_an_eleventh_player_or_a_blank_row_between_names_is_said_not_dropped(
 
 # 10. The answer was made after the commit -------------------------------------------------------
 
-def test_a_failure_while_making_the_answer_stores_nothing(app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_failure_while_making_the_answer_stores_nothing(app: Flask,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     """Finding 10: a failure while encoding the export left a stored game behind a 500."""
 
     def broken(*args: object, **kwargs: object) -> object:

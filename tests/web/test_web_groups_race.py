@@ -33,7 +33,8 @@ def edit_token(document: dict[str, Any]) -> str:
 #: How a phone puts the game in a group, made ready (its form token fetched) before the race:
 #: each gives the request to send, and the status and message of the one that comes second.
 Ready = Callable[[], Any]
-WAYS: dict[str, tuple[Callable[[FlaskClient, dict[str, Any], Scorer], Ready], tuple[int, int], str]] = {}
+WAYS: dict[str, tuple[Callable[[FlaskClient, dict[str, Any], Scorer], Ready], tuple[int, int],
+                      str]] = {}
 
 
 def way(name: str, statuses: tuple[int, int], refusal: str) -> Callable[[Any], Any]:
@@ -65,7 +66,8 @@ def _attach(client: FlaskClient, group: dict[str, Any], game: Scorer) -> Ready:
 @way("a new group with the game", (302, 409), TAKEN)
 def _new(client: FlaskClient, group: dict[str, Any], game: Scorer) -> Ready:
     csrf = csrf_from(client.get(f"/groups/new?game={game.token}").get_data(as_text=True))
-    return lambda: client.post("/groups/new", data={"csrf_token": csrf, "name": group["name"], "game": game.token})
+    return lambda: client.post("/groups/new", data={"csrf_token": csrf, "name": group["name"],
+                                                    "game": game.token})
 
 
 def racing(monkeypatch: pytest.MonkeyPatch, *requests: Ready) -> list[Any]:
@@ -103,22 +105,27 @@ def racing(monkeypatch: pytest.MonkeyPatch, *requests: Ready) -> list[Any]:
 def taken_out(client: FlaskClient, game: Scorer) -> None:
     """Put the game in a group and take it out again: it keeps its (inactive) place there."""
     group = client.post("/api/groups", json={"name": "Earlier"}).get_json()
-    assert client.post(f"/api/groups/{edit_token(group)}/games", json={"game": game.token}).status_code == 200
+    assert client.post(f"/api/groups/{edit_token(group)}/games",
+                       json={"game": game.token}).status_code == 200
     url = f"/gr/{edit_token(group)}"
     csrf = csrf_from(client.get(url).get_data(as_text=True))
-    assert client.post(f"{url}/remove", data={"csrf_token": csrf, "game": game.view_token}).status_code == 302
+    assert client.post(f"{url}/remove",
+                       data={"csrf_token": csrf, "game": game.view_token}).status_code == 302
 
 
-@pytest.mark.parametrize("earlier", [False, True], ids=["never in a group", "taken out of one before"])
+@pytest.mark.parametrize("earlier", [False, True],
+                         ids=["never in a group", "taken out of one before"])
 @pytest.mark.parametrize("name", WAYS)
 def test_one_game_put_in_two_groups_at_once_is_in_one_and_the_other_is_told_why(
-        app: Flask, start: Start, monkeypatch: pytest.MonkeyPatch, name: str, earlier: bool) -> None:
+        app: Flask, start: Start, monkeypatch: pytest.MonkeyPatch, name: str,
+        earlier: bool) -> None:
     prepare, statuses, refusal = WAYS[name]
     game = start(**GAME)
     phones = [app.test_client(), app.test_client()]
     if earlier:
         taken_out(phones[0], game)
-    groups = [phones[0].post("/api/groups", json={"name": name}).get_json() for name in ("Friday", "Monday")]
+    groups = [phones[0].post("/api/groups", json={"name": name}).get_json()
+              for name in ("Friday", "Monday")]
     ready = [prepare(phone, group, game) for phone, group in zip(phones, groups)]
     answers = racing(monkeypatch, *ready)
     assert sorted(answer.status_code for answer in answers) == sorted(statuses)
@@ -130,11 +137,12 @@ def test_one_game_put_in_two_groups_at_once_is_in_one_and_the_other_is_told_why(
     assert len(places) == 1 and places[0][3]  # one place, active: in one group only
 
 
-def test_one_game_put_in_one_group_twice_at_once_is_in_it_once(app: Flask, start: Start,
-                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+def test_one_game_put_in_one_group_twice_at_once_is_in_it_once(
+        app: Flask, start: Start, monkeypatch: pytest.MonkeyPatch) -> None:
     game = start(**GAME)
     group = app.test_client().post("/api/groups", json={"name": "Friday"}).get_json()
     answers = racing(monkeypatch, *(_api(app.test_client(), group, game) for _ in range(2)))
     assert [answer.status_code for answer in answers] == [200, 200]
     assert [len(answer.get_json()["games"]) for answer in answers] == [1, 1]
-    assert app.test_client().get(f"/api/groups/{edit_token(group)}").get_json()["games"][0]["players"] == GAME["players"]
+    assert (app.test_client().get(f"/api/groups/{edit_token(group)}").get_json()
+            ["games"][0]["players"] == GAME["players"])

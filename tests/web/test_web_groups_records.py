@@ -78,7 +78,8 @@ def test_a_change_to_a_finished_game_stores_its_new_record_in_the_same_write(
 
 def test_a_game_still_going_has_no_record_and_the_tap_that_finishes_it_stores_one(
         app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch) -> None:
-    going = {"players": ["Ann", "Bob", "Cy"], "rules": {"deal": "fixed", "max_cards": 1, "deals": 2},
+    going = {"players": ["Ann", "Bob", "Cy"],
+             "rules": {"deal": "fixed", "max_cards": 1, "deals": 2},
              "deals": [{"bids": [0, 0, 0], "tricks": [1, 0, 0]}]}
     with app.test_request_context():
         game = StoredGame.create(parse(going))

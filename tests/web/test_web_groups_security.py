@@ -25,11 +25,13 @@ def grouped(client: FlaskClient, start: Start) -> dict[str, Any]:
     """A group holding a finished game and a game being played, and a game in no group."""
     group = client.post("/api/groups", json={"name": "Friday club"}).get_json()
     edit, view = (group["links"][k].rsplit("/", 1)[1] for k in ("edit", "view"))
-    games = [start(players=["Ann", "Bob", "Cy"], rules={"deal": "fixed", "max_cards": 1, "deals": 1},
+    games = [start(players=["Ann", "Bob", "Cy"],
+                   rules={"deal": "fixed", "max_cards": 1, "deals": 1},
                    deals=[{"bids": [1, 1, 0], "tricks": [1, 0, 0]}]),
              start(players=["Ann", "Bob", "Cy"], rules={"max_cards": 3})]
     for game in games:
-        assert client.post(f"/api/groups/{edit}/games", json={"game": game.token}).status_code == 200
+        assert client.post(f"/api/groups/{edit}/games",
+                           json={"game": game.token}).status_code == 200
     loose = start(players=["Dee", "Eve"])
     return {"edit": edit, "view": view, "games": games, "loose": loose}
 
@@ -47,27 +49,30 @@ def _form(rule: Rule, grouped: dict[str, Any]) -> dict[str, Any]:
     return form
 
 
-@pytest.mark.parametrize("rule", [r for r in GROUP_WRITES if not r.rule.startswith("/api/")], ids=str)
+@pytest.mark.parametrize("rule", [r for r in GROUP_WRITES if not r.rule.startswith("/api/")],
+                         ids=str)
 def test_the_read_only_link_of_a_group_is_refused_on_every_write_route_and_changes_nothing(
         app: Flask, client: FlaskClient, grouped: dict[str, Any], rule: Rule) -> None:
     csrf = csrf_from(client.get("/new").get_data(as_text=True))
     before, games = groups_snapshot(app), snapshot(app)
-    response = client.post(_url(rule, grouped["view"], grouped["games"][0].token), data={"csrf_token": csrf,
-                                                                                      **_form(rule, grouped)})
+    response = client.post(_url(rule, grouped["view"], grouped["games"][0].token),
+                           data={"csrf_token": csrf, **_form(rule, grouped)})
     assert response.status_code == 403
-    assert message(response) == "This is the read-only link of a group: it can show the group but not change it."
+    assert message(response) == ("This is the read-only link of a group: it can show the group but "
+                                 "not change it.")
     assert groups_snapshot(app) == before and snapshot(app) == games
-    mine = client.post(_url(rule, grouped["edit"], grouped["games"][0].token), data={"csrf_token": csrf,
-                                                                                  **_form(rule, grouped)})
+    mine = client.post(_url(rule, grouped["edit"], grouped["games"][0].token),
+                       data={"csrf_token": csrf, **_form(rule, grouped)})
     assert mine.status_code == 302, "with the edit link, the same form is a write"
 
 
 @pytest.mark.parametrize("method", ["post", "put", "patch", "delete"])
-def test_the_group_api_has_no_write_reachable_with_a_read_only_link(app: Flask, client: FlaskClient,
-                                                                   grouped: dict[str, Any], method: str) -> None:
+def test_the_group_api_has_no_write_reachable_with_a_read_only_link(
+        app: Flask, client: FlaskClient, grouped: dict[str, Any], method: str) -> None:
     before = groups_snapshot(app)
     for rule in (r for r in GROUP_ROUTES if r.rule.startswith("/api/")):
-        response = getattr(client, method)(_url(rule, grouped["view"], ""), json={"game": grouped["loose"].token})
+        response = getattr(client, method)(_url(rule, grouped["view"], ""),
+                                           json={"game": grouped["loose"].token})
         assert response.status_code in (403, 405) and response.get_json()["error"]
     assert groups_snapshot(app) == before
 
@@ -90,23 +95,27 @@ def test_no_get_route_of_a_group_changes_anything_nor_shows_an_edit_link_to_a_re
 
 
 @pytest.mark.parametrize("rule", GROUP_WRITES, ids=str)
-def test_head_options_and_get_on_a_group_write_route_store_nothing(app: Flask, client: FlaskClient,
-                                                                   grouped: dict[str, Any], rule: Rule) -> None:
+def test_head_options_and_get_on_a_group_write_route_store_nothing(
+        app: Flask, client: FlaskClient, grouped: dict[str, Any], rule: Rule) -> None:
     before = groups_snapshot(app)
     for method in ("head", "options", "get"):
         with getattr(client, method)(_url(rule, grouped["edit"], grouped["loose"].token),
-                                     query_string={"link": grouped["loose"].token, "name": "X"}) as response:
+                                     query_string={"link": grouped["loose"].token,
+                                                   "name": "X"}) as response:
             assert response.status_code < 500
     assert groups_snapshot(app) == before
 
 
-def test_adding_a_game_needs_the_game_s_edit_link(app: Flask, client: FlaskClient, grouped: dict[str, Any]) -> None:
+def test_adding_a_game_needs_the_game_s_edit_link(app: Flask, client: FlaskClient,
+                                                  grouped: dict[str, Any]) -> None:
     loose = grouped["loose"]
     before = groups_snapshot(app)
     refused = client.post(f"/api/groups/{grouped['edit']}/games", json={"game": f"https://x/v/{loose.view_token}"})
     assert refused.status_code == 403 and groups_snapshot(app) == before
     page = client.get(f"/gr/{grouped['edit']}").get_data(as_text=True)
-    form = client.post(f"/gr/{grouped['edit']}/games", data={"csrf_token": csrf_from(page), "link": loose.view_token})
+    form = client.post(f"/gr/{grouped['edit']}/games", data={"csrf_token": csrf_from(page),
+                                                             "link": loose.view_token})
     assert form.status_code == 403 and groups_snapshot(app) == before
-    attach = client.post(f"/g/{loose.view_token}/group", data={"csrf_token": csrf_from(page), "link": grouped["edit"]})
+    attach = client.post(f"/g/{loose.view_token}/group", data={"csrf_token": csrf_from(page),
+                                                               "link": grouped["edit"]})
     assert attach.status_code == 403 and groups_snapshot(app) == before

@@ -53,13 +53,16 @@ def test_taking_the_first_game_out_of_600_and_putting_it_back_each_answer_within
         app: Flask, client: FlaskClient) -> None:
     edit, _view = new_group(client)
     first = fill(app, edit, 600)[0]
-    page = client.get(f"/gr/{edit}").get_data(as_text=True)  # the figures counted once in this worker
+    # the figures counted once in this worker
+    page = client.get(f"/gr/{edit}").get_data(as_text=True)
     with within_cpu(what="taking the game out, then the page"):
-        taken = client.post(f"/gr/{edit}/remove", data={"csrf_token": csrf_from(page), "game": first.view_token})
+        taken = client.post(f"/gr/{edit}/remove", data={"csrf_token": csrf_from(page),
+                                                        "game": first.view_token})
         assert taken.status_code == 302
         assert "599 games" in text(client.get(f"/gr/{edit}").get_data(as_text=True))
     with within_cpu(what="putting it back, then the page"):
-        back = client.post(f"/gr/{edit}/games", data={"csrf_token": csrf_from(page), "link": first.token})
+        back = client.post(f"/gr/{edit}/games", data={"csrf_token": csrf_from(page),
+                                                      "link": first.token})
         assert back.status_code == 302
         assert "600 games" in text(client.get(f"/gr/{edit}").get_data(as_text=True))
 
@@ -78,7 +81,8 @@ def test_the_pages_of_a_large_group_list_a_page_of_games_and_of_players_at_a_tim
         listed = client.get(f"/gr/{view}/games?page={number}").get_data(as_text=True)
         assert len(listed.encode()) < 100_000
         seen += re_titles(listed)
-        assert ("Older games" in listed) == (number < 3) and ("Newer games" in listed) == (number > 1)
+        assert (("Older games" in listed) == (number < 3)
+                and ("Newer games" in listed) == (number > 1))
     assert seen == [f"Game {n}" for n in range(119, -1, -1)]  # every game once, the newest first
     last = client.get(f"/gr/{view}/players?page=24").get_data(as_text=True)
     assert last.count('<td class="lb-place">') == PAGE and 'class="lb-place">1200<' in last
@@ -103,12 +107,14 @@ def test_a_player_page_lists_their_games_a_page_at_a_time(app: Flask, client: Fl
             group.add(StoredGame.create(parse(document)))
         commit()
     first = client.get(f"/gr/{view}/players/Ann").get_data(as_text=True)
-    assert first.count("<tr><th scope=\"row\"") == PAGE and f'/gr/{view}/players/Ann?page=2' in first
+    assert (first.count("<tr><th scope=\"row\"") == PAGE
+            and f'/gr/{view}/players/Ann?page=2' in first)
     second = client.get(f"/gr/{view}/players/Ann?page=2").get_data(as_text=True)
     assert second.count("<tr><th scope=\"row\"") == 10 and "Game 0<" in second
 
 
-def test_a_group_of_5000_games_refuses_one_more_in_words_and_stores_nothing(app: Flask, client: FlaskClient) -> None:
+def test_a_group_of_5000_games_refuses_one_more_in_words_and_stores_nothing(
+        app: Flask, client: FlaskClient) -> None:
     edit, _view = new_group(client)
     data = parse(ten_new_names(0))
     with app.test_request_context():
@@ -118,8 +124,8 @@ def test_a_group_of_5000_games_refuses_one_more_in_words_and_stores_nothing(app:
         rows = [{"token": new_token(), "view_token": new_token(), "title": "", "data": spare.data,
                  "version": 1, "taps": ""} for _ in range(MAX_GROUP_GAMES)]
         ids = connection().execute(insert(Game).returning(Game.id), rows).scalars().all()
-        connection().execute(insert(GroupGame), [{"game_id": i, "group_id": group.id, "position": n, "active": True}
-                                                 for n, i in enumerate(ids)])
+        connection().execute(insert(GroupGame), [{"game_id": i, "group_id": group.id, "position": n,
+                                                  "active": True} for n, i in enumerate(ids)])
         commit()
     limit = "This group holds 5,000 games, the most a group can hold"
     refused = client.post(f"/api/groups/{edit}/games", json={"game": spare.token})
@@ -131,13 +137,14 @@ def test_a_group_of_5000_games_refuses_one_more_in_words_and_stores_nothing(app:
     with app.app_context():
         count = select(func.count()).select_from(GroupGame).where(GroupGame.group_id == group.id)
         assert connection().execute(count).scalar_one() == MAX_GROUP_GAMES
-        assert connection().execute(select(GroupGame).where(GroupGame.game_id == spare.id)).first() is None
+        assert connection().execute(
+            select(GroupGame).where(GroupGame.game_id == spare.id)).first() is None
 
 
-
-def test_a_full_group_refuses_a_game_on_its_page_and_from_the_game_s_page(app: Flask, client: FlaskClient,
-                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(stored_groups, "MAX_GROUP_GAMES", 3)  # the bound where it is checked, and as it is said
+def test_a_full_group_refuses_a_game_on_its_page_and_from_the_game_s_page(
+        app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the bound where it is checked, and as it is said
+    monkeypatch.setattr(stored_groups, "MAX_GROUP_GAMES", 3)
     monkeypatch.setattr(values, "MAX_GROUP_GAMES", 3)
     edit, _view = new_group(client)
     fill(app, edit, 3)
@@ -145,20 +152,25 @@ def test_a_full_group_refuses_a_game_on_its_page_and_from_the_game_s_page(app: F
         spare = StoredGame.create(parse(ten_new_names(3)))
         commit()
     page = client.get(f"/gr/{edit}").get_data(as_text=True)
-    refused = client.post(f"/gr/{edit}/games", data={"csrf_token": csrf_from(page), "link": spare.token})
+    refused = client.post(f"/gr/{edit}/games", data={"csrf_token": csrf_from(page),
+                                                     "link": spare.token})
     assert refused.status_code == 409
-    assert message(refused) == "This group holds 3 games, the most a group can hold: start a new group for the next games."
+    assert message(refused) == ("This group holds 3 games, the most a group can hold: start a new "
+                                "group for the next games.")
     attach = client.get(f"/g/{spare.token}/group").get_data(as_text=True)
-    refused = client.post(f"/g/{spare.token}/group", data={"csrf_token": csrf_from(attach), "link": edit})
+    refused = client.post(f"/g/{spare.token}/group", data={"csrf_token": csrf_from(attach),
+                                                           "link": edit})
     assert refused.status_code == 409 and "the most a group can hold" in message(refused)
     assert "3 games" in text(client.get(f"/gr/{edit}").get_data(as_text=True))
 
 
-def test_the_kept_group_page_changes_when_a_game_of_it_is_played_on(app: Flask, client: FlaskClient) -> None:
+def test_the_kept_group_page_changes_when_a_game_of_it_is_played_on(app: Flask,
+                                                                    client: FlaskClient) -> None:
     from webhelpers import Scorer
 
     edit, view = new_group(client)
-    document = {"players": ["Ann", "Bob", "Cy"], "rules": {"deal": "fixed", "max_cards": 1, "deals": 1}}
+    document = {"players": ["Ann", "Bob", "Cy"],
+                "rules": {"deal": "fixed", "max_cards": 1, "deals": 1}}
     links = client.post("/api/games", json=document).get_json()["links"]
     game = Scorer(client, links["edit"].rsplit("/", 1)[1], links["view"].rsplit("/", 1)[1])
     client.post(f"/api/groups/{edit}/games", json={"game": game.token})

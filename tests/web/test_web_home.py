@@ -30,22 +30,26 @@ def test_the_blank_sheet_is_linked_when_the_sheets_exist(app: Flask, client: Fla
     assert ("Print a blank sheet" in page) == ("sheets.blank_form" in app.view_functions)
 
 
-def test_the_games_this_phone_opened_are_listed_with_their_progress_and_leader(start: Start) -> None:
+def test_the_games_this_phone_opened_are_listed_with_their_progress_and_leader(
+        start: Start) -> None:
     game = start(title="Friday", rules={"max_cards": 3})
     game.bid(1, 1, 0, 0)
     game.tricks(1, 1, 1, 0)
     page = game.client.get("/").get_data(as_text=True)
-    assert re.search(r"Friday Ann, Bob, Cy, Dee Oh Hell, house rules · today \d\d:\d\d(–\d\d:\d\d)? "
-                     r"★ Leader: Bob and Cy \(11\) Deal 2 of 5 Resume ›", text(page))
+    assert re.search(r"Friday Ann, Bob, Cy, Dee Oh Hell, house rules · today "
+                     r"\d\d:\d\d(–\d\d:\d\d)? ★ Leader: Bob and Cy \(11\) Deal 2 of 5 Resume ›",
+                     text(page))
     assert re.search(r'<span class="game-leader">[^<]*Leader:', page)  # a line of its own
 
 
 def test_each_listed_game_shows_its_variant_and_when_it_was_played(start: Start) -> None:
     start(rules={"preset": "up-and-down-the-river"})
     start(rules={"preset": "kachuful", "max_cards": 5})
-    start(players=["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"], rules={"preset": "up-and-down-the-river"})
+    start(players=["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"],
+          rules={"preset": "up-and-down-the-river"})
     page = text(start(title="Plain").client.get("/").get_data(as_text=True))
-    assert page.count("Up and Down the River · today") == 2  # its two packs for six are the preset's own
+    # its two packs for six are the preset's own
+    assert page.count("Up and Down the River · today") == 2
     assert "Kachuful, house rules · today" in page and "Oh Hell · today" in page
 
 
@@ -62,7 +66,8 @@ def test_the_times_are_shown_in_the_servers_time_zone(
     try:
         today = datetime.now().astimezone().date()
         with app.app_context():
-            stored = db.session.execute(db.select(Game).where(Game.token == game.token)).scalar_one()
+            stored = db.session.execute(
+                db.select(Game).where(Game.token == game.token)).scalar_one()
             stored.created_at, stored.updated_at = (
                 datetime(today.year, today.month, today.day, hour, minute).astimezone(UTC)
                 for hour, minute in (started, last))
@@ -116,10 +121,12 @@ def test_the_listed_games_are_loaded_in_one_query(start: Start, app: Flask, game
     assert len(statements) == 1
 
 
-def test_a_new_secret_key_forgets_the_phones_list_unless_the_old_one_is_a_fallback(start: Start, app: Flask) -> None:
+def test_a_new_secret_key_forgets_the_phones_list_unless_the_old_one_is_a_fallback(
+        start: Start, app: Flask) -> None:
     game = start(title="Friday")
     assert "Friday" in game.client.get("/").get_data(as_text=True)
     app.config.update(SECRET_KEY="rotated", SECRET_KEY_FALLBACKS=["test"])
-    assert "Friday" in game.client.get("/").get_data(as_text=True)  # signed with the old key, still read
+    # signed with the old key, still read
+    assert "Friday" in game.client.get("/").get_data(as_text=True)
     app.config.update(SECRET_KEY_FALLBACKS=[])
     assert "Friday" not in game.client.get("/").get_data(as_text=True)  # no key signs it now

@@ -24,7 +24,8 @@ VALID: dict[str, Any] = {
     "rules": {"preset": "oh-hell", "max_cards": 3, "zero_bid": 5},
     "stakes": {"per_point": "0.05", "currency": "EUR"},
     "adjustments": [{"deal": 1, "player": 2, "points": -10, "reason": "revoke"}],
-    "deals": [{"trump": "S", "bids": [1, 0, 1, 0], "tricks": [1, 1, 1, 0]}, {"bids": [None, None, None, 1]}],
+    "deals": [{"trump": "S", "bids": [1, 0, 1, 0], "tricks": [1, 1, 1, 0]},
+              {"bids": [None, None, None, 1]}],
 }
 
 
@@ -39,10 +40,13 @@ def _paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
     return found
 
 
-#: Every field of the file: those VALID has, and every rule, stake, deal and adjustment field it doesn't.
-PATHS = _paths(VALID)[1:] + [("rules", name) for name in RULE_FIELDS if name not in VALID["rules"]] + [
+#: Every field of the file: those VALID has, and every rule, stake, deal and adjustment field it
+#: doesn't.
+PATHS = _paths(VALID)[1:] + [
+    ("rules", name) for name in RULE_FIELDS if name not in VALID["rules"]] + [
     ("stakes", name) for name in STAKE_FIELDS if name not in VALID["stakes"]] + [
-    ("deals", 0, "cards"), ("ended",), ("format",), ("links",), ("schedule",), ("deals", 1, "tricks")]
+    ("deals", 0, "cards"), ("ended",), ("format",), ("links",), ("schedule",),
+    ("deals", 1, "tricks")]
 
 
 def _count(app: Flask) -> int:
@@ -54,9 +58,11 @@ def test_the_unmodified_file_is_accepted(app: Flask) -> None:
     assert app.test_client().post("/api/games", json=VALID).status_code == 201
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=150, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(path=st.sampled_from(PATHS), value=json_values)
-def test_any_field_replaced_by_any_value_gets_a_message_not_a_500(app: Flask, path: tuple[Any, ...], value: Any) -> None:
+def test_any_field_replaced_by_any_value_gets_a_message_not_a_500(app: Flask, path: tuple[Any, ...],
+                                                                  value: Any) -> None:
     doc = copy.deepcopy(VALID)
     target: Any = doc
     for key in path[:-1]:
@@ -75,7 +81,8 @@ def test_any_field_replaced_by_any_value_gets_a_message_not_a_500(app: Flask, pa
         assert _count(app) == before
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(body=st.binary(max_size=200))
 def test_random_bytes_are_refused_with_a_message(app: Flask, body: bytes) -> None:
     response = app.test_client().post("/api/games", data=body, content_type="application/json")
@@ -101,8 +108,10 @@ def test_a_hostile_name_is_kept_as_text_in_the_export(app: Flask) -> None:
 
 
 @pytest.mark.parametrize(("body", "error"), [
-    (b'{"players": ["\\ud800", "Bob"]}', "it holds an unpaired surrogate such as \\ud800, which is not text"),
-    (b'{"players": ["\xed\xa0\x80", "Bob"]}', "it holds an unpaired surrogate such as \\ud800, which is not text"),
+    (b'{"players": ["\\ud800", "Bob"]}',
+     "it holds an unpaired surrogate such as \\ud800, which is not text"),
+    (b'{"players": ["\xed\xa0\x80", "Bob"]}',
+     "it holds an unpaired surrogate such as \\ud800, which is not text"),
     (b'{"players": ["\xff", "Bob"]}', "it is not UTF-8 text"),
     (b"[" * 5000 + b"]" * 5000, "it is nested more than 20 levels deep"),
     (b'{"rules": ' + b'{"a": ' * 30 + b"1" + b"}" * 31, "it is nested more than 20 levels deep"),
@@ -120,14 +129,16 @@ def test_json_that_no_page_or_database_could_keep_is_refused_with_a_message(app:
     ("title", "Fri\x00day", "The title contains an invisible character (null)"),
     ("players", ["A\x00n", "Bob"], "Player 1's name contains an invisible character (null)"),
     ("players", ["Ann", "B\x1bob"], "Player 2's name contains an invisible character (escape)"),
-    ("players", ["Ann", "\u200b"], "Player 2's name contains an invisible character (zero width space)"),
+    ("players", ["Ann", "\u200b"],
+     "Player 2's name contains an invisible character (zero width space)"),
     ("players", ["Ann", "\u200b\u200b"], "Player 2's name contains an invisible character"),
     ("players", ["Ann", "B\u202eob"], "right-to-left override"),
     ("players", ["Ann", "\u2066Bob"], "left-to-right isolate"),
 ])
 def test_control_characters_in_a_title_or_a_name_are_refused(app: Flask, field: str, value: Any,
                                                              message: str) -> None:
-    response = app.test_client().post("/api/games", json={**VALID, field: value, "adjustments": [], "deals": []})
+    response = app.test_client().post("/api/games", json={**VALID, field: value, "adjustments": [],
+                                                          "deals": []})
     assert response.status_code == 422
     assert message in response.get_json()["error"]
     assert _count(app) == 0
