@@ -44,7 +44,8 @@ def _own_database(url: str, worker: str) -> str:
 
 def pytest_configure(config: pytest.Config) -> None:
     """A worker of pytest-xdist moves TEST_DATABASE_URL to a database of its own before the tests
-    are collected (test modules read it too): workers sharing one would empty each other's tables."""
+    are collected (test modules read it too): workers sharing one would empty each other's
+    tables."""
     global POSTGRES_URL
     worker = os.environ.get("PYTEST_XDIST_WORKER", "")
     if POSTGRES_URL and worker:
@@ -54,7 +55,8 @@ def pytest_configure(config: pytest.Config) -> None:
 def _config(url: str) -> dict[str, object]:
     # No rate limits: a test makes games faster than any club; tests/web/test_web_rate_limits.py
     # turns them on.
-    return {"TESTING": True, "SECRET_KEY": "test", "SQLALCHEMY_DATABASE_URI": url, "RATELIMIT_ENABLED": False}
+    return {"TESTING": True, "SECRET_KEY": "test", "SQLALCHEMY_DATABASE_URI": url,
+            "RATELIMIT_ENABLED": False}
 
 
 @pytest.fixture(scope="session")
@@ -113,7 +115,8 @@ def printing_loaded() -> None:
     request: the app loads them at its first sheet, which takes seconds then, whichever test asks
     first (with tests run in parallel, any of them)."""
     app = create_app(_config("sqlite://"))
-    assert app.test_client().get("/sheets/blank.pdf", query_string={"players": "4"}).status_code == 200
+    assert app.test_client().get("/sheets/blank.pdf",
+                                 query_string={"players": "4"}).status_code == 200
     with app.app_context():
         db.engine.dispose()
 

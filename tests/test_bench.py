@@ -15,8 +15,9 @@ BENCH = Path(__file__).resolve().parent.parent / "bench"
 #: The modules the scripts share: run through them, never on their own.
 HELPERS = {"harness.py", "baseline_app.py"}
 #: The scripts, each run as `.venv/bin/python bench/<script> --smoke`.
-SCRIPTS = ["bench_sheet.py", "club_night.py", "event_pages.py", "group_cold.py", "latency.py", "load_tables.py",
-           "run.py", "seating.py", "sheet_cases.py", "trace_tap.py", "worst_cases.py"]
+SCRIPTS = ["bench_sheet.py", "club_night.py", "event_pages.py", "group_cold.py", "latency.py",
+           "load_tables.py", "run.py", "seating.py", "sheet_cases.py", "trace_tap.py",
+           "worst_cases.py"]
 
 
 def test_every_script_of_bench_has_a_smoke_run() -> None:
@@ -25,7 +26,8 @@ def test_every_script_of_bench_has_a_smoke_run() -> None:
 
 @pytest.mark.parametrize("script", SCRIPTS)
 def test_the_benchmark_runs(script: str, tmp_path: Path) -> None:
-    done = subprocess.run([sys.executable, str(BENCH / script), "--smoke"], cwd=tmp_path, capture_output=True,
-                          text=True, timeout=600, check=False)
-    assert done.returncode == 0, f"ended with {done.returncode}:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
+    done = subprocess.run([sys.executable, str(BENCH / script), "--smoke"], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=600, check=False)
+    assert done.returncode == 0, (f"ended with {done.returncode}:\n"
+                                  f"{done.stdout[-3000:]}\n{done.stderr[-3000:]}")
     assert done.stdout.strip(), f"{script} --smoke printed nothing"

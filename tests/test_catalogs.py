@@ -66,8 +66,10 @@ def test_every_sentence_is_translated_none_fuzzy_none_left_over(code: str) -> No
     assert _ids(catalog) == template, "run make messages"
     assert not catalog.obsolete
     assert catalog.plural_forms.startswith(f"nplurals={catalog.num_plurals};")
-    untranslated = [m.id for m in catalog if m.id and not (all(m.string) if isinstance(m.string, tuple) else m.string)]
-    assert not untranslated, f"{len(untranslated)} untranslated in {code}, such as {untranslated[:5]}"
+    untranslated = [m.id for m in catalog
+                    if m.id and not (all(m.string) if isinstance(m.string, tuple) else m.string)]
+    assert not untranslated, (f"{len(untranslated)} untranslated in {code}, "
+                              f"such as {untranslated[:5]}")
     fuzzy = [m.id for m in catalog if m.id and m.fuzzy]
     assert not fuzzy, f"fuzzy in {code}: {fuzzy[:5]}"
 
@@ -100,8 +102,10 @@ def test_every_translation_keeps_the_placeholders_of_its_sentence(code: str) -> 
 @pytest.mark.parametrize("code", OTHER_LANGUAGES)
 def test_the_sheets_page_footer_keeps_page_before_pages(code: str) -> None:
     """templates/sheets/sheet.html cuts it at its two numbers, which CSS counts: in this order."""
-    footer = _read(TRANSLATIONS / code / "LC_MESSAGES" / "messages.po", code).get("page %(page)s of %(pages)s")
-    assert footer is not None and 0 <= footer.string.index("%(page)s") < footer.string.index("%(pages)s")
+    footer = _read(TRANSLATIONS / code / "LC_MESSAGES" / "messages.po", code).get(
+        "page %(page)s of %(pages)s")
+    assert footer is not None and (
+        0 <= footer.string.index("%(page)s") < footer.string.index("%(pages)s"))
 
 
 def test_the_languages_are_the_catalogs_there_are() -> None:
@@ -111,41 +115,45 @@ def test_the_languages_are_the_catalogs_there_are() -> None:
 
 #: A count in a sentence (by the name of its placeholder) and the plural noun it counts, a word
 #: between them at most: "%(num)s tricks", "%(cards)s cards", "%(top)s cards down to 1".
-COUNTED = re.compile(r"%\((num|cards|tricks|deals|rounds|games|players|top|played|dealt|left|most|max|digits|length)\)s"
-                     r" (?:<b>)?(?:\w+ )?(tricks|cards|deals|rounds|games|players|bids|characters|entries|digits"
-                     r"|decimals|numbers|points|tables|seats|hours|minutes|seconds)\b")
+COUNTED = re.compile(r"%\((num|cards|tricks|deals|rounds|games|players|top|played|dealt|left|most"
+                     r"|max|digits|length)\)s"
+                     r" (?:<b>)?(?:\w+ )?(tricks|cards|deals|rounds|games|players|bids|characters"
+                     r"|entries|digits|decimals|numbers|points|tables|seats|hours|minutes|seconds)\b")
 #: Sentences whose count is never 1 (nor 0), so their noun is always plural: a limit of the app,
 #: or a count that can't be 1 where the sentence is said.
 NEVER_ONE = {
     # the app's limits
     "An event has at most %(num)s players",
-    "This group holds %(num)s games, the most a group can hold: start a new group for the next games.",
+    ("This group holds %(num)s games, the most a group can hold: start a new group for the next "
+     "games."),
     "%(formula)s gives more than %(most)s points, too many for a deal",
-    "%(function)s() takes %(fewest)s to %(most)s numbers",  # min() and max(): 2 to 20; abs() says "one number"
+    # min() and max(): 2 to 20; abs() says "one number"
+    "%(function)s() takes %(fewest)s to %(most)s numbers",
     "%(what)s must be a formula of 1 to %(most)s characters, such as 10 + bid",
     "A game has 2 to %(most)s players, listed in seating order",
     "at most %(max)s characters, please",
     "it holds a number of more than %(digits)s digits",
     "This game has %(players)s players already, as many as a game can have.",
-    "%(length)s characters: a name has at most %(max)s. Shorten it.",  # longer than the longest name
+    # longer than the longest name
+    "%(length)s characters: a name has at most %(max)s. Shorten it.",
     # more tricks than the cards (at least 1) or fewer than 0
     "%(player)s can't have taken %(tricks)s tricks: it must be 0 to %(cards)s.",
     # a hand above the top hand size (at least 1), or one a pack can't deal: a pack deals 1 card to
     # every player a game can have
     "a hand of %(cards)s cards is above the top hand size of %(top)s",
-    ("%(players)s players can't get %(cards)s cards from %(deck)s cards: play the rest with at most %(most)s "
-    "(change the plan)"),
-    ("%(players)s players can't get %(cards)s cards from %(deck)s cards: play the rest with at most %(most)s "
-    "(change the plan) or add a pack"),
-    ("%(players)s players can't get %(cards)s cards from one pack: play the rest with at most %(most)s "
-    "(change the plan) or add a pack"),
-    ("A %(hand)s of %(cards)s cards can't be dealt to %(players)s players from %(deck)s cards: the largest possible "
-    "is %(most)s; choose at most %(most)s or play with a second pack."),
-    ("A %(hand)s of %(cards)s cards can't be dealt to %(players)s players from %(deck)s cards: the largest possible "
-    "is %(most)s; choose at most %(most)s."),
+    ("%(players)s players can't get %(cards)s cards from %(deck)s cards: play the rest with at "
+     "most %(most)s (change the plan)"),
+    ("%(players)s players can't get %(cards)s cards from %(deck)s cards: play the rest with at "
+     "most %(most)s (change the plan) or add a pack"),
+    ("%(players)s players can't get %(cards)s cards from one pack: play the rest with at most "
+     "%(most)s (change the plan) or add a pack"),
+    ("A %(hand)s of %(cards)s cards can't be dealt to %(players)s players from %(deck)s cards: the "
+     "largest possible is %(most)s; choose at most %(most)s or play with a second pack."),
+    ("A %(hand)s of %(cards)s cards can't be dealt to %(players)s players from %(deck)s cards: the "
+     "largest possible is %(most)s; choose at most %(most)s."),
     # hands of 1 card are always quick to check
-    ("The house formulas are too much work to check for every bid and trick count of hands of up to %(cards)s "
-    "cards: use fewer divisions (/) and powers (**), or smaller hands."),
+    ("The house formulas are too much work to check for every bid and trick count of hands of up "
+     "to %(cards)s cards: use fewer divisions (/) and powers (**), or smaller hands."),
 }
 
 #: A number followed by a verb, not by what it counts.
@@ -154,12 +162,16 @@ NOT_COUNTS = {"Player %(num)s deals"}
 
 def test_a_count_s_noun_takes_the_form_of_the_count() -> None:
     """"the 1 trick", not "the 1 tricks": a sentence counting something is an ngettext pair whose
-    English singular says its noun in the singular; only a count that is never 1 is said with ``_``."""
+    English singular says its noun in the singular; only a count that is never 1 is said with
+    ``_``."""
     template = _read(TRANSLATIONS / "messages.pot")
-    single = [m.id for m in template if m.id and not m.pluralizable and COUNTED.search(m.id) and m.id not in NEVER_ONE | NOT_COUNTS]
+    single = [m.id for m in template if m.id and not m.pluralizable and COUNTED.search(m.id)
+              and m.id not in NEVER_ONE | NOT_COUNTS]
     assert not single, f"say these with ngettext: {single}"
     assert not NEVER_ONE - {m.id for m in template}, "NEVER_ONE names a sentence there is no longer"
-    # The count that chooses the form is %(num)s; another count of the sentence is a limit ("%(most)s tables").
+    # The count that chooses the form is %(num)s; another count of the sentence is a limit
+    # ("%(most)s tables").
     plural_singular = [m.id[0] for m in template if m.pluralizable
                        and any(found.group(1) == "num" for found in COUNTED.finditer(m.id[0]))]
-    assert not plural_singular, f"the singular of these says its noun in the plural: {plural_singular}"
+    assert not plural_singular, (
+        f"the singular of these says its noun in the plural: {plural_singular}")

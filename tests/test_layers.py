@@ -13,7 +13,8 @@ import pytest
 PACKAGE = Path(__file__).resolve().parent.parent / "scorekeeper"
 
 #: From the bottom up: a package may import the ones before it, never one after it.
-LAYERS = ("rules", "store", "changes", "web", "phone", "play", "sheets", "groups", "games", "table", "events", "api")
+LAYERS = ("rules", "store", "changes", "web", "phone", "play", "sheets", "groups", "games", "table",
+          "events", "api")
 
 #: The longest a module may be, in lines.
 MOST_LINES = 450
@@ -51,24 +52,28 @@ def layer(name: str) -> str | None:
     return parts[1]
 
 
-@pytest.mark.parametrize("path", [p for p in modules() if p.parent != PACKAGE], ids=lambda p: str(p.relative_to(PACKAGE)))
+@pytest.mark.parametrize("path", [p for p in modules() if p.parent != PACKAGE],
+                         ids=lambda p: str(p.relative_to(PACKAGE)))
 def test_a_package_imports_only_the_layers_below_it(path: Path) -> None:
     own = path.relative_to(PACKAGE).parts[0]
-    above = {name for name in imported(path) if (other := layer(name)) and LAYERS.index(other) > LAYERS.index(own)}
+    above = {name for name in imported(path)
+             if (other := layer(name)) and LAYERS.index(other) > LAYERS.index(own)}
     assert not above, f"{own} is below {sorted(above)}"
 
 
 @pytest.mark.parametrize("path", sorted((PACKAGE / "rules").rglob("*.py")), ids=lambda p: p.name)
 def test_the_rules_core_imports_only_the_standard_library(path: Path) -> None:
     outside = {name for name in imported(path)
-               if name.split(".")[0] not in sys.stdlib_module_names and not name.startswith("scorekeeper.rules")}
+               if name.split(".")[0] not in sys.stdlib_module_names
+               and not name.startswith("scorekeeper.rules")}
     assert not outside
 
 
 def test_every_module_belongs_to_a_layer() -> None:
     loose = [p.name for p in modules() if p.parent == PACKAGE and p.name != "__init__.py"]
     assert not loose
-    assert {p.name for p in PACKAGE.iterdir() if p.is_dir() and (p / "__init__.py").exists()} == set(LAYERS)
+    assert {p.name for p in PACKAGE.iterdir()
+            if p.is_dir() and (p / "__init__.py").exists()} == set(LAYERS)
 
 
 def test_no_module_is_longer_than_a_sitting() -> None:
@@ -115,8 +120,9 @@ def game_writes(path: Path) -> list[str]:
             if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
                 continue
             receiver, method = node.func.value, node.func.attr
-            if method == "create" and ast.unparse(receiver) == "StoredGame" or method in GAME_WRITES and not isinstance(receiver, ast.Call) and not (
-                    isinstance(receiver, ast.Name) and receiver.id in {"changes", *nights}):
+            if (method == "create" and ast.unparse(receiver) == "StoredGame"
+                    or method in GAME_WRITES and not isinstance(receiver, ast.Call) and not (
+                        isinstance(receiver, ast.Name) and receiver.id in {"changes", *nights})):
                 found.append(f"line {node.lineno}: {ast.unparse(node.func)}")
     return sorted(set(found))
 
@@ -131,11 +137,13 @@ def test_only_the_changes_layer_writes_a_game(path: Path) -> None:
 
 def test_the_writes_check_finds_a_game_written_elsewhere(tmp_path: Path) -> None:
     written = tmp_path / "writer.py"
-    written.write_text("def tap(game, stored):\n    game.save(checked)\n    StoredGame.create(checked)\n"
-                       "    stored, editable = event_or_404(token, edit=True)\n    stored.save(doc)\n"
+    written.write_text("def tap(game, stored):\n    game.save(checked)\n"
+                       "    StoredGame.create(checked)\n"
+                       "    stored, editable = event_or_404(token, edit=True)\n"
+                       "    stored.save(doc)\n"
                        "    table.game.stage(ended)\n", encoding="utf-8")
-    assert game_writes(written) == ["line 2: game.save", "line 3: StoredGame.create", "line 6: table.game.stage"]
-
+    assert game_writes(written) == ["line 2: game.save", "line 3: StoredGame.create",
+                                    "line 6: table.game.stage"]
 
 
 def from_imports(path: Path, root: Path = PACKAGE) -> list[tuple[str, str]]:
@@ -168,10 +176,12 @@ def private_imported(path: Path, root: Path = PACKAGE) -> list[str]:
     """The private names (``_name``) a file imports from another module (``_``, the translation
     of a message, is no private name)."""
     return sorted(f"{module}.{name}" for module, name in from_imports(path, root)
-                  if name.startswith("_") and name != "_" and not (name.startswith("__") and name.endswith("__")))
+                  if name.startswith("_") and name != "_"
+                  and not (name.startswith("__") and name.endswith("__")))
 
 
-@pytest.mark.parametrize("path", [p for p in modules() if p.parent != PACKAGE], ids=lambda p: str(p.relative_to(PACKAGE)))
+@pytest.mark.parametrize("path", [p for p in modules() if p.parent != PACKAGE],
+                         ids=lambda p: str(p.relative_to(PACKAGE)))
 def test_no_package_imports_another_package_s_views(path: Path) -> None:
     """A package's views are its pages, not a library: what pages share lives in web/ (or store/,
     changes/). The app's factory (scorekeeper/__init__.py) alone registers them all."""
@@ -186,9 +196,12 @@ def test_no_module_imports_a_private_name_from_another(path: Path) -> None:
 def test_the_import_rules_find_what_they_forbid(tmp_path: Path) -> None:
     written = tmp_path / "scorekeeper" / "table" / "written.py"
     written.parent.mkdir(parents=True)
-    written.write_text("from __future__ import annotations\nfrom ..play.views import _save, context\n"
-                       "from ..groups import views\nfrom .views import Dealable\nfrom ..play import board\n"
-                       "from ..web.site import _secure\n", encoding="utf-8")
+    written.write_text("from __future__ import annotations\n"
+                       "from ..play.views import _save, context\n"
+                       "from ..groups import views\nfrom .views import Dealable\n"
+                       "from ..play import board\nfrom ..web.site import _secure\n",
+                       encoding="utf-8")
     root = tmp_path / "scorekeeper"
     assert views_imported(written, root) == ["scorekeeper.groups.views", "scorekeeper.play.views"]
-    assert private_imported(written, root) == ["scorekeeper.play.views._save", "scorekeeper.web.site._secure"]
+    assert private_imported(written, root) == ["scorekeeper.play.views._save",
+                                               "scorekeeper.web.site._secure"]

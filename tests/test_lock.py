@@ -1,7 +1,7 @@
-"""The lock is complete: `make` installs it with ``pip install --no-deps`` (nothing is resolved against
-the package index at install time), so every requirement of every locked package, with the extras
-asked of it, must be met by a pin of the same part of the lock. The app's part (what `make run`
-installs) stands alone; the test tools' part may lean on it.
+"""The lock is complete: `make` installs it with ``pip install --no-deps`` (nothing is resolved
+against the package index at install time), so every requirement of every locked package, with the
+extras asked of it, must be met by a pin of the same part of the lock. The app's part (what
+`make run` installs) stands alone; the test tools' part may lean on it.
 
 Each package's requirements are read from its own metadata, as installed in this venv, which holds
 exactly the lock (the first test checks that)."""
@@ -26,8 +26,9 @@ sys.path.insert(0, str(ROOT / "scripts"))
 from lock import TEST_MARK, blocks
 
 #: The platforms the lock is resolved for (the Makefile's LOCK_PYTHON, on Linux).
-PLATFORMS = [{"implementation_name": "cpython", "implementation_version": "3.11.0", "os_name": "posix",
-              "platform_machine": machine, "platform_python_implementation": "CPython",
+PLATFORMS = [{"implementation_name": "cpython", "implementation_version": "3.11.0",
+              "os_name": "posix", "platform_machine": machine,
+              "platform_python_implementation": "CPython",
               "platform_release": "", "platform_system": "Linux", "platform_version": "",
               "python_full_version": "3.11.0", "python_version": "3.11", "sys_platform": "linux"}
              for machine in ("x86_64", "aarch64")]
@@ -73,18 +74,23 @@ def holds(requirement: Requirement, extra: str) -> bool:
 
 def unmet(roots: list[Requirement], pinned: Pins, requires: Requires) -> list[str]:
     """Every requirement, from the roots down through each pinned package's own requirements (with
-    the extras asked of it), that no pin of ``pinned`` meets, in words; and each pin nothing asks for.
+    the extras asked of it), that no pin of ``pinned`` meets, in words; and each pin nothing asks
+    for.
 
     >>> from packaging.version import Version as V
     >>> needs = {"weasyprint": [Requirement("fonttools[woff]>=4.59")],
-    ...          "fonttools": [Requirement('brotli>=1.2; extra == "woff"'), Requirement('lxml; extra == "lxml"')],
+    ...          "fonttools": [Requirement('brotli>=1.2; extra == "woff"'),
+    ...                        Requirement('lxml; extra == "lxml"')],
     ...          "brotli": []}
-    >>> unmet([Requirement("weasyprint")], {"weasyprint": V("70"), "fonttools": V("4.68"), "brotli": V("1.2.1")}, needs)
+    >>> unmet([Requirement("weasyprint")],
+    ...       {"weasyprint": V("70"), "fonttools": V("4.68"), "brotli": V("1.2.1")}, needs)
     []
     >>> unmet([Requirement("weasyprint")], {"weasyprint": V("70"), "fonttools": V("4.68")}, needs)
     ['brotli>=1.2; extra == "woff" (for fonttools[woff]) has no pin']
-    >>> unmet([Requirement("weasyprint")], {"weasyprint": V("70"), "fonttools": V("4.5"), "brotli": V("1")}, needs)
-    ['fonttools[woff]>=4.59 (for weasyprint) is pinned as 4.5', 'brotli>=1.2; extra == "woff" (for fonttools[woff]) is pinned as 1']
+    >>> unmet([Requirement("weasyprint")],
+    ...       {"weasyprint": V("70"), "fonttools": V("4.5"), "brotli": V("1")}, needs)
+    ['fonttools[woff]>=4.59 (for weasyprint) is pinned as 4.5',
+     'brotli>=1.2; extra == "woff" (for fonttools[woff]) is pinned as 1']
     >>> unmet([], {"brotli": V("1")}, needs)
     ['brotli is pinned, but nothing asks for it']
     """
@@ -105,13 +111,15 @@ def unmet(roots: list[Requirement], pinned: Pins, requires: Requires) -> list[st
         label = f"{name}[{','.join(sorted(extras))}]" if extras else name
         todo += [(needed, label) for extra in sorted(new) for needed in requires.get(name, [])
                  if holds(needed, extra)]
-    problems += [f"{name} is pinned, but nothing asks for it" for name in sorted(set(pinned) - set(asked))]
+    problems += [f"{name} is pinned, but nothing asks for it"
+                 for name in sorted(set(pinned) - set(asked))]
     return problems
 
 
 def installed_requirements() -> Requires:
     """Every installed package's requirements, from its own metadata."""
-    return {canonicalize_name(dist.metadata["Name"]): [Requirement(line) for line in dist.requires or []]
+    return {canonicalize_name(dist.metadata["Name"]):
+            [Requirement(line) for line in dist.requires or []]
             for dist in importlib.metadata.distributions()}
 
 

@@ -1,5 +1,6 @@
-"""What `make run` does, read from `make -n` (nothing is run): where it listens, and that it installs
-what the app needs from the lock's first part only, the test tools being for `make test`."""
+"""What `make run` does, read from `make -n` (nothing is run): where it listens, and that it
+installs what the app needs from the lock's first part only, the test tools being for
+`make test`."""
 
 from __future__ import annotations
 
@@ -21,7 +22,8 @@ from lock import TEST_MARK, blocks
 def dry_run(*args: str) -> list[str]:
     """The commands `make -n` prints for ``args``, in an environment without PORT or HOST."""
     env = {key: value for key, value in os.environ.items() if key not in ("PORT", "HOST")}
-    done = subprocess.run(["make", "-n", *args], cwd=ROOT, env=env, capture_output=True, text=True, check=True)
+    done = subprocess.run(["make", "-n", *args], cwd=ROOT, env=env, capture_output=True, text=True,
+                          check=True)
     return done.stdout.splitlines()
 
 
@@ -34,10 +36,11 @@ def flask_commands(lines: list[str]) -> list[str]:
     pytest.param(("PORT=8000",), "0.0.0.0", "8000", id="PORT=8000"),
     pytest.param(("PORT=8000", "HOST=127.0.0.1"), "127.0.0.1", "8000", id="this computer only"),
 ])
-def test_make_run_prints_the_address_then_listens_where_it_is_told(args: tuple[str, ...], address: str,
-                                                                   port: str) -> None:
+def test_make_run_prints_the_address_then_listens_where_it_is_told(args: tuple[str, ...],
+                                                                   address: str, port: str) -> None:
     assert flask_commands(dry_run("run", *args)) == [
-        "db upgrade", f"address --host {address} --port {port}", f"run --host {address} --port {port}"]
+        "db upgrade", f"address --host {address} --port {port}",
+        f"run --host {address} --port {port}"]
 
 
 def parts() -> tuple[dict[str, str], dict[str, str]]:
@@ -47,7 +50,8 @@ def parts() -> tuple[dict[str, str], dict[str, str]]:
 
 
 def names(requirements: list[str]) -> set[str]:
-    return {re.split(r"[\[<>=!~ ;]", requirement, maxsplit=1)[0].lower() for requirement in requirements}
+    return {re.split(r"[\[<>=!~ ;]", requirement, maxsplit=1)[0].lower()
+            for requirement in requirements}
 
 
 def test_the_lock_pins_the_app_first_and_the_test_tools_below_the_line() -> None:
@@ -63,7 +67,9 @@ def test_make_run_installs_the_app_without_the_test_tools() -> None:
     lines = dry_run("-B", "venv-run")
     install = [line for line in lines if "pip install --no-deps --require-hashes" in line]
     mark = TEST_MARK.removeprefix("# ")
-    pip = ".venv/bin/python -m pip install --no-deps --require-hashes --only-binary :all: -r /dev/stdin"
+    pip = (".venv/bin/python -m pip install --no-deps --require-hashes --only-binary :all:"
+           " -r /dev/stdin")
     assert install == [f"sed '/{mark}/,$d' requirements.lock | {pip}"]
     assert f"sed '' requirements.lock | {pip}" in dry_run("-B", ".venv")  # make test: all of it
-    assert "venv-run" in next(line for line in (ROOT / "Makefile").read_text().splitlines() if line.startswith("run:"))
+    assert "venv-run" in next(line for line in (ROOT / "Makefile").read_text().splitlines()
+                              if line.startswith("run:"))

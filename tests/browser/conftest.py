@@ -46,11 +46,12 @@ REACHABLE: list[Reachable] = []
 
 
 class _Handler(WSGIRequestHandler):
-    """Werkzeug's request handler, but a phone that hangs up in the middle of an answer (a test's end)
-    leaves no file open: werkzeug's cleanup reads the reset socket and raises before it closes the
-    answer's body, which is closed here instead."""
+    """Werkzeug's request handler, but a phone that hangs up in the middle of an answer (a test's
+    end) leaves no file open: werkzeug's cleanup reads the reset socket and raises before it closes
+    the answer's body, which is closed here instead."""
 
-    def connection_dropped(self, error: BaseException, environ: WSGIEnvironment | None = None) -> None:
+    def connection_dropped(self, error: BaseException,
+                           environ: WSGIEnvironment | None = None) -> None:
         body = (environ or {}).get("browser.body")
         if body is not None:
             body.close()
@@ -88,7 +89,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     with app.app_context():
         upgrade()
     REACHABLE.append(Reachable(app))
-    httpd = make_server("127.0.0.1", 0, _keeping_the_body(REACHABLE[-1]), threaded=True, request_handler=_Handler)
+    httpd = make_server("127.0.0.1", 0, _keeping_the_body(REACHABLE[-1]), threaded=True,
+                        request_handler=_Handler)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{httpd.server_port}"
@@ -118,13 +120,15 @@ def browser() -> Iterator[Browser]:
 
 @pytest.fixture
 def page(browser: Browser, server: str) -> Iterator[Page]:
-    """A phone (390 × 844) with its own cookies; any console error (a CSP refusal too) fails the test."""
+    """A phone (390 × 844) with its own cookies; any console error (a CSP
+    refusal too) fails the test."""
     context = browser.new_context(viewport=PHONE, base_url=server)
     phone = context.new_page()
     errors = console_errors(phone)
     yield phone
     context.close()
-    unexpected = [e for e in errors if "status of 4" not in e]  # refused forms answer 4xx on purpose
+    # refused forms answer 4xx on purpose
+    unexpected = [e for e in errors if "status of 4" not in e]
     assert not unexpected, unexpected
 
 

@@ -5,33 +5,38 @@ from __future__ import annotations
 from playwright.sync_api import Error, Locator, Page
 
 PHONE = {"width": 390, "height": 844}
-#: The page's parts an answer replaces: with JavaScript, all but the step's element, which is drawn again in place,
-#: and the phone's own status line and list of taps not saved under it.
+#: The page's parts an answer replaces: with JavaScript, all but the step's element, which is drawn
+#: again in place, and the phone's own status line and list of taps not saved under it.
 MARK = ("() => document.querySelectorAll('#main > :not(#panel), #panel > :not(#step):not(.outbox)')"
         ".forEach(e => { e.dataset.old = '1'; })")
 REPLACED = "() => !document.querySelector('[data-old]') && document.readyState !== 'loading'"
 #: Whether a service worker controls this page.
 CONTROLLED = "() => navigator.serviceWorker.controller !== null"
 #: Whether the worker keeps a copy of this page, as the page shows it now (its game's version).
-KEPT = """() => caches.open("scorekeeper-pages").then(c => c.match(location.href)).then(r => r ? r.text() : "")
-    .then(t => t.includes('name="version" value="' + document.querySelector("input[name=version]").value + '"'))"""
+KEPT = """() => caches.open("scorekeeper-pages").then(c => c.match(location.href))
+    .then(r => r ? r.text() : "")
+    .then(t => t.includes('name="version" value="'
+                          + document.querySelector("input[name=version]").value + '"'))"""
 
 
 #: Whether the phone has sent every tap it keeps (the server has them all).
-ALL_SENT = """() => !(JSON.parse(localStorage.getItem(Object.keys(localStorage).find(key => key.startsWith("outbox:"))))
+ALL_SENT = """() => !(JSON.parse(localStorage.getItem(
+      Object.keys(localStorage).find(key => key.startsWith("outbox:"))))
     || { queue: [] }).queue.length"""
 
 
 def next_look(page: Page) -> None:
     """The read-only page's (or the room screen's) next look at the game, now rather than in 3 s:
     its clock, installed before it opened (``page.clock.install()``), runs on by the time between
-    two looks. Call it once what the look should bring is stored; then wait for the page to show it."""
+    two looks. Call it once what the look should bring is stored; then wait for the page to show
+    it."""
     page.clock.run_for(3000)
 
 
 def replaced(page: Page, seconds: float = 30) -> None:
     """Wait until an answer replaced what ``MARK`` marked: asked from here, again and again, so a
-    page that navigates meanwhile (without JavaScript, a form's answer is a new page) is asked again."""
+    page that navigates meanwhile (without JavaScript, a form's answer is a new page) is asked
+    again."""
     for _ in range(int(seconds * 20)):
         try:
             if page.evaluate(REPLACED):
@@ -77,9 +82,11 @@ class Taps:
 
 
 def console_errors(page: Page) -> list[str]:
-    """The page's console errors (a CSP refusal is one) and uncaught exceptions, filled as they come."""
+    """The page's console errors (a CSP refusal is one) and uncaught
+    exceptions, filled as they come."""
     errors: list[str] = []
-    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    page.on("console",
+            lambda message: errors.append(message.text) if message.type == "error" else None)
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     return errors
 
@@ -91,32 +98,42 @@ def assert_fits_the_phone(page: Page) -> None:
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= page.viewport_size["width"], f"{page.url} scrolls sideways: {width}px"  # type: ignore[index]
     small = page.evaluate("""() => [...document.querySelectorAll(
-        'main button, main a.button, main label.num, main .pick span, main summary, .nav a, .board a.deal-link')]
+        'main button, main a.button, main label.num, main .pick span, main summary, .nav a, ' +
+        '.board a.deal-link')]
         .filter(e => e.offsetParent !== null && !e.classList.contains('default-submit'))
         .map(e => [e.textContent.trim().slice(0, 20), e.getBoundingClientRect()])
-        .filter(([, r]) => r.height < 43.5 || r.width < 43.5).map(([t, r]) => `${t} ${r.width}x${r.height}`)""")
+        .filter(([, r]) => r.height < 43.5 || r.width < 43.5)
+        .map(([t, r]) => `${t} ${r.width}x${r.height}`)""")
     assert not small, f"{page.url}: tap targets under 44 px: {small}"
 
 
-#: Times each tap on a bid until the bidder highlighted changes, in the page (performance.now() and a
-#: MutationObserver), into ``window.bidTimes`` in milliseconds; the tap's own time is its event's.
+#: Times each tap on a bid until the bidder highlighted changes, in the page (performance.now() and
+#: a MutationObserver), into ``window.bidTimes`` in milliseconds; the tap's own time is its event's.
 TIME_BIDS = """() => {
   window.bidTimes = [];
-  const bidder = () => { const now = document.querySelector(".bidders li.now .who"); return now && now.textContent; };
+  const bidder = () => {
+    const now = document.querySelector(".bidders li.now .who");
+    return now && now.textContent;
+  };
   let tapped = null, before = null;
   document.addEventListener("click", event => {
     if (event.target.closest(".bid-form button")) { tapped = event.timeStamp; before = bidder(); }
   }, true);
   new MutationObserver(() => {
-    if (tapped !== null && bidder() !== before) { window.bidTimes.push(performance.now() - tapped); tapped = null; }
+    if (tapped !== null && bidder() !== before) {
+      window.bidTimes.push(performance.now() - tapped);
+      tapped = null;
+    }
   }).observe(document.body, { childList: true, subtree: true, attributes: true });
 }"""
 
 
 def slow_phone_and_network(page: Page, latency: int = 300, cpu: int = 4) -> None:
-    """Every request waits ``latency`` ms more, and the phone runs ``cpu`` times slower (Chromium's CDP)."""
+    """Every request waits ``latency`` ms more, and the phone runs ``cpu`` times
+    slower (Chromium's CDP)."""
     cdp = page.context.new_cdp_session(page)
     cdp.send("Network.enable")
     cdp.send("Network.emulateNetworkConditions",
-             {"offline": False, "latency": latency, "downloadThroughput": -1, "uploadThroughput": -1})
+             {"offline": False, "latency": latency, "downloadThroughput": -1,
+              "uploadThroughput": -1})
     cdp.send("Emulation.setCPUThrottlingRate", {"rate": cpu})

@@ -1,6 +1,6 @@
-"""Every page passes axe-core's WCAG 2.2 A and AA checks, in light and in dark, at each step of a game,
-with the app's own CSP in force (axe is evaluated through the browser's devtools protocol, which the
-page's CSP does not govern)."""
+"""Every page passes axe-core's WCAG 2.2 A and AA checks, in light and in dark, at each step of a
+game, with the app's own CSP in force (axe is evaluated through the browser's devtools protocol,
+which the page's CSP does not govern)."""
 
 from __future__ import annotations
 
@@ -31,9 +31,13 @@ TV = {"width": 1920, "height": 1080}
 #: contrast of 3:1 against what surrounds it. Inactive controls are exempt, as WCAG says.
 CONTROL_EDGES = """() => {
   const rgb = text => (text.match(/[\\d.]+/g) || []).map(Number);
-  const lum = ([r, g, b]) => [r, g, b].map(v => (v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4)
+  const lum = ([r, g, b]) => [r, g, b]
+    .map(v => (v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4)
     .reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
-  const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+  const ratio = (a, b) => {
+    const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p);
+    return (x + 0.05) / (y + 0.05);
+  };
   const opaque = c => c.length < 4 || c[3] === 1;
   const around = el => {
     for (let up = el.parentElement; up; up = up.parentElement) {
@@ -42,35 +46,41 @@ CONTROL_EDGES = """() => {
     }
     return [255, 255, 255];
   };
-  const controls = 'main input:not([type=hidden]):not([type=radio]):not([type=checkbox]):not([type=file]), main select, ' +
-    'main textarea, main button, main a.button, main label.num span, main .pick span, main .choice';
-  return [...document.querySelectorAll(controls)].filter(el => el.getClientRects().length && el.offsetParent !== null &&
-      !el.matches(':disabled, [aria-disabled=true], .default-submit, .struck, .struck *') && !el.closest('[hidden]'))
+  const controls = 'main input:not([type=hidden]):not([type=radio]):not([type=checkbox])' +
+    ':not([type=file]), main select, main textarea, main button, main a.button, ' +
+    'main label.num span, main .pick span, main .choice';
+  return [...document.querySelectorAll(controls)]
+    .filter(el => el.getClientRects().length && el.offsetParent !== null &&
+      !el.matches(':disabled, [aria-disabled=true], .default-submit, .struck, .struck *') &&
+      !el.closest('[hidden]'))
     .map(el => {
       const style = getComputedStyle(el), back = around(el), own = rgb(style.backgroundColor);
       const edge = parseFloat(style.borderTopWidth) ? ratio(rgb(style.borderTopColor), back) : 0;
       const fill = own.length && opaque(own) ? ratio(own, back) : 0;
       return [el, Math.max(edge, fill)];
     }).filter(([, best]) => best < 3)
-    .map(([el, best]) => `${el.tagName.toLowerCase()}.${el.className} "${el.textContent.trim().slice(0, 20)}" ` +
-      `${best.toFixed(2)}:1`);
+    .map(([el, best]) => `${el.tagName.toLowerCase()}.${el.className} ` +
+      `"${el.textContent.trim().slice(0, 20)}" ${best.toFixed(2)}:1`);
 }"""
 FOUR = ["Ann", "Bob", "Cy", "Dee"]
-SCORED = [{"bids": [1, 1, 0, 0], "tricks": [1, 1, 1, 0]}, {"bids": [1, 0, 0, 0], "tricks": [1, 0, 1, 0]}]
+SCORED = [{"bids": [1, 1, 0, 0], "tricks": [1, 1, 1, 0]},
+          {"bids": [1, 0, 0, 0], "tricks": [1, 0, 1, 0]}]
 
 
 def violations(page: Page) -> list[str]:
     """axe-core's WCAG 2.2 A/AA violations on the page as it is now, one line per rule."""
     if not page.evaluate("() => typeof axe !== 'undefined'"):
         page.evaluate(AXE)
-    # axe can't tell the colour behind a gradient, and leaves the board's text unchecked: the board's
-    # scroll shadow (a gradient over the card colour) gives way to that colour.
-    page.evaluate("() => document.querySelectorAll('.board-scroll').forEach(e => { e.style.background = 'var(--card)'; })")
+    # axe can't tell the colour behind a gradient, and leaves the board's text unchecked: the
+    # board's scroll shadow (a gradient over the card colour) gives way to that colour.
+    page.evaluate("() => document.querySelectorAll('.board-scroll')"
+                  ".forEach(e => { e.style.background = 'var(--card)'; })")
     assert page.evaluate("() => axe.version") == AXE_VERSION
     found: list[dict[str, Any]] = page.evaluate(
         f"(tags) => ({RUN})(tags)"
         ".then(r => r.violations.map(v => ({ id: v.id, impact: v.impact, nodes: v.nodes.map(n =>"
-        " n.target.join(' ') + ': ' + n.failureSummary.split('\\n').slice(1, 2).join('').trim()) })))", TAGS)
+        " n.target.join(' ') + ': ' + n.failureSummary.split('\\n').slice(1, 2).join('').trim())"
+        " })))", TAGS)
     faint: list[str] = page.evaluate(CONTROL_EDGES)
     return [f"{v['id']} ({v['impact']}, {len(v['nodes'])}): {v['nodes'][:3]}" for v in found] + (
         [f"non-text-contrast 1.4.11 ({len(faint)}): {faint[:3]}"] if faint else [])
@@ -97,7 +107,8 @@ def refused_new(page: Page) -> None:
 
 
 def refused_correction(page: Page) -> None:
-    """The server's refusal of a correction (sent as without JavaScript: the page would not send it)."""
+    """The server's refusal of a correction (sent as without JavaScript: the
+    page would not send it)."""
     page.goto(game(page, rules={"max_cards": 3}, deals=SCORED) + "/deal/1")
     page.locator("[data-kind=tricks][data-seat='0'] label.num").nth(3).click()
     page.locator("#correct-form").evaluate("form => form.submit()")
@@ -105,9 +116,12 @@ def refused_correction(page: Page) -> None:
 
 
 def held_tricks(page: Page, correct: str = "") -> None:
-    """Tricks that don't add up, at the tricks step or in a correction: the Save button held back, saying why."""
-    page.goto(game(page, rules={"max_cards": 3}, deals=SCORED if correct else [{"bids": [1, 1, 0, 0]}]) + correct)
-    page.locator("[data-seat='0'][data-kind=tricks] label.num, .tricks-form [data-seat='0'] label.num").nth(3).click()
+    """Tricks that don't add up, at the tricks step or in a correction: the Save button
+    held back, saying why."""
+    page.goto(game(page, rules={"max_cards": 3},
+                   deals=SCORED if correct else [{"bids": [1, 1, 0, 0]}]) + correct)
+    page.locator("[data-seat='0'][data-kind=tricks] label.num, "
+                 ".tricks-form [data-seat='0'] label.num").nth(3).click()
     expect(page.locator(".action-bar button")).to_have_attribute("aria-disabled", "true")
 
 
@@ -171,8 +185,9 @@ def unsaved(page: Page) -> None:
     edit = game(page, rules={"max_cards": 3})
     page.context.set_offline(True)
     page.locator(".bid-form button[value='1']").click()
-    page.request.post(edit + "/bid", form={"csrf_token": page.locator("[name=csrf_token]").first.input_value(),
-                                           "version": "1", "deal": "1", "seat": "1", "bid": "0"})
+    page.request.post(edit + "/bid", form={
+        "csrf_token": page.locator("[name=csrf_token]").first.input_value(),
+        "version": "1", "deal": "1", "seat": "1", "bid": "0"})
     page.context.set_offline(False)
     expect(page.locator(".unsaved li")).to_have_count(1, timeout=10_000)
 
@@ -181,7 +196,8 @@ def over_with_groups(page: Page) -> None:
     """A game over on a phone that holds two groups' edit links: each a one-tap choice."""
     for name in ("Friday club", "Family"):
         page.goto(page.request.post("/api/groups", data={"name": name}).json()["links"]["edit"])
-    game(page, rules={"max_cards": 1, "deal": "down"}, deals=[{"bids": [0, 0, 0, 0], "tricks": [0, 1, 0, 0]}])
+    game(page, rules={"max_cards": 1, "deal": "down"},
+         deals=[{"bids": [0, 0, 0, 0], "tricks": [0, 1, 0, 0]}])
     expect(page.locator(".group-choices button")).to_have_count(2)
 
 
@@ -210,7 +226,8 @@ def opened(page: Page, url: str, size: dict[str, int] | None = None) -> None:
     if size:
         page.set_viewport_size(size)
     page.goto(url)
-    page.evaluate("() => document.querySelectorAll('main details').forEach(d => { d.open = true; })")
+    page.evaluate("() => document.querySelectorAll('main details')"
+                  ".forEach(d => { d.open = true; })")
 
 
 def group(page: Page, games: int = 3) -> str:
@@ -218,12 +235,14 @@ def group(page: Page, games: int = 3) -> str:
     created = page.request.post("/api/groups", data={"name": "Friday club"}).json()
     edit = created["links"]["edit"]
     for number in range(games):
-        tricks = [1 if seat == number % 4 else 0 for seat in range(4)]  # all bid 0: one of them misses
+        # all bid 0: one of them misses
+        tricks = [1 if seat == number % 4 else 0 for seat in range(4)]
         done = page.request.post("/api/games", data={
             "players": FOUR, "rules": {"max_cards": 1, "deal": "fixed", "deals": 1},
             "deals": [{"bids": [0, 0, 0, 0], "tricks": tricks}],
             "title": f"Friday {number + 1}"}).json()
-        page.request.post("/api/groups/" + edit.rsplit("/", 1)[1] + "/games", data={"game": done["links"]["edit"]})
+        page.request.post("/api/groups/" + edit.rsplit("/", 1)[1] + "/games",
+                          data={"game": done["links"]["edit"]})
     page.goto(edit)
     return str(edit)
 
@@ -234,22 +253,26 @@ PAGES: dict[str, Callable[[Page], object]] = {
     "group-new": lambda page: page.goto("/groups/new"),
     "group-player": lambda page: page.goto(group(page) + "/players/Ann"),
     "group-share": lambda page: page.goto(group(page) + "/share"),
-    "group-new-game": lambda page: (group(page), page.get_by_role("link", name="New game for this group").click()),
-    "game-to-group": lambda page: page.goto(game(page, rules={"max_cards": 3}, deals=SCORED) + "/group"),
+    "group-new-game": lambda page: (
+        group(page), page.get_by_role("link", name="New game for this group").click()),
+    "game-to-group": lambda page: page.goto(
+        game(page, rules={"max_cards": 3}, deals=SCORED) + "/group"),
     "home": lambda page: (game(page), page.goto("/")),
     "new": lambda page: page.goto("/new"),
     "new-refused": refused_new,
     "preview": preview,
     "cards": lambda page: game(page, rules={"deal": "manual", "max_cards": 5}),
     "bid": lambda page: game(page, rules={"max_cards": 3}, deals=[{"bids": [None, 1, 1, 0]}]),
-    "bids-at-once": lambda page: game(page, rules={"preset": "british-oh-hell", "deal": "down", "max_cards": 3}),
+    "bids-at-once": lambda page: game(page, rules={"preset": "british-oh-hell", "deal": "down",
+                                                   "max_cards": 3}),
     "tricks": lambda page: game(page, rules={"max_cards": 3}, deals=[{"bids": [1, 1, 0, 0]}]),
     "tricks-held": held_tricks,
     "waiting": waiting,
     "unsaved": unsaved,
     "scored": lambda page: game(page, rules={"max_cards": 3}, deals=SCORED),
     "board-wide": lambda page: game(page, players=FOUR + ["Eve", "Fay"], rules={"max_cards": 3},
-                                    deals=[{"bids": [1, 1, 0, 0, 0, 0], "tricks": [1, 1, 1, 0, 0, 0]}]),
+                                    deals=[{"bids": [1, 1, 0, 0, 0, 0],
+                                            "tricks": [1, 1, 1, 0, 0, 0]}]),
     "tools": tools_open,
     "chart": lambda page: page.goto(game(page, rules={"max_cards": 3}, deals=SCORED) + "/chart"),
     "adjust-refused": refused_adjustment,
@@ -257,20 +280,26 @@ PAGES: dict[str, Callable[[Page], object]] = {
     "correct-refused": refused_correction,
     "correct-held": lambda page: held_tricks(page, "/deal/1"),
     "end": lambda page: page.goto(game(page, rules={"max_cards": 3}, deals=SCORED) + "/end"),
-    "end-refused": lambda page: page.goto(game(page, rules={"max_cards": 3},
-                                               deals=SCORED + [{"bids": [None, None, None, 1]}]) + "/end"),
-    "over": lambda page: game(page, rules={"max_cards": 1, "deal": "down"}, stakes={"per_point": "0.10", "currency": "€"},
+    "end-refused": lambda page: page.goto(
+        game(page, rules={"max_cards": 3}, deals=SCORED + [{"bids": [None, None, None, 1]}])
+        + "/end"),
+    "over": lambda page: game(page, rules={"max_cards": 1, "deal": "down"},
+                              stakes={"per_point": "0.10", "currency": "€"},
                               deals=[{"bids": [0, 0, 0, 0], "tricks": [0, 1, 0, 0]}]),
     "over-with-groups": over_with_groups,
     "cooperative": lambda page: game(page, rules={"preset": "cooperative", "max_cards": 3},
                                      deals=[{"bids": [1, 1, 1, 0], "tricks": [1, 1, 1, 0]}]),
     "share": lambda page: page.goto(game(page) + "/share"),
-    "view": lambda page: view(page, rules={"max_cards": 3}, deals=SCORED + [{"bids": [None, None, None, 1]}]),
-    "arrive": lambda page: page.goto(game(page, rules={"max_cards": 3}, deals=SCORED[:1]) + "/arrive"),
-    "leave": lambda page: page.goto(game(page, rules={"max_cards": 3}, deals=SCORED[:1]) + "/leave"),
+    "view": lambda page: view(page, rules={"max_cards": 3},
+                              deals=SCORED + [{"bids": [None, None, None, 1]}]),
+    "arrive": lambda page: page.goto(
+        game(page, rules={"max_cards": 3}, deals=SCORED[:1]) + "/arrive"),
+    "leave": lambda page: page.goto(
+        game(page, rules={"max_cards": 3}, deals=SCORED[:1]) + "/leave"),
     "plan": lambda page: page.goto(game(page, rules={"max_cards": 3}, deals=SCORED) + "/plan"),
     "rules": lambda page: page.goto(game(page, rules={"max_cards": 3}, deals=SCORED) + "/rules"),
-    "plan-end": lambda page: page.goto(game(page, rules={"deal": "manual", "max_cards": 5}) + "/plan"),
+    "plan-end": lambda page: page.goto(
+        game(page, rules={"deal": "manual", "max_cards": 5}) + "/plan"),
     "rules-preview": lambda page: rules_preview(page, "hook"),
     "rules-refused": lambda page: rules_preview(page, "must-equal"),
     "arrive-refused": arrive_refused,
@@ -288,20 +317,23 @@ PAGES: dict[str, Callable[[Page], object]] = {
     "event-room": lambda page: page.goto(club_night(page)["view"]),
     "event-where": lambda page: page.goto(club_night(page)["view"] + "?name=player+5"),
     "event-director-open": lambda page: opened(page, club_night(page)["edit"]),
-    "event-director-before-open": lambda page: opened(page, club_night(page, started=False)["edit"]),
+    "event-director-before-open": lambda page: opened(
+        page, club_night(page, started=False)["edit"]),
     "event-director-over": lambda page: opened(page, night_over(page)["edit"]),
     "event-room-over": lambda page: page.goto(night_over(page)["view"]),
     "event-room-tv": lambda page: opened(page, club_night(page)["view"], TV),
     "event-room-over-tv": lambda page: opened(page, night_over(page)["view"], TV),
 }
-#: The states checked in landscape as well: entry by big buttons, with the sticky Save bar over them.
-SIDEWAYS = ["new", "bid", "bids-at-once", "tricks", "tricks-held", "correct", "correct-held", "correct-refused", "scored"]
+#: The states checked in landscape as well: entry by big buttons, with the
+#: sticky Save bar over them.
+SIDEWAYS = ["new", "bid", "bids-at-once", "tricks", "tricks-held", "correct", "correct-held",
+            "correct-refused", "scored"]
 
 
 @pytest.fixture
 def phone(browser: Browser, server: str) -> Iterator[Page]:
-    """A phone whose console errors fail the test, but for the requests a page without network makes;
-    without the service worker, whose install a test's end would cut short."""
+    """A phone whose console errors fail the test, but for the requests a page without network
+    makes; without the service worker, whose install a test's end would cut short."""
     context = browser.new_context(viewport=PHONE, base_url=server, service_workers="block")
     page = context.new_page()
     errors = console_errors(page)
@@ -319,8 +351,9 @@ def page(phone: Page) -> Page:
 def test_axe_runs_every_rule_of_the_wcag_22_aa_tags(phone: Page) -> None:
     phone.goto("/offline")
     phone.evaluate(AXE)
-    ran: list[str] = phone.evaluate(f"(tags) => ({RUN})(tags).then(r => [...r.passes, ...r.inapplicable,"
-                                    " ...r.incomplete, ...r.violations].map(v => v.id))", TAGS)
+    ran: list[str] = phone.evaluate(f"(tags) => ({RUN})(tags).then(r => [...r.passes,"
+                                    " ...r.inapplicable, ...r.incomplete, ...r.violations]"
+                                    ".map(v => v.id))", TAGS)
     every: list[str] = phone.evaluate("(tags) => axe.getRules(tags).map(rule => rule.ruleId)", TAGS)
     assert sorted(ran) == sorted(every)
     assert {"target-size", "color-contrast", "css-orientation-lock", "label"} <= set(ran)
@@ -339,8 +372,10 @@ def test_every_page_passes_axe_wcag_22_aa_in_light_and_dark(phone: Page, name: s
     assert found == {"light": [], "dark": []}
 
 
-#: A touch phone as it lays a page out: its own pixels (three to a CSS pixel), touch, a mobile viewport.
-TOUCH: dict[str, Any] = {"viewport": PHONE, "has_touch": True, "is_mobile": True, "device_scale_factor": 3}
+#: A touch phone as it lays a page out: its own pixels (three to a CSS pixel),
+#: touch, a mobile viewport.
+TOUCH: dict[str, Any] = {"viewport": PHONE, "has_touch": True, "is_mobile": True,
+                         "device_scale_factor": 3}
 
 
 @pytest.mark.parametrize("name", ["new", "event-new"])
@@ -352,7 +387,8 @@ def test_the_new_game_and_night_forms_pass_axe_on_a_touch_phone_with_every_panel
     page = context.new_page()
     PAGES[name](page)
     page.wait_for_load_state()
-    opened = page.evaluate("() => [...document.querySelectorAll('details')].map(d => (d.open = true, d.className))")
+    opened = page.evaluate("() => [...document.querySelectorAll('details')]"
+                           ".map(d => (d.open = true, d.className))")
     assert "lang" in opened and len(opened) >= 2, opened
     found = {}
     for scheme in ("light", "dark"):
@@ -372,7 +408,8 @@ def test_a_refused_form_comes_back_with_the_focus_on_what_is_wrong(
     page.fill("input[name=players-0]", "Ann")
     page.locator("button.primary[value=preview]").click()
     expect(page.locator("#error")).to_be_focused()
-    expect(page.get_by_role("group", name="Players, clockwise from the first dealer")).to_have_accessible_description(
+    players = page.get_by_role("group", name="Players, clockwise from the first dealer")
+    expect(players).to_have_accessible_description(
         "⚠ A game has 2 to 10 players, listed in seating order.")
     page.fill("input[name=players-1]", "Bob")
     page.locator("summary:has-text('House rules')").click()
@@ -380,7 +417,8 @@ def test_a_refused_form_comes_back_with_the_focus_on_what_is_wrong(
     page.locator("button.primary[value=preview]").click()
     said = "⚠ Top hand (cards) must be a whole number from 1 to 104, not 'ten'."
     field = page.locator("input[name='rules-max_cards']")
-    expect(field).to_be_focused()  # read first: the field refused, in its panel, its message beside it
+    # read first: the field refused, in its panel, its message beside it
+    expect(field).to_be_focused()
     expect(page.locator("#error")).to_have_count(0)
     expect(field).to_have_attribute("aria-invalid", "true")
     expect(field).to_have_accessible_description(said)
@@ -388,10 +426,12 @@ def test_a_refused_form_comes_back_with_the_focus_on_what_is_wrong(
         "with custom scoring; use bid, tricks, cards, players")  # a hint is the field's description
 
     page.goto(game(page, rules={"max_cards": 3}, deals=SCORED) + "/deal/1")
-    page.locator("[data-kind=tricks][data-seat='0'] label.num").nth(0).click()  # Ann, who dealt, by hand
+    # Ann, who dealt, by hand
+    page.locator("[data-kind=tricks][data-seat='0'] label.num").nth(0).click()
     save = page.locator(".action-bar button")
     save.click(force=javascript)
-    # Not sent with JavaScript: the button, where the tap is, says what is wrong; without it, the server's refusal.
+    # Not sent with JavaScript: the button, where the tap is, says what is wrong; without it, the
+    # server's refusal.
     expect(save if javascript else page.locator("#error")).to_be_focused()
     if javascript:
         expect(save).to_have_accessible_name("Can't save: 1 trick missing")
@@ -406,7 +446,8 @@ def test_a_refused_form_comes_back_with_the_focus_on_what_is_wrong(
 def test_the_focus_goes_to_the_next_thing_to_do_after_every_entry(page: Page) -> None:
     """Never back to the page's body: after a bid, the trump, an undo, the tricks, the game's end,
     an adjustment and its removal."""
-    game(page, rules={"max_cards": 2, "deal": "down", "spades_double": True})  # 2 deals: 2 cards, then 1
+    # 2 deals: 2 cards, then 1
+    game(page, rules={"max_cards": 2, "deal": "down", "spades_double": True})
     page.locator(".trump-form button[value=H]").click()
     expect(page.locator(".bid-form button[value='0']")).to_be_focused()
     for value in (1, 0):
@@ -418,8 +459,10 @@ def test_the_focus_goes_to_the_next_thing_to_do_after_every_entry(page: Page) ->
     for value in (0, 0, 0):
         page.locator(f".bid-form button[value='{value}']").click()
     expect(page.locator(".seat-row[data-seat='1'] input:checked")).to_be_focused()
-    page.locator(".tricks-form button[type=submit]").click()  # the deal entered, then the server's page
-    expect(page.locator(".deal-title")).to_contain_text("Deal 2 of 2")  # the server's page, with the points
+    # the deal entered, then the server's page
+    page.locator(".tricks-form button[type=submit]").click()
+    # the server's page, with the points
+    expect(page.locator(".deal-title")).to_contain_text("Deal 2 of 2")
     expect(page.locator(".bid-form button.num").first).to_be_focused()
     page.locator(".trump-form button[value=S]").click()
     for value in (0, 0, 0, 0):
@@ -441,7 +484,8 @@ def test_a_digit_still_bids_with_the_focus_on_a_message_read_first(page: Page) -
     page.fill("#adj-points", "2")
     page.locator("#adjust button[type=submit]").click()
     expect(page.locator(".flash-done")).to_be_focused()
-    page.wait_for_load_state()  # the page's scripts in: the focus comes as the page is read, before them
+    # the page's scripts in: the focus comes as the page is read, before them
+    page.wait_for_load_state()
     page.keyboard.press("1")
     expect(page.locator("#tap-status")).to_have_text("Dee bid 1 · Ann bids next")
 
@@ -453,7 +497,8 @@ def test_the_hand_size_chosen_leaves_the_focus_on_the_first_bid(page: Page) -> N
     expect(page.locator(".bid-form button[value='0']")).to_be_focused()
 
 
-def test_without_javascript_a_refused_bid_is_reached_by_tab_and_read_with_its_reason(plain: Page) -> None:
+def test_without_javascript_a_refused_bid_is_reached_by_tab_and_read_with_its_reason(
+        plain: Page) -> None:
     created = plain.request.post("/api/games", data={"players": FOUR, "rules": {"max_cards": 3},
                                                      "deals": [{"bids": [None, 1, 1, 0]}]}).json()
     plain.goto(created["links"]["edit"])
@@ -469,7 +514,8 @@ def test_without_javascript_a_refused_bid_is_reached_by_tab_and_read_with_its_re
     expect(plain.locator("#error")).to_have_count(0)
 
 
-def test_the_read_only_page_says_what_changed_in_a_short_status(browser: Browser, page: Page) -> None:
+def test_the_read_only_page_says_what_changed_in_a_short_status(browser: Browser,
+                                                                page: Page) -> None:
     edit = game(page, rules={"max_cards": 3})  # deal 1: Bob bids first, Ann deals
     links = page.request.get("/api/games/" + edit.rsplit("/", 1)[1]).json()["links"]
     viewer = browser.new_context(viewport=PHONE, service_workers="block").new_page()
@@ -478,8 +524,10 @@ def test_the_read_only_page_says_what_changed_in_a_short_status(browser: Browser
     status = viewer.locator("#live-status")
     expect(status).to_have_attribute("role", "status")
     expect(status).to_be_empty()
-    assert viewer.locator("#live:is([aria-live], [role]), #live :is([aria-live], [role=status], [role=alert], [role=log])"
-                          ).count() == 0  # the board itself stays quiet: one short line says what changed
+    # the board itself stays quiet: one short line says what changed
+    assert viewer.locator("#live:is([aria-live], [role]), "
+                          "#live :is([aria-live], [role=status], [role=alert], [role=log])"
+                          ).count() == 0
     page.locator(".bid-form button[value='1']").click()
     page.wait_for_function(ALL_SENT)
     next_look(viewer)
@@ -499,17 +547,19 @@ def test_the_read_only_page_says_what_changed_in_a_short_status(browser: Browser
 
 def test_controls_and_images_have_names_of_their_own(page: Page) -> None:
     page.goto("/new")
-    names = [page.locator("input[name=first_dealer]").nth(i).evaluate("e => e.labels[0].textContent.trim()")
-             for i in range(4)]
+    names = [page.locator("input[name=first_dealer]").nth(i)
+             .evaluate("e => e.labels[0].textContent.trim()") for i in range(4)]
     assert names == ["deals"] * 4  # what the eye reads; what a screen reader says:
     for seat in range(1, 5):
         expect(page.get_by_role("radio", name=f"Player {seat} deals", exact=True)).to_have_count(1)
     edit = game(page, rules={"max_cards": 3}, deals=SCORED)
-    expect(page.get_by_role("img", name="leader")).to_have_count(2)  # the strip and the board's column
+    # the strip and the board's column
+    expect(page.get_by_role("img", name="leader")).to_have_count(2)
     expect(page.get_by_role("region", name="Scoreboard table")).to_have_attribute("tabindex", "0")
     correct = page.get_by_role("link", name="1 · 3 Ann", exact=True)  # the name is what it shows,
     expect(correct).to_have_count(1)
-    expect(correct).to_have_accessible_description("Correct this deal")  # and what it does, said after
+    expect(correct).to_have_accessible_description(
+        "Correct this deal")  # and what it does, said after
     page.goto(edit + "/share")
     expect(page.get_by_role("img", name="QR code of the read-only link")).to_be_visible()
     page.locator("summary", has_text="Show the edit link").click()

@@ -1,5 +1,5 @@
-"""A tap lands on its own deal, once, or the phone says why not; and a game goes on offline from deal
-to deal: the findings of the last review, each as the user's steps in Chromium."""
+"""A tap lands on its own deal, once, or the phone says why not; and a game goes on offline from
+deal to deal: the findings of the last review, each as the user's steps in Chromium."""
 
 from __future__ import annotations
 
@@ -33,8 +33,8 @@ def save_tricks(page: Page) -> None:
 
 def test_counts_that_dont_add_up_are_not_sent_and_said_once_with_the_rows_on_screen(
         phones: Phones, server: str) -> None:
-    """Finding 1 and 6: deal 1's counts 9 of 10 are not sent; corrected, deal 1 is saved, and deal 2's
-    bids go to deal 2, with no box of taps not saved left behind."""
+    """Finding 1 and 6: deal 1's counts 9 of 10 are not sent; corrected, deal 1 is saved, and
+    deal 2's bids go to deal 2, with no box of taps not saved left behind."""
     page = phones()
     token = opened(page)  # deal 1: 10 cards; Bob, Cy, Dee bid, Ann deals
     for value in (3, 2, 4, 0):
@@ -63,7 +63,8 @@ def test_counts_that_dont_add_up_are_not_sent_and_said_once_with_the_rows_on_scr
     expect(page.locator(".unsaved:not([hidden])")).to_have_count(0)
 
 
-def test_counts_for_a_deal_another_phone_finished_are_never_stored_on_the_next(phones: Phones, server: str) -> None:
+def test_counts_for_a_deal_another_phone_finished_are_never_stored_on_the_next(phones: Phones,
+                                                                               server: str) -> None:
     """Finding 1 through the server: this phone's counts for deal 1, sent after another phone saved
     deal 1 and began deal 2, are refused naming deal 1, and deal 2 stays as it is."""
     a, b = phones(), phones()
@@ -81,8 +82,9 @@ def test_counts_for_a_deal_another_phone_finished_are_never_stored_on_the_next(p
     bid(b, 1)  # deal 2's first bid
     b.wait_for_function(ALL_SENT)
     a.context.set_offline(False)
-    status(a).to_have_text("Deal 1 · The tricks of deal 1 — not saved: Deal 1 is finished: this entry for it "
-                           "was not saved. To change the deal, correct it from the board.", timeout=10_000)
+    status(a).to_have_text("Deal 1 · The tricks of deal 1 — not saved: Deal 1 is finished: "
+                           "this entry for it was not saved. To change the deal, correct it "
+                           "from the board.", timeout=10_000)
     deals = stored(server, token)["deals"]
     assert deals[0]["tricks"] == [1, 1, 1, 0] and "tricks" not in deals[1]
     expect(a.locator(".unsaved:not([hidden])")).to_have_count(0)
@@ -101,14 +103,17 @@ def test_the_same_number_for_two_players_in_a_row_is_two_bids(phones: Phones, se
     assert stored(server, token)["deals"][0]["bids"] == [None, 1, 1, None]
 
 
-def test_three_deals_entered_offline_are_stored_each_on_its_own_deal(phones: Phones, server: str, no_server: Any) -> None:
+def test_three_deals_entered_offline_are_stored_each_on_its_own_deal(phones: Phones, server: str,
+                                                                     no_server: Any) -> None:
     """Finding 4: deal after deal without a connection, then everything stored in order."""
     page = phones()
     token = opened(page, rules={"max_cards": 3})  # deals of 3, 2, 1, 2, 3 cards
     page.wait_for_function(PLAN_KEPT)
     page.context.set_offline(True)
-    # In bidding order; the dealer's row takes what the others leave. Stored by seat: Ann, Bob, Cy, Dee.
-    entered = [((1, 1, 0, 0), ([0, 1, 1, 0], [1, 1, 1, 0])), ((0, 1, 0, 0), ([0, 0, 0, 1], [0, 1, 0, 1])),
+    # In bidding order; the dealer's row takes what the others leave.
+    # Stored by seat: Ann, Bob, Cy, Dee.
+    entered = [((1, 1, 0, 0), ([0, 1, 1, 0], [1, 1, 1, 0])),
+               ((0, 1, 0, 0), ([0, 0, 0, 1], [0, 1, 0, 1])),
                ((1, 0, 0, 1), ([0, 0, 1, 1], [0, 0, 0, 1]))]
     titles = ["Deal 1 of 5 · 3 cards", "Deal 2 of 5 · 2 cards", "Deal 3 of 5 · 1 card"]
     for number, (bids, _tricks) in enumerate(entered, 1):
@@ -119,7 +124,8 @@ def test_three_deals_entered_offline_are_stored_each_on_its_own_deal(phones: Pho
         save_tricks(page)  # the dealer takes what the others leave
     expect(page.locator(".deal-title")).to_have_text("Deal 4 of 5 · 2 cards")
     expect(page.locator(".pending h2")).to_have_text("Deal 3 entered · points pending")
-    expect(page.locator("#tools .offline-note")).to_contain_text("someone arriving or leaving, the plan and the rules")
+    expect(page.locator("#tools .offline-note")).to_contain_text(
+        "someone arriving or leaving, the plan and the rules")
     status(page).to_contain_text("saved, waiting for the network")
     assert stored(server, token)["deals"] == []
     page.context.set_offline(False)
@@ -127,7 +133,8 @@ def test_three_deals_entered_offline_are_stored_each_on_its_own_deal(phones: Pho
     expect(page.locator("#tools .offline-note")).to_be_hidden()
     deals = stored(server, token)["deals"]
     assert len(deals) == 3
-    assert [(deal["bids"], deal["tricks"]) for deal in deals] == [by_seat for _taps, by_seat in entered]
+    assert [(deal["bids"], deal["tricks"]) for deal in deals] == [by_seat
+                                                                  for _taps, by_seat in entered]
     expect(page.locator(".deal-title")).to_have_text("Deal 4 of 5 · 2 cards")
 
 

@@ -12,7 +12,8 @@ pytestmark = pytest.mark.browser
 PLAYERS = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy"]
 
 
-def test_the_room_screen_follows_the_tables_without_a_reload(page: Page, browser: Browser, server: str) -> None:
+def test_the_room_screen_follows_the_tables_without_a_reload(page: Page, browser: Browser,
+                                                             server: str) -> None:
     page.goto("/events/new")
     page.fill("input[name=name]", "Friday club night")
     page.fill("textarea[name=players]", "\n".join(PLAYERS))
@@ -47,14 +48,17 @@ def test_the_room_screen_follows_the_tables_without_a_reload(page: Page, browser
     room_context.close()
 
 
-def test_the_room_screen_shows_a_club_night_of_thirteen_whole_on_a_tv(browser: Browser, server: str) -> None:
+def test_the_room_screen_shows_a_club_night_of_thirteen_whole_on_a_tv(browser: Browser,
+                                                                      server: str) -> None:
     """Nobody scrolls a TV: at 1920 × 1080 the round's three tables and every line of the standings
     are on the screen, light and dark."""
     for scheme in ("light", "dark"):
-        context = browser.new_context(viewport={"width": 1920, "height": 1080}, base_url=server, color_scheme=scheme)
+        context = browser.new_context(viewport={"width": 1920, "height": 1080}, base_url=server,
+                                      color_scheme=scheme)
         room = context.new_page()
         made = room.request.post(server + "/api/events", data={
-            "name": "Friday club night", "players": [f"Player {n}" for n in range(1, 14)], "rounds": 3})
+            "name": "Friday club night", "players": [f"Player {n}" for n in range(1, 14)],
+            "rounds": 3})
         assert made.status == 201
         links = made.json()["links"]
         assert room.request.post(links["api"] + "/rounds", data={}).status == 201
@@ -66,7 +70,8 @@ def test_the_room_screen_shows_a_club_night_of_thirteen_whole_on_a_tv(browser: B
         context.close()
 
 
-def test_ending_a_tables_game_is_asked_first_and_its_link_is_a_target_of_its_own(browser: Browser, server: str) -> None:
+def test_ending_a_tables_game_is_asked_first_and_its_link_is_a_target_of_its_own(
+        browser: Browser, server: str) -> None:
     """Issue 30, item 2: "End this game now (time is up)" ended a running table in one tap, 11 px
     under the table game's 20 px link."""
     context = browser.new_context(viewport=PHONE, base_url=server, has_touch=True)
@@ -81,10 +86,11 @@ def test_ending_a_tables_game_is_asked_first_and_its_link_is_a_target_of_its_own
     link, question = card.locator(".ev-links a"), card.locator(".ev-end summary")
     to, ask = link.bounding_box(), question.bounding_box()
     assert to is not None and ask is not None
-    assert to["height"] >= 40 and ask["y"] - (to["y"] + to["height"]) >= 16  # a near miss opens nothing
+    # a near miss opens nothing
+    assert to["height"] >= 40 and ask["y"] - (to["y"] + to["height"]) >= 16
     question.tap()
-    expect(card.locator(".ev-end form p")).to_have_text("Table 1 has not finished a deal: end its game now? "
-                                                        "Its players count as tied.")
+    expect(card.locator(".ev-end form p")).to_have_text(
+        "Table 1 has not finished a deal: end its game now? Its players count as tied.")
     assert page.request.get(links["api"]).json()["played"][0]["tables"][0]["finished"] is False
     card.locator(".ev-end button").tap()
     expect(page.locator(".flash")).to_contain_text("Table 1's game has ended")
@@ -92,7 +98,8 @@ def test_ending_a_tables_game_is_asked_first_and_its_link_is_a_target_of_its_own
     context.close()
 
 
-def test_a_director_who_closed_the_tab_opens_the_night_from_the_home_page(browser: Browser, server: str) -> None:
+def test_a_director_who_closed_the_tab_opens_the_night_from_the_home_page(browser: Browser,
+                                                                          server: str) -> None:
     """Issue 30, item 1: the night made on this phone is on its home page, and one tap leads back to
     the director's page; the room screen's link is beside it."""
     for scheme in ("light", "dark"):

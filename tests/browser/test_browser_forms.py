@@ -19,11 +19,13 @@ def test_a_refused_field_is_named_once_even_with_the_live_example(page: Page) ->
     page.fill("input[name='rules-target']", "many")
     page.locator("button.primary[value=preview]").click()
     said = "Game to (points) must be a whole number from 1 to 100,000, not 'many'."
-    expect(page.locator("#rules-target-error")).to_have_text(said)  # beside the field, its panel open
+    # beside the field, its panel open
+    expect(page.locator("#rules-target-error")).to_have_text(said)
     page.wait_for_load_state("networkidle")  # the live example has answered
     assert page.locator("main").inner_text().count("not 'many'") == 1
     page.fill("input[name='rules-target']", "lots")  # once changed, the example speaks again
-    expect(page.locator("#example")).to_contain_text("must be a whole number from 1 to 100,000, not 'lots'")
+    expect(page.locator("#example")).to_contain_text(
+        "must be a whole number from 1 to 100,000, not 'lots'")
 
 
 def test_enter_in_a_name_moves_to_the_next_name_then_to_the_rules(page: Page) -> None:
@@ -35,13 +37,15 @@ def test_enter_in_a_name_moves_to_the_next_name_then_to_the_rules(page: Page) ->
         page.keyboard.press("Enter")
     expect(page.locator("#preset")).to_be_focused()
     expect(page.locator("h1")).to_have_text("New game")  # nothing was sent
-    assert [page.input_value(f"input[name=players-{seat}]") for seat in range(4)] == ["Ann", "Bob", "Cy", "Dee"]
+    assert [page.input_value(f"input[name=players-{seat}]")
+            for seat in range(4)] == ["Ann", "Bob", "Cy", "Dee"]
 
 
 @pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])
 def test_a_player_typed_right_after_add_a_player_goes_into_the_new_row(
         browser: Browser, server: str, javascript: bool) -> None:
-    """With JavaScript the row is added in place; without, the page comes back with the focus on it."""
+    """With JavaScript the row is added in place; without, the page comes back
+    with the focus on it."""
     context = browser.new_context(viewport=PHONE, base_url=server, java_script_enabled=javascript)
     page = context.new_page()
     page.goto("/new")
@@ -66,7 +70,8 @@ def test_a_player_typed_right_after_add_a_player_goes_into_the_new_row(
 
 def test_a_name_longer_than_40_characters_is_said_as_it_is_typed_and_refused_whole(
         browser: Browser, server: str) -> None:
-    """In the phone's language (a Dutch phone here); the server still refuses it, naming the limit."""
+    """In the phone's language (a Dutch phone here); the server still refuses
+    it, naming the limit."""
     context = browser.new_context(viewport=PHONE, base_url=server, locale="nl")
     page = context.new_page()
     page.goto("/new")
@@ -104,8 +109,8 @@ def test_the_blank_sheet_form_prints_a_sheet_as_it_opens(page: Page) -> None:
 def test_a_typed_sequence_means_the_custom_pattern_and_a_refused_rule_keeps_its_panel_open(
         browser: Browser, server: str, javascript: bool) -> None:
     """Issue 30, item 12: a sequence typed without choosing "custom" was refused, the message at the
-    top and the House rules panel closed again. A refused rule now comes back in its open panel, with
-    the focus on it and its message beside it, naming it; nothing typed is lost."""
+    top and the House rules panel closed again. A refused rule now comes back in its open panel,
+    with the focus on it and its message beside it, naming it; nothing typed is lost."""
     context = browser.new_context(viewport=PHONE, base_url=server, java_script_enabled=javascript)
     page = context.new_page()
     page.goto("/new")
@@ -136,14 +141,17 @@ def test_a_typed_sequence_means_the_custom_pattern_and_a_refused_rule_keeps_its_
     expect(said).to_be_visible()
     expect(said).to_contain_text("Custom sequence")
     expect(said).to_contain_text("20")
-    expect(field).to_have_accessible_description(re.compile(re.escape(said.inner_text())))  # then its hint
+    expect(field).to_have_accessible_description(
+        re.compile(re.escape(said.inner_text())))  # then its hint
     expect(page.locator("#error")).to_have_count(0)  # said once, beside the field
     expect(field).to_have_value("1-2-20-2-1")
-    assert [page.input_value(f"input[name=players-{seat}]") for seat in range(3)] == ["Ann", "Bob", "Cy"]
+    assert [page.input_value(f"input[name=players-{seat}]")
+            for seat in range(3)] == ["Ann", "Bob", "Cy"]
     expect(page.locator("#amount")).to_have_value("0.05")
     expect(page.locator("#stakes")).to_have_value("per_point")
 
-    page.fill("#rules-sequence", "1-2-3-2-1")  # a refused stake: its own panel open, the focus on it
+    # a refused stake: its own panel open, the focus on it
+    page.fill("#rules-sequence", "1-2-3-2-1")
     page.fill("#amount", "lots")
     page.locator("button.primary[value=preview]").click()
     expect(page.locator("#amount")).to_be_focused()

@@ -1,4 +1,5 @@
-"""A whole 4-player game in Chromium: setup, a refused hook bid, a correction, stakes, the settled end."""
+"""A whole 4-player game in Chromium: setup, a refused hook bid, a correction,
+stakes, the settled end."""
 
 from __future__ import annotations
 
@@ -69,18 +70,22 @@ def test_a_whole_game_to_the_settled_end(page: Page) -> None:
     tricks = "[data-kind=tricks][data-seat='{}'] label.num"
     taps.tap(page.locator(tricks.format(2)).nth(0))
     expect(page.locator("[data-kind=tricks][data-seat='2'] [data-mark]")).to_have_text("✓ made")
-    expect(page.locator("[data-kind=tricks][data-seat='0'] input:checked")).to_have_value("1")  # Ann dealt: the rest
+    # Ann dealt: the rest
+    expect(page.locator("[data-kind=tricks][data-seat='0'] input:checked")).to_have_value("1")
     taps.tap(page.locator(tricks.format(3)).nth(1))
     expect(page.locator("#trick-sum")).to_have_text("Together 2 of 2 tricks ✓")
-    taps.tap(page.locator(tricks.format(0)).nth(1))  # Ann's own count, by hand: it no longer follows
+    # Ann's own count, by hand: it no longer follows
+    taps.tap(page.locator(tricks.format(0)).nth(1))
     expect(page.locator("#trick-sum")).to_have_text("Together 3 of 2 tricks: 1 too many")
     save = page.locator(".correct button[type=submit]")
     expect(save).to_have_text("Can't save: 1 trick too many")
     taps.tap(save, held=True)  # as at the tricks step, not sent
     expect(save).to_be_focused()
     assert "/deal/1" in page.url and page.locator("#error").count() == 0
-    taps.tap(page.locator("[data-kind=bids][data-seat='2'] label.num").nth(1))  # Cy bid 1: Ann can't bid 0
-    expect(page.locator("#reason-0")).to_have_text("Ann deals and can't bid 0: the bids would add up to the 2 tricks (hook)")
+    # Cy bid 1: Ann can't bid 0
+    taps.tap(page.locator("[data-kind=bids][data-seat='2'] label.num").nth(1))
+    expect(page.locator("#reason-0")).to_have_text(
+        "Ann deals and can't bid 0: the bids would add up to the 2 tricks (hook)")
     expect(save).to_have_text("Can't save: Ann can't bid 0")
     taps.tap(save, held=True)
     expect(page.locator("#reason-0")).to_be_focused()
@@ -113,15 +118,17 @@ def test_the_deal_just_scored_is_corrected_or_taken_back_from_its_card(
         browser: Browser, server: str, javascript: bool) -> None:
     context = browser.new_context(viewport=PHONE, base_url=server, java_script_enabled=javascript)
     page = context.new_page()
-    created = page.request.post("/api/games", data={"players": ["Ann", "Bob", "Cy", "Dee"], "rules": {"max_cards": 3},
-                                                     "deals": [{"bids": [1, 1, 0, 0], "tricks": [1, 1, 1, 0]}]}).json()
+    created = page.request.post("/api/games", data={
+        "players": ["Ann", "Bob", "Cy", "Dee"], "rules": {"max_cards": 3},
+        "deals": [{"bids": [1, 1, 0, 0], "tricks": [1, 1, 1, 0]}]}).json()
     page.goto(created["links"]["edit"])
     card = page.locator(".last-deal")
     expect(card).to_contain_text("Deal 1 scored")
     card.get_by_role("link", name="Correct this deal").click()
     expect(page.locator("h1")).to_have_text("Correct deal 1 of 5")
     page.get_by_role("button", name="↶ Take back its tricks").click()
-    expect(page.locator(".flash-done")).to_have_text("Deal 1: the tricks are taken back; enter them again.")
+    expect(page.locator(".flash-done")).to_have_text(
+        "Deal 1: the tricks are taken back; enter them again.")
     expect(page.locator(".deal-title")).to_contain_text("Deal 1 of")
     expect(page.locator(".tricks-form")).to_be_visible()  # its bids kept, the tricks to enter again
     page.locator(".seat-row[data-seat='2'] label.num").nth(0).click()

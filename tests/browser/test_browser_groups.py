@@ -13,12 +13,14 @@ LONG = ["Annabelle-Marguerite", "Bartholomew", "Cy", "Evangeline Dupont"]
 
 
 def _group(page: Page) -> str:
-    group = page.request.post("/api/groups", data={"name": "The Friday evening club of the big table"}).json()
+    group = page.request.post("/api/groups",
+                              data={"name": "The Friday evening club of the big table"}).json()
     edit = group["links"]["edit"].rsplit("/", 1)[1]
     for first in range(3):
         players = LONG[first:] + LONG[:first]
         game = page.request.post("/api/games", data={
-            "title": f"A long title for the evening number {first + 1} of the season", "players": players,
+            "title": f"A long title for the evening number {first + 1} of the season",
+            "players": players,
             "rules": {"deal": "fixed", "max_cards": 1, "deals": 1},
             "deals": [{"bids": [1, 1, 0, 0], "tricks": [1, 0, 0, 0]}]}).json()
         page.request.post(f"/api/groups/{edit}/games", data={"game": game["links"]["edit"]})
@@ -32,8 +34,8 @@ def test_the_group_screens_fit_a_small_phone(page: Page, scheme: str) -> None:
     edit = _group(page)
     view = page.request.get(f"/api/groups/{edit}").json()["links"]["view"]
     game = page.request.get(f"/api/groups/{edit}").json()["games"][0]["links"]["edit"]
-    for url in (f"/gr/{edit}", view, f"/gr/{edit}/players/Cy", f"/gr/{edit}/share", f"/new?group={edit}",
-                "/groups/new", game + "/group"):
+    for url in (f"/gr/{edit}", view, f"/gr/{edit}/players/Cy", f"/gr/{edit}/share",
+                f"/new?group={edit}", "/groups/new", game + "/group"):
         page.goto(url)
         assert_fits_the_phone(page)
     page.goto(f"/gr/{edit}")

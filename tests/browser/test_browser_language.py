@@ -27,13 +27,15 @@ def catalog(code: str) -> Translations:
 @pytest.fixture
 def dutch(browser: Browser, server: str) -> Page:
     """A phone whose browser asks for Dutch."""
-    context = browser.new_context(viewport={"width": 390, "height": 844}, base_url=server, locale="nl-NL")
+    context = browser.new_context(viewport={"width": 390, "height": 844}, base_url=server,
+                                  locale="nl-NL")
     return context.new_page()
 
 
 def test_a_bid_and_the_status_line_in_dutch(dutch: Page) -> None:
     nl = catalog("nl")
-    created = dutch.request.post("/api/games", data={"players": FOUR, "rules": {"max_cards": 3}}).json()
+    created = dutch.request.post("/api/games",
+                                 data={"players": FOUR, "rules": {"max_cards": 3}}).json()
     dutch.goto(created["links"]["edit"])
     expect(dutch.locator("html")).to_have_attribute("lang", "nl")
     dutch.keyboard.press("1")  # Bob bids 1; Cy is next
@@ -43,10 +45,12 @@ def test_a_bid_and_the_status_line_in_dutch(dutch: Page) -> None:
     dutch.keyboard.press("1")
     dutch.keyboard.press("1")  # Dee's 1: 3 bid for 3 cards, so Ann, the dealer, can't bid 0
     dutch.keyboard.press("0")
-    english = "%(player)s deals and can't bid %(bid)s: the bids would add up to the %(num)s trick (hook)"
+    english = ("%(player)s deals and can't bid %(bid)s: the bids would add up to the %(num)s "
+               "trick (hook)")
     refusal = nl.ngettext(english, english.replace("trick", "tricks"), 3)
     assert refusal not in (english, english.replace("trick", "tricks"))
-    expect(dutch.locator("#tap-status")).to_have_text(refusal % {"player": "Ann", "bid": 0, "num": 3})
+    expect(dutch.locator("#tap-status")).to_have_text(
+        refusal % {"player": "Ann", "bid": 0, "num": 3})
 
 
 def test_the_header_switches_the_language_and_the_phone_remembers(page: Page) -> None:
@@ -68,8 +72,8 @@ def test_a_deal_of_one_card_drawn_by_the_phone_counts_one_trick(dutch: Page) -> 
     """Offline, the phone's script draws the deal itself: on a deal of one card its sentences take
     the singular the catalog gives for 1 ("voor 1 slag"), as the server's page does."""
     nl = catalog("nl")
-    created = dutch.request.post("/api/games", data={"players": FOUR,
-                                                     "rules": {"deal": "fixed", "max_cards": 1, "deals": 1}}).json()
+    created = dutch.request.post("/api/games", data={
+        "players": FOUR, "rules": {"deal": "fixed", "max_cards": 1, "deals": 1}}).json()
     dutch.goto(created["links"]["edit"])
     dutch.wait_for_function("() => window.Step !== undefined")
     dutch.context.set_offline(True)
@@ -79,19 +83,23 @@ def test_a_deal_of_one_card_drawn_by_the_phone_counts_one_trick(dutch: Page) -> 
     said = nl.ngettext("Bids %(total)s for %(num)s trick: <b>%(announce)s</b>",
                        "Bids %(total)s for %(num)s tricks: <b>%(announce)s</b>", 1)
     assert " %(num)s slag:" in said
-    expect(dutch.locator("#step .announce")).to_have_text(said.replace("<b>", "").replace("</b>", "")
-                                                           % {"total": 0, "num": 1, "announce": under})
+    expect(dutch.locator("#step .announce")).to_have_text(
+        said.replace("<b>", "").replace("</b>", "") % {"total": 0, "num": 1, "announce": under})
     dutch.keyboard.press("0")
-    together = nl.ngettext("Together %(total)s of %(num)s trick ✓", "Together %(total)s of %(num)s tricks ✓", 1)
+    together = nl.ngettext("Together %(total)s of %(num)s trick ✓",
+                           "Together %(total)s of %(num)s tricks ✓", 1)
     expect(dutch.locator("#step .tricks-form .sum")).to_have_text(together % {"total": 1, "num": 1})
 
 
-@pytest.mark.parametrize(("code", "written"), [("nl", "1.234,5"), ("de", "1.234,5"), ("en", "1,234.5")])
-def test_the_phone_writes_a_number_as_the_page_s_language_does(browser: Browser, server: str, code: str,
-                                                               written: str) -> None:
-    """A number the phone's script puts in a sentence is written as the page's language writes it."""
+@pytest.mark.parametrize(("code", "written"),
+                         [("nl", "1.234,5"), ("de", "1.234,5"), ("en", "1,234.5")])
+def test_the_phone_writes_a_number_as_the_page_s_language_does(browser: Browser, server: str,
+                                                               code: str, written: str) -> None:
+    """A number the phone's script puts in a sentence is written as the
+    page's language writes it."""
     page = browser.new_context(viewport={"width": 390, "height": 844}, base_url=server).new_page()
     created = page.request.post("/api/games", data={"players": FOUR}).json()
     page.goto(f"{created['links']['edit']}?lang={code}")
     shown = page.evaluate("() => window.words('bidof', { bid: 1234.5 })")
-    assert shown == catalog(code).gettext("bid %(bid)s") % {"bid": written} if code != "en" else shown == f"bid {written}"
+    assert (shown == catalog(code).gettext("bid %(bid)s") % {"bid": written} if code != "en"
+            else shown == f"bid {written}")

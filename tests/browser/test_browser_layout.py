@@ -10,7 +10,8 @@ pytestmark = pytest.mark.browser
 
 #: Whether an element casts a shadow that can be seen.
 SHADOW = "e => !/^(none|rgba\\(0, 0, 0, 0\\))/.test(getComputedStyle(e).boxShadow)"
-TEN = ["Annabelle", "Bartholomew", "Cy", "Dee", "Evangeline", "Fay", "Gus", "Hildegard", "Ivo", "Jo"]
+TEN = ["Annabelle", "Bartholomew", "Cy", "Dee", "Evangeline", "Fay", "Gus", "Hildegard", "Ivo",
+       "Jo"]
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
@@ -20,11 +21,13 @@ def test_ten_players_on_a_small_phone(page: Page, scheme: str) -> None:
     created = page.request.post("/api/games", data={
         "title": "A very long title for a game night with ten players at the big table",
         "players": TEN, "rules": {"max_cards": 5},
-        "deals": [{"bids": [1, 0, 0, 1, 0, 0, 1, 0, 0, 1], "tricks": [1, 0, 0, 1, 0, 0, 1, 1, 0, 1]},
+        "deals": [{"bids": [1, 0, 0, 1, 0, 0, 1, 0, 0, 1],
+                   "tricks": [1, 0, 0, 1, 0, 0, 1, 1, 0, 1]},
                   {"bids": [0, None, 0, 0, 0, 0, 0, 0, 0, 1]}],
     }).json()
     edit = created["links"]["edit"]
-    for url in (edit, edit + "/share", edit + "/deal/1", edit + "/end", created["links"]["view"], "/", "/new"):
+    for url in (edit, edit + "/share", edit + "/deal/1", edit + "/end", created["links"]["view"],
+                "/", "/new"):
         page.goto(url)
         assert_fits_the_phone(page)
     page.goto(edit)
@@ -41,29 +44,34 @@ def test_a_four_way_lead_on_the_home_list_has_a_line_of_its_own(page: Page) -> N
     page.goto(created["links"]["edit"])  # the phone now holds the game
     page.goto("/")
     card = page.locator(".game-card").first
-    expect(card.locator(".game-leader")).to_contain_text("Annabelle, Bartholomew, Evangeline and Hildegard")
+    expect(card.locator(".game-leader")).to_contain_text(
+        "Annabelle, Bartholomew, Evangeline and Hildegard")
     expect(card.locator(".game-meta")).to_contain_text("Oh Hell, house rules · today")
     leader, go = card.locator(".game-leader").bounding_box(), card.locator(".go").bounding_box()
     assert leader and go
-    assert go["y"] >= leader["y"] + leader["height"] - 1  # "Resume" sits below the leader, never over it
+    # "Resume" sits below the leader, never over it
+    assert go["y"] >= leader["y"] + leader["height"] - 1
     assert_fits_the_phone(page)
 
 
 def test_a_wide_board_shows_that_it_scrolls_and_keeps_its_deal_column(page: Page) -> None:
     created = page.request.post("/api/games", data={
         "players": TEN, "rules": {"max_cards": 5},
-        "deals": [{"bids": [1, 0, 0, 1, 0, 0, 1, 0, 0, 1], "tricks": [1, 0, 0, 1, 0, 0, 1, 1, 0, 1]}],
+        "deals": [{"bids": [1, 0, 0, 1, 0, 0, 1, 0, 0, 1],
+                   "tricks": [1, 0, 0, 1, 0, 0, 1, 1, 0, 1]}],
     }).json()
     page.goto(created["links"]["edit"])
     box = page.locator(".board-scroll")
     hint, deal_col = page.locator(".scroll-hint"), page.locator(".board tbody .deal-col").first
     expect(hint).to_have_text("10 players · scroll →")
     assert hint.evaluate("e => getComputedStyle(e).opacity") == "1"
-    assert "local" in box.evaluate("e => getComputedStyle(e).backgroundAttachment")  # the edge shadow
+    # the edge shadow
+    assert "local" in box.evaluate("e => getComputedStyle(e).backgroundAttachment")
     assert not deal_col.evaluate(SHADOW)
     box.evaluate("e => { e.scrollLeft = e.scrollWidth; }")
     left = box.evaluate("e => e.getBoundingClientRect().left")
-    assert abs(deal_col.evaluate("e => e.getBoundingClientRect().left") - left) <= 2  # it stayed put
+    # it stayed put
+    assert abs(deal_col.evaluate("e => e.getBoundingClientRect().left") - left) <= 2
     assert hint.evaluate("e => getComputedStyle(e).opacity") == "0"
     assert deal_col.evaluate(SHADOW)  # columns went under it
 
@@ -80,16 +88,19 @@ def test_a_board_that_fits_says_nothing_about_scrolling(page: Page) -> None:
 #: Where the first row of buttons and the Save bar are on screen, as the page opens.
 FIRST_ROW = """() => {
   const row = document.querySelector('.seat-row'), bar = document.querySelector('.action-bar');
-  const top = document.querySelector('.top'), r = row.getBoundingClientRect(), b = bar.getBoundingClientRect();
-  return { row: [r.top, r.bottom], bar: [b.top, b.bottom], header: top.getBoundingClientRect().height,
-           scrolled: scrollY, height: innerHeight };
+  const top = document.querySelector('.top'), r = row.getBoundingClientRect(),
+    b = bar.getBoundingClientRect();
+  return { row: [r.top, r.bottom], bar: [b.top, b.bottom],
+           header: top.getBoundingClientRect().height, scrolled: scrollY, height: innerHeight };
 }"""
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("step", ["tricks", "bids-at-once", "correct"])
-def test_held_sideways_the_first_row_of_buttons_shows_above_the_save_bar(page: Page, step: str, scheme: str) -> None:
-    """844 × 390: the header, the deal's title and the Save bar leave room for the first row, unscrolled."""
+def test_held_sideways_the_first_row_of_buttons_shows_above_the_save_bar(page: Page, step: str,
+                                                                         scheme: str) -> None:
+    """844 × 390: the header, the deal's title and the Save bar leave room for the
+    first row, unscrolled."""
     page.set_viewport_size({"width": 844, "height": 390})
     page.emulate_media(color_scheme=scheme)
     rules: dict[str, object] = {"max_cards": 10}
@@ -98,8 +109,8 @@ def test_held_sideways_the_first_row_of_buttons_shows_above_the_save_bar(page: P
         rules, deals = {"preset": "british-oh-hell", "deal": "down", "max_cards": 10}, []
     if step == "correct":
         deals = [{"bids": [3, 2, 2, 2], "tricks": [3, 2, 2, 3]}]
-    created = page.request.post("/api/games", data={"players": ["Ann", "Bob", "Cy", "Dee"], "rules": rules,
-                                                     "deals": deals}).json()
+    created = page.request.post("/api/games", data={"players": ["Ann", "Bob", "Cy", "Dee"],
+                                                     "rules": rules, "deals": deals}).json()
     page.goto(created["links"]["edit"] + ("/deal/1" if step == "correct" else ""))
     expect(page.locator(".action-bar")).to_be_visible()
     at = page.evaluate(FIRST_ROW)
@@ -110,7 +121,8 @@ def test_held_sideways_the_first_row_of_buttons_shows_above_the_save_bar(page: P
 
 
 #: How many pixels of the board are out of sight to the right of its box.
-OVERFLOW = "() => { const box = document.querySelector('.board-scroll'); return box.scrollWidth - box.clientWidth; }"
+OVERFLOW = ("() => { const box = document.querySelector('.board-scroll');"
+            " return box.scrollWidth - box.clientWidth; }")
 
 
 @pytest.mark.parametrize("where", ["edit", "view"])
@@ -123,7 +135,8 @@ def test_the_scroll_hint_shows_only_when_columns_are_hidden(page: Page, where: s
     overflow = page.evaluate(OVERFLOW)
     assert overflow > 60  # 390 px: a player's column is out of sight
     expect(hint).to_be_visible()
-    page.set_viewport_size({"width": 390 + overflow - 4, "height": 844})  # the board 4 px wider than its box
+    # the board 4 px wider than its box
+    page.set_viewport_size({"width": 390 + overflow - 4, "height": 844})
     expect(hint).to_be_hidden()
     assert 0 < page.evaluate(OVERFLOW) <= 8
     page.set_viewport_size({"width": 390 + overflow + 40, "height": 844})  # all of it in sight

@@ -21,8 +21,8 @@ SCREENS = [(1920, 1080), (1280, 720)]
 
 def night(request: APIRequestContext, players: list[str] = NAMES, **fields: Any) -> dict[str, str]:
     """A club night made through the API; its links."""
-    made = request.post("/api/events", data={"name": "Friday club night", "players": players, "rounds": 2,
-                                             "rules": QUICK, "seed": 7, **fields})
+    made = request.post("/api/events", data={"name": "Friday club night", "players": players,
+                                             "rounds": 2, "rules": QUICK, "seed": 7, **fields})
     assert made.status == 201, made.text()
     links: dict[str, str] = made.json()["links"]
     return links
@@ -52,7 +52,8 @@ def headline(winners: list[str]) -> str:
     """The winners' headline in English, which lists "Ann and Bob", "Ann, Bob, and Cy"."""
     if len(winners) == 1:
         return f"{winners[0]} wins"
-    return (" and " if len(winners) == 2 else ", and ").join([", ".join(winners[:-1]), winners[-1]]) + " win"
+    return (" and " if len(winners) == 2 else ", and ").join([", ".join(winners[:-1]),
+                                                              winners[-1]]) + " win"
 
 
 def on_first_screen(page: Page, target: Locator) -> None:
@@ -68,7 +69,8 @@ def on_first_screen(page: Page, target: Locator) -> None:
                            [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2])
 
 
-def test_the_director_s_phone_shows_the_next_step_first_at_each_moment_of_the_night(page: Page) -> None:
+def test_the_director_s_phone_shows_the_next_step_first_at_each_moment_of_the_night(
+        page: Page) -> None:
     links = night(page.request)
     page.goto(links["edit"])
     # Before a round: who is here, the seating, and Start; the standings, all zero, are folded away.
@@ -86,7 +88,8 @@ def test_the_director_s_phone_shows_the_next_step_first_at_each_moment_of_the_ni
     on_first_screen(page, page.locator(".ev-table .ev-progress").first)
     expect(page.locator(".ev-table .ev-progress").first).to_have_text("deal 2 of 3")
     on_first_screen(page, page.locator("summary", has_text="Round clock"))
-    expect(page.get_by_role("heading", name="Provisional standings: round 1 as it stands")).to_be_visible()
+    expect(page.get_by_role("heading",
+                            name="Provisional standings: round 1 as it stands")).to_be_visible()
     expect(page.locator("#ev-next-tables")).not_to_be_visible()
 
     for table in first:
@@ -101,14 +104,16 @@ def test_the_director_s_phone_shows_the_next_step_first_at_each_moment_of_the_ni
         play(page.request, table, 3)
     page.reload()
     # After the last round: the results.
-    winners = [line["name"] for line in page.request.get(links["api"]).json()["standings"] if line["rank"] == 1]
+    winners = [line["name"] for line in page.request.get(links["api"]).json()["standings"]
+               if line["rank"] == 1]
     on_first_screen(page, page.locator(".ev-winners"))
     expect(page.locator(".ev-winners")).to_have_text(headline(winners))
     on_first_screen(page, page.locator(".ev-board tbody tr").first)
 
 
 def test_the_director_s_page_comes_to_the_next_step_when_the_round_finishes(page: Page) -> None:
-    """The last table finishes while the director's page is open: Start comes without a reload by hand."""
+    """The last table finishes while the director's page is open: Start comes
+    without a reload by hand."""
     links = night(page.request)
     assert page.request.post(links["api"] + "/rounds", data={}).status == 201
     page.clock.install()
@@ -124,13 +129,17 @@ def measures(page: Page) -> dict[str, float]:
     """What the room screen shows as a room reads it: its smallest name, and how much of the screen
     its content (the title, the tables and the standings) covers."""
     found: dict[str, float] = page.evaluate("""() => {
-      const names = [...document.querySelectorAll('.ev-seats li, .ev-board tbody .lb-name')].filter(e => e.checkVisibility());
-      const boxes = [...document.querySelectorAll('.room h1, #live')].map(e => e.getBoundingClientRect());
+      const names = [...document.querySelectorAll('.ev-seats li, .ev-board tbody .lb-name')]
+        .filter(e => e.checkVisibility());
+      const boxes = [...document.querySelectorAll('.room h1, #live')]
+        .map(e => e.getBoundingClientRect());
       const union = (f, pick) => f(...boxes.map(pick));
-      return { smallest: Math.min(...names.map(e => parseFloat(getComputedStyle(e).fontSize))), names: names.length,
+      return { smallest: Math.min(...names.map(e => parseFloat(getComputedStyle(e).fontSize))),
+               names: names.length,
                height: (union(Math.max, b => b.bottom) - union(Math.min, b => b.top)) / innerHeight,
                width: (union(Math.max, b => b.right) - union(Math.min, b => b.left)) / innerWidth,
-               bottom: Math.max(...[...document.querySelectorAll('#live *')].map(e => e.getBoundingClientRect().bottom))
+               bottom: Math.max(...[...document.querySelectorAll('#live *')]
+                                .map(e => e.getBoundingClientRect().bottom))
                        - innerHeight,
                right: document.documentElement.scrollWidth - innerWidth };
     }""")
@@ -149,7 +158,8 @@ def test_the_room_screen_fills_a_tv_with_type_read_across_the_room(browser: Brow
     play(room.request, tables(room.request, links)[0], 2)
     room.goto(links["view"])
     room.wait_for_load_state("load")
-    expect(room.get_by_role("heading", name="Provisional standings: round 1 as it stands")).to_be_visible()
+    expect(room.get_by_role("heading",
+                            name="Provisional standings: round 1 as it stands")).to_be_visible()
     seen = measures(room)
     assert seen["names"] == 2 * len(NAMES)  # each player in their seat and in the standings
     assert seen["smallest"] >= 40 * height / 1080, seen
@@ -172,8 +182,8 @@ def test_the_phone_s_controls_are_on_the_phone(browser: Browser, server: str) ->
 
 
 @pytest.mark.parametrize(("width", "height"), [*SCREENS, (PHONE["width"], PHONE["height"])])
-def test_the_room_screen_ends_on_the_winners_named_as_a_sentence_lists_them(browser: Browser, server: str,
-                                                                           width: int, height: int) -> None:
+def test_the_room_screen_ends_on_the_winners_named_as_a_sentence_lists_them(
+        browser: Browser, server: str, width: int, height: int) -> None:
     """Two tables whose first seats win alike: the night's winners tie, and the headline names
     both, "Ann and Eve win" (the language's list form)."""
     context = browser.new_context(viewport={"width": width, "height": height}, base_url=server)
@@ -186,7 +196,8 @@ def test_the_room_screen_ends_on_the_winners_named_as_a_sentence_lists_them(brow
     for table in tables(room.request, links):
         play(room.request, table, 3)
     room.clock.run_for(3000)  # the room screen's next look, without a reload
-    winners = [line["name"] for line in room.request.get(links["api"]).json()["standings"] if line["rank"] == 1]
+    winners = [line["name"] for line in room.request.get(links["api"]).json()["standings"]
+               if line["rank"] == 1]
     assert len(winners) == 2
     expect(room.locator(".ev-winners")).to_have_text(headline(winners))
     on_first_screen(room, room.locator(".ev-winners"))

@@ -44,11 +44,13 @@ def test_a_night_with_a_shorter_round_and_house_rules_starts_every_table_by_them
     expect(shorter).to_have_attribute("aria-pressed", "false")
     shorter.click()  # one tap: the top hand is set, the round is 9 deals
     expect(now).to_contain_text("9 deals")
-    expect(page.get_by_role("button", name=re.compile("^Top hand 5"))).to_have_attribute("aria-pressed", "true")
+    expect(page.get_by_role("button", name=re.compile("^Top hand 5"))).to_have_attribute(
+        "aria-pressed", "true")
     if not javascript:  # the page came back with everything typed, at the length chosen
         expect(page.get_by_role("button", name=re.compile("^Top hand 5"))).to_be_focused()
         expect(page.locator("textarea[name=players]")).to_have_value("\n".join(PLAYERS))
-        expect(page.locator("details:has(#rules-max_cards)")).to_have_attribute("open", "")  # the rule it set
+        # the rule it set
+        expect(page.locator("details:has(#rules-max_cards)")).to_have_attribute("open", "")
     else:
         page.locator("summary", has_text="House rules").click()
     top = page.locator("#rules-max_cards")
@@ -57,7 +59,8 @@ def test_a_night_with_a_shorter_round_and_house_rules_starts_every_table_by_them
     page.select_option("#rules-scoring", "exact")
     if javascript:  # the length follows the house rules as they are typed
         expect(now).to_contain_text("5 deals")
-        expect(page.get_by_role("button", name=re.compile("^Top hand 5"))).to_have_attribute("aria-pressed", "false")
+        expect(page.get_by_role("button", name=re.compile("^Top hand 5"))).to_have_attribute(
+            "aria-pressed", "false")
     page.get_by_role("button", name="Create the club night").click()
     expect(page.locator(".flash")).to_contain_text("The club night is ready")
     game = first_table(page)
@@ -66,7 +69,8 @@ def test_a_night_with_a_shorter_round_and_house_rules_starts_every_table_by_them
     context.close()
 
 
-def test_rules_a_table_size_of_the_night_cannot_play_are_refused_beside_the_rule(page: Page) -> None:
+def test_rules_a_table_size_of_the_night_cannot_play_are_refused_beside_the_rule(
+        page: Page) -> None:
     night_form(page)
     page.locator("summary", has_text="House rules").click()
     page.fill("#rules-max_cards", "12")  # 12 cards to each of 5: more than a pack

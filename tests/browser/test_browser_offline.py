@@ -37,11 +37,13 @@ def phone(browser: Browser, server: str) -> Iterator[Page]:
     errors = console_errors(page)
     yield page
     context.close()
-    assert not [e for e in errors if "status of 4" not in e and "status of 503 (Offline)" not in e], errors
+    assert not [e for e in errors
+                if "status of 4" not in e and "status of 503 (Offline)" not in e], errors
 
 
 def until(page: Page, script: str, *args: Any, seconds: float = 10) -> None:
-    """Wait until an asynchronous check in the page answers true (wait_for_function takes no promise)."""
+    """Wait until an asynchronous check in the page answers true
+    (wait_for_function takes no promise)."""
     for _ in range(int(seconds * 10)):
         if page.evaluate(script, *args):
             return
@@ -51,7 +53,8 @@ def until(page: Page, script: str, *args: Any, seconds: float = 10) -> None:
 
 def new_game(page: Page, **document: Any) -> dict[str, str]:
     """A game stored through the API (not yet opened on this phone): its links."""
-    created = page.request.post("/api/games", data={"players": ["Ann", "Bob", "Cy"], **document}).json()
+    created = page.request.post("/api/games",
+                                data={"players": ["Ann", "Bob", "Cy"], **document}).json()
     return dict(created["links"])
 
 
@@ -66,19 +69,22 @@ def version(page: Page) -> int:
     return int(page.locator("input[name=version]").first.get_attribute("value") or 0)
 
 
-def test_the_worker_installs_keeps_every_listed_file_and_controls_a_game_page(phone: Page, server: str) -> None:
+def test_the_worker_installs_keeps_every_listed_file_and_controls_a_game_page(phone: Page,
+                                                                              server: str) -> None:
     links = new_game(phone)
     open_kept(phone, links["edit"])
     script = urllib.request.urlopen(server + "/sw.js").read().decode()
     cache = "scorekeeper-files-" + re.search(r'"scorekeeper-files-" \+ "(\w+)"', script).group(1)  # type: ignore[union-attr]
-    listed = {server + f["url"] for f in json.loads(re.search(r"var PRECACHE = (\[.*?\]);", script).group(1))}  # type: ignore[union-attr]
+    listed = {server + f["url"]
+              for f in json.loads(re.search(r"var PRECACHE = (\[.*?\]);", script).group(1))}  # type: ignore[union-attr]
     cached = dict(phone.evaluate(CACHED))
     assert set(cached) == {cache, "scorekeeper-pages"}
     assert set(cached[cache]) == listed and cached["scorekeeper-pages"] == [links["edit"]]
     assert phone.evaluate("navigator.serviceWorker.controller.scriptURL") == server + "/sw.js"
 
 
-def test_offline_a_game_this_phone_opened_opens_as_a_saved_copy_and_so_does_the_list(phone: Page) -> None:
+def test_offline_a_game_this_phone_opened_opens_as_a_saved_copy_and_so_does_the_list(
+        phone: Page) -> None:
     links = new_game(phone, title="Friday")
     open_kept(phone, links["edit"])
     phone.goto("/")
@@ -86,19 +92,23 @@ def test_offline_a_game_this_phone_opened_opens_as_a_saved_copy_and_so_does_the_
     phone.context.set_offline(True)
     phone.goto(links["edit"])
     banner = phone.locator("#saved-copy")
-    expect(banner).to_have_text("Offline: this is the game as this phone last saw it.", use_inner_text=True)
-    expect(banner.get_by_role("link", name="Show it as it is now")).to_be_hidden()  # it can't, for now
+    expect(banner).to_have_text("Offline: this is the game as this phone last saw it.",
+                                use_inner_text=True)
+    # it can't, for now
+    expect(banner.get_by_role("link", name="Show it as it is now")).to_be_hidden()
     expect(phone.locator(".game-name")).to_have_text("Friday")
     expect(phone.locator("link[rel=stylesheet]")).to_have_count(1)
-    assert phone.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(244, 244, 241)"  # app.css kept
+    # app.css kept
+    assert phone.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(244, 244, 241)"
     assert_fits_the_phone(phone)
     phone.goto("/")
-    expect(banner).to_have_text("Offline: this is your list of games as this phone last saw it.", use_inner_text=True)
+    expect(banner).to_have_text("Offline: this is your list of games as this phone last saw it.",
+                                use_inner_text=True)
     phone.get_by_role("link", name=re.compile("Friday")).click()
     expect(phone.locator(".game-name")).to_have_text("Friday")
     phone.context.set_offline(False)
-    expect(banner).to_have_text("Back online: this is the game as this phone last saw it. Show it as it is now",
-                                use_inner_text=True)
+    expect(banner).to_have_text("Back online: this is the game as this phone last saw it. "
+                                "Show it as it is now", use_inner_text=True)
     banner.get_by_role("link", name="Show it as it is now").click()
     expect(banner).to_be_hidden()
 
@@ -111,7 +121,8 @@ def test_back_online_the_page_is_the_servers_and_never_the_saved_copy(phone: Pag
     phone.context.set_offline(True)
     phone.reload()
     expect(phone.locator("#saved-copy")).to_be_visible()
-    other = browser.new_context(viewport=PHONE, base_url=server)  # another phone enters a bid meanwhile
+    # another phone enters a bid meanwhile
+    other = browser.new_context(viewport=PHONE, base_url=server)
     scorer = other.new_page()
     scorer.goto(links["edit"])
     scorer.locator(".bid-form button[name=bid][value='0']").first.click()
@@ -148,8 +159,8 @@ def test_a_deleted_game_is_no_longer_kept(phone: Page) -> None:
     phone.goto(links["edit"] + "/delete")
     phone.locator("form button.danger").click()
     phone.wait_for_url(re.compile(r"/$"))
-    until(phone, """url => caches.open("scorekeeper-pages").then(c => c.match(url)).then(found => !found)""",
-          links["edit"])
+    until(phone, """url => caches.open("scorekeeper-pages").then(c => c.match(url))"""
+          """.then(found => !found)""", links["edit"])
     phone.context.set_offline(True)
     response = phone.goto(links["edit"])
     assert response is not None and response.status == 503
@@ -169,14 +180,18 @@ def test_a_tap_entered_online_is_in_the_copy_kept(phone: Page) -> None:
 
 
 def test_nothing_but_the_apps_files_and_the_pages_of_games_is_kept(phone: Page) -> None:
-    links = new_game(phone, rules={"max_cards": 1}, deals=[{"bids": [0, 0, 0], "tricks": [1, 0, 0]}])
+    links = new_game(phone, rules={"max_cards": 1},
+                     deals=[{"bids": [0, 0, 0], "tricks": [1, 0, 0]}])
     open_kept(phone, links["edit"])
-    for url in (links["edit"] + "/share", links["edit"] + "/end", "/new", "/g/no-such-game", "/no-such-page"):
+    for url in (links["edit"] + "/share", links["edit"] + "/end", "/new", "/g/no-such-game",
+                "/no-such-page"):
         phone.goto(url)  # pages of another kind, and error pages
-    for url in (links["api"], links["sheet"], links["edit"] + "/export.json", links["view"] + "/state?v=0"):
+    for url in (links["api"], links["sheet"], links["edit"] + "/export.json",
+                links["view"] + "/state?v=0"):
         phone.evaluate("url => fetch(url).then(r => r.blob())", url)
     phone.goto(links["view"])
-    until(phone, """() => caches.open("scorekeeper-pages").then(c => c.keys()).then(k => k.length === 2)""")
+    until(phone, """() => caches.open("scorekeeper-pages").then(c => c.keys())"""
+          """.then(k => k.length === 2)""")
     pages = dict(phone.evaluate(CACHED))["scorekeeper-pages"]
     assert sorted(pages) == sorted([links["edit"], links["view"]])
 
@@ -187,7 +202,8 @@ def own_server(tmp_path: Path) -> Iterator[tuple[str, Any, Path]]:
     the app and the folder."""
     folder = tmp_path / "static"
     shutil.copytree(ROOT / "static", folder)
-    app = create_app({"SECRET_KEY": "browser", "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'own.sqlite'}"})
+    app = create_app({"SECRET_KEY": "browser",
+                      "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'own.sqlite'}"})
     app.static_folder = str(folder)
     with app.app_context():
         upgrade()
@@ -199,22 +215,25 @@ def own_server(tmp_path: Path) -> Iterator[tuple[str, Any, Path]]:
     thread.join(5)
 
 
-def test_a_new_build_takes_over_at_the_next_visit_and_the_old_files_go(browser: Browser,
-                                                                      own_server: tuple[str, Any, Path]) -> None:
+def test_a_new_build_takes_over_at_the_next_visit_and_the_old_files_go(
+        browser: Browser, own_server: tuple[str, Any, Path]) -> None:
     base, app, folder = own_server
     context: BrowserContext = browser.new_context(viewport=PHONE, base_url=base)
     page = context.new_page()
     links = new_game(page)
     open_kept(page, links["edit"])
-    old = next(name for name in page.evaluate("caches.keys()") if name.startswith("scorekeeper-files-"))
+    old = next(name for name in page.evaluate("caches.keys()")
+               if name.startswith("scorekeeper-files-"))
     css = folder / "css" / "app.css"
     css.write_text(css.read_text().replace("--bg: #f4f4f1", "--bg: #f4f4f2", 1))
     app.extensions.pop("scorekeeper.static")  # what a restart after the new build does
     app.extensions.pop("scorekeeper.offline")
     page.goto(links["edit"])  # the old worker still in charge: the new page, with its new files
     assert page.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(244, 244, 242)"
-    page.evaluate("navigator.serviceWorker.getRegistration().then(r => r.update())")  # as the browser does, in its time
-    until(page, """old => caches.keys().then(names => names.length === 2 && !names.includes(old))""", old)
+    # as the browser does, in its time
+    page.evaluate("navigator.serviceWorker.getRegistration().then(r => r.update())")
+    until(page, """old => caches.keys()"""
+          """.then(names => names.length === 2 && !names.includes(old))""", old)
     context.set_offline(True)
     page.reload()
     expect(page.locator("#saved-copy")).to_be_visible()
@@ -227,8 +246,11 @@ window.wake = {requests: [], releases: 0, sentinel: null};
 Object.defineProperty(Navigator.prototype, "wakeLock", {configurable: true, get: () => ({
   request(type) {
     const sentinel = new EventTarget();
-    sentinel.release = () => { window.wake.releases += 1; sentinel.dispatchEvent(new Event("release"));
-                                return Promise.resolve(); };
+    sentinel.release = () => {
+      window.wake.releases += 1;
+      sentinel.dispatchEvent(new Event("release"));
+      return Promise.resolve();
+    };
     window.wake.requests.push(type);
     window.wake.sentinel = sentinel;
     return Promise.resolve(sentinel);
@@ -236,7 +258,8 @@ Object.defineProperty(Navigator.prototype, "wakeLock", {configurable: true, get:
 """
 
 
-def test_the_screen_is_kept_on_until_the_box_is_unticked_and_the_phone_remembers(phone: Page) -> None:
+def test_the_screen_is_kept_on_until_the_box_is_unticked_and_the_phone_remembers(
+        phone: Page) -> None:
     phone.add_init_script(FAKE_WAKE_LOCK)
     links = new_game(phone)
     phone.goto(links["edit"])
@@ -245,7 +268,8 @@ def test_the_screen_is_kept_on_until_the_box_is_unticked_and_the_phone_remembers
     phone.wait_for_function("() => window.wake.requests.length === 1")
     assert phone.evaluate("window.wake.requests") == ["screen"]
     phone.evaluate("window.wake.sentinel.release()")  # the phone let go (the page was hidden)…
-    phone.evaluate("document.dispatchEvent(new Event('visibilitychange'))")  # …and it is shown again
+    phone.evaluate(
+        "document.dispatchEvent(new Event('visibilitychange'))")  # …and it is shown again
     phone.wait_for_function("() => window.wake.requests.length === 2")
     box.click()
     expect(box).not_to_be_checked()
@@ -263,8 +287,10 @@ def test_the_screen_is_kept_on_until_the_box_is_unticked_and_the_phone_remembers
 
 
 def test_where_the_phone_refuses_the_lock_the_box_says_so(phone: Page) -> None:
-    phone.add_init_script("""Object.defineProperty(Navigator.prototype, "wakeLock", {configurable: true,
-        get: () => ({request: () => Promise.reject(new DOMException("Battery saver", "NotAllowedError"))})});""")
+    phone.add_init_script("""Object.defineProperty(Navigator.prototype, "wakeLock", {
+        configurable: true,
+        get: () => ({request: () => Promise.reject(
+            new DOMException("Battery saver", "NotAllowedError"))})});""")
     phone.goto(new_game(phone)["edit"])
     expect(phone.locator("#wake")).to_contain_text("The phone doesn't allow it just now.")
     expect(phone.get_by_role("checkbox", name="Keep the screen on")).to_be_checked()

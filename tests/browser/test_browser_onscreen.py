@@ -1,4 +1,5 @@
-"""Each step's main action is on the screen of a 390 × 844 phone without scrolling, however many rows."""
+"""Each step's main action is on the screen of a 390 × 844 phone without
+scrolling, however many rows."""
 
 from __future__ import annotations
 
@@ -26,7 +27,8 @@ def on_screen(page: Page, selector: str) -> None:
     box = page.locator(selector).bounding_box()
     assert box, selector
     height = page.viewport_size["height"]  # type: ignore[index]
-    assert 0 <= box["y"] and box["y"] + box["height"] <= height, f"{selector} at {box}, screen {height} px"
+    assert 0 <= box["y"] and box["y"] + box["height"] <= height, (
+        f"{selector} at {box}, screen {height} px")
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
@@ -34,7 +36,8 @@ def test_the_save_button_of_a_ten_card_deal_for_five_is_on_screen(page: Page, sc
     page.emulate_media(color_scheme=scheme)
     opened(page, players=FIVE, deals=[{"bids": [2, 2, 2, 2, 1]}])
     expect(page.locator(".deal-title")).to_have_text("Deal 1 of 19 · 10 cards")
-    assert page.evaluate("document.documentElement.scrollHeight") > 844  # the rows run below the screen
+    # the rows run below the screen
+    assert page.evaluate("document.documentElement.scrollHeight") > 844
     on_screen(page, ".tricks-form button[type=submit]")
     on_screen(page, "#trick-sum")
     page.locator(".seat-row[data-seat='1'] label.num").nth(3).click()  # the sum follows in the bar

@@ -1,6 +1,6 @@
-"""Taps applied at once and sent in the background (the outbox): on a slow phone and network, offline
-with the page open, against another phone, with an answer lost, with the keyboard alone; the phone
-follows the data the page carries and the server judges every tap."""
+"""Taps applied at once and sent in the background (the outbox): on a slow phone and network,
+offline with the page open, against another phone, with an answer lost, with the keyboard alone; the
+phone follows the data the page carries and the server judges every tap."""
 
 from __future__ import annotations
 
@@ -27,17 +27,20 @@ def phones(browser: Browser, server: str) -> Iterator[Phones]:
     contexts, errors = [], []
 
     def make(service_workers: str = "allow") -> Page:
-        context = browser.new_context(viewport=PHONE, base_url=server, service_workers=service_workers)  # type: ignore[arg-type]
+        context = browser.new_context(viewport=PHONE, base_url=server,
+                                      service_workers=service_workers)  # type: ignore[arg-type]
         contexts.append(context)
         page = context.new_page()
-        page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+        page.on("console",
+                lambda message: errors.append(message.text) if message.type == "error" else None)
         page.on("pageerror", lambda exc: errors.append(str(exc)))
         return page
 
     yield make
     for context in contexts:
         context.close()
-    unexpected = [e for e in errors if "status of 4" not in e and "status of 503" not in e and "net::ERR_" not in e]
+    unexpected = [e for e in errors
+                  if "status of 4" not in e and "status of 503" not in e and "net::ERR_" not in e]
     assert not unexpected, unexpected
 
 
@@ -82,13 +85,14 @@ def status(page: Page) -> Any:
 
 
 def test_a_bid_shows_the_next_bidder_before_the_server_answers(phones: Phones) -> None:
-    """A tap is drawn on the phone at once: each bid shows the next bidder (the last one, the tricks)
-    while the first bid's request is still held on its way, unanswered. How fast, on a slowed phone
-    and network, is measured by bench/latency.py, not here."""
+    """A tap is drawn on the phone at once: each bid shows the next bidder (the last one, the
+    tricks) while the first bid's request is still held on its way, unanswered. How fast, on a
+    slowed phone and network, is measured by bench/latency.py, not here."""
     page = phones()
     opened(page, rules={"max_cards": 5})  # deal 1: 5 cards, Bob bids first, Ann deals
     held: list[Route] = []
-    page.route("**/bid", lambda route: held.append(route) if route.request.method == "POST" else route.continue_())
+    page.route("**/bid", lambda route: held.append(route) if route.request.method == "POST"
+               else route.continue_())
     for value, following in zip((1, 1, 1), ("Cy", "Dee", "Ann")):
         bid(page, value)
         expect(page.locator(".bidders li.now .who")).to_contain_text(following)
@@ -124,7 +128,8 @@ def test_a_deal_entered_offline_with_the_page_open_is_stored_once_back_online(
     expect(page.locator("#trick-sum")).to_have_text("Together 3 of 3 tricks ✓")
     page.locator(".tricks-form button[type=submit]").click()
     # The game goes on: deal 2 from the plan the phone keeps, under the card of the deal entered.
-    expect(page.locator(".deal-title")).to_have_text("Deal 2 of 3 · 2 cards" if at_once else "Deal 2 of 5 · 2 cards")
+    expect(page.locator(".deal-title")).to_have_text("Deal 2 of 3 · 2 cards" if at_once
+                                                     else "Deal 2 of 5 · 2 cards")
     expect(page.locator("#step .bids-form, #step .bid-form")).to_have_count(1)
     expect(page.locator(".pending h2")).to_be_focused()  # the deal entered is said first
     expect(page.locator(".deal-title")).to_be_in_viewport()
@@ -133,21 +138,23 @@ def test_a_deal_entered_offline_with_the_page_open_is_stored_once_back_online(
     status(page).to_have_text("Deal 1 entered · points pending · saved, waiting for the network")
     expect(page.locator(".outbox .queue")).to_contain_text("On this phone, not sent yet: ")
     expect(page.locator(".outbox .queue")).to_contain_text(" · The tricks of deal 1")
-    assert stored(server, token)["deals"] == [] and len(outbox(page)["queue"]) == (2 if at_once else 5)
+    assert stored(server, token)["deals"] == [] and (
+        len(outbox(page)["queue"]) == (2 if at_once else 5))
 
-    # Still offline, the page opens from the worker's copy, with the entries the phone keeps drawn on
-    # it. (Chromium's offline emulation lets through the requests of a page a worker opened: the
+    # Still offline, the page opens from the worker's copy, with the entries the phone keeps drawn
+    # on it. (Chromium's offline emulation lets through the requests of a page a worker opened: the
     # server is taken off the network as well, as it is for a phone that really has none.)
     no_server.up = False
     page.reload()
-    expect(page.locator("#saved-copy")).to_have_text("Offline: this is the game as this phone last saw it.",
-                                                     use_inner_text=True)
+    expect(page.locator("#saved-copy")).to_have_text(
+        "Offline: this is the game as this phone last saw it.", use_inner_text=True)
     expect(page.locator(".pending h2")).to_have_text("Deal 1 entered · points pending")
     expect(page.locator(".pending .chips")).to_have_text("Bob 1 / 1Cy 1 / 2Dee 0 / 0Ann 0 / 0")
     expect(page.locator(".outbox .queue")).to_contain_text(" · The tricks of deal 1")
     status(page).to_contain_text("saved, waiting for the network", timeout=10_000)
     no_server.up = True
-    assert stored(server, token)["deals"] == [] and len(outbox(page)["queue"]) == (2 if at_once else 5)
+    assert stored(server, token)["deals"] == [] and (
+        len(outbox(page)["queue"]) == (2 if at_once else 5))
 
     page.context.set_offline(False)
     status(page).to_have_text("Deal 1 saved", timeout=10_000)
@@ -170,18 +177,22 @@ def test_a_deal_entered_on_two_phones_keeps_the_online_ones_entries_and_lists_th
     for value in (0, 0, 1, 1):
         bid(b, value)
         expect(b.locator(".bidders .queued")).to_have_count(0)  # answered before the next tap
-    b.wait_for_function(ALL_SENT)  # B's last bid stored too, before A's taps arrive: the state this test needs
+    # B's last bid stored too, before A's taps arrive: the state this test needs
+    b.wait_for_function(ALL_SENT)
     assert stored(server, token)["deals"][4]["bids"] == [1, 0, 0, 1]
     a.context.set_offline(False)
 
     unsaved = a.locator(".unsaved li")
     expect(unsaved).to_have_count(4, timeout=10_000)
-    expect(unsaved.first).to_contain_text("Deal 5 · Bob bid 1 — not saved: The bids of deal 5 are all in: this was not saved.")
-    expect(unsaved.nth(3)).to_contain_text("Deal 5 · Ann bid 0 — not saved: it came after one that was not saved")
+    expect(unsaved.first).to_contain_text(
+        "Deal 5 · Bob bid 1 — not saved: The bids of deal 5 are all in: this was not saved.")
+    expect(unsaved.nth(3)).to_contain_text(
+        "Deal 5 · Ann bid 0 — not saved: it came after one that was not saved")
     expect(a.locator("#unsaved-title")).to_be_focused()
     status(a).to_have_text("")  # said once, in the list under the step
     expect(a.locator("#error")).to_have_count(0)
-    expect(a.locator(".tricks-form legend .muted")).to_have_text(["bid 0", "bid 0", "bid 1", "bid 1"])  # B's
+    expect(a.locator(".tricks-form legend .muted")).to_have_text(
+        ["bid 0", "bid 0", "bid 1", "bid 1"])  # B's
     assert stored(server, token)["deals"][4]["bids"] == [1, 0, 0, 1]
     assert version(a) == version(b) == 5  # the import, then B's four bids: nothing of A's
     # Deal 5 is at its tricks: none of these bids can be entered again, only discarded.
@@ -192,7 +203,8 @@ def test_a_deal_entered_on_two_phones_keeps_the_online_ones_entries_and_lists_th
     assert outbox(a)["unsaved"] == [] and stored(server, token)["deals"][4]["bids"] == [1, 0, 0, 1]
 
 
-def test_taps_refused_as_stale_can_be_entered_again_on_the_game_as_it_is(phones: Phones, server: str) -> None:
+def test_taps_refused_as_stale_can_be_entered_again_on_the_game_as_it_is(phones: Phones,
+                                                                         server: str) -> None:
     a, b = phones(), phones()
     token = opened(a, rules={"max_cards": 3, "spades_double": True})
     b.goto(f"/g/{token}")
@@ -213,8 +225,10 @@ def test_taps_refused_as_stale_can_be_entered_again_on_the_game_as_it_is(phones:
     assert deal["bids"] == [None, 1, 0, None] and deal["trump"] == "S"
 
 
-def test_the_phone_follows_the_data_the_page_carries_and_the_server_judges(phones: Phones, server: str) -> None:
-    page = phones(service_workers="block")  # a page a service worker answers is out of page.route's reach
+def test_the_phone_follows_the_data_the_page_carries_and_the_server_judges(phones: Phones,
+                                                                           server: str) -> None:
+    # a page a service worker answers is out of page.route's reach
+    page = phones(service_workers="block")
     token = opened(page, worker=False, rules={"max_cards": 3})
 
     def changed(route: Route) -> None:
@@ -225,9 +239,11 @@ def test_the_phone_follows_the_data_the_page_carries_and_the_server_judges(phone
         data = json.loads(found.group(2))
         if data.get("order"):
             data["reasons"].append("Made up for this test: Ann can't bid 3.")
-            data["bidding"][3] = [[1, [[0, 3]], None], [2, [[0, 2]], len(data["reasons"]) - 1], [9, [[0, 3]], None]]
+            data["bidding"][3] = [[1, [[0, 3]], None], [2, [[0, 2]], len(data["reasons"]) - 1],
+                                  [9, [[0, 3]], None]]
         text = json.dumps(data).replace("<", "\\u003c").replace("&", "\\u0026")
-        route.fulfill(body=html.replace(found.group(0), found.group(1) + text + "<"), content_type="text/html")
+        route.fulfill(body=html.replace(found.group(0), found.group(1) + text + "<"),
+                      content_type="text/html")
 
     page.route(f"**/g/{token}", changed)
     page.reload()
@@ -240,12 +256,14 @@ def test_the_phone_follows_the_data_the_page_carries_and_the_server_judges(phone
     bid(page, 1)  # allowed by the data, refused by the server with the rule
     page.context.set_offline(False)
     expect(page.locator(".unsaved li")).to_contain_text(
-        "Ann bid 1 — not saved: Deal 1: Ann deals and can't bid 1: the bids would add up to the 3 tricks (hook)",
+        "Ann bid 1 — not saved: Deal 1: Ann deals and can't bid 1: "
+        "the bids would add up to the 3 tricks (hook)",
         timeout=10_000)
     assert stored(server, token)["deals"][0]["bids"] == [None, 1, 1, 0]
 
 
-def test_a_tap_whose_answer_is_lost_is_sent_again_and_stored_once(phones: Phones, server: str) -> None:
+def test_a_tap_whose_answer_is_lost_is_sent_again_and_stored_once(phones: Phones,
+                                                                  server: str) -> None:
     page = phones()
     token = opened(page, rules={"max_cards": 3})
     lost: list[int] = []
@@ -265,7 +283,7 @@ def test_a_tap_whose_answer_is_lost_is_sent_again_and_stored_once(phones: Phones
     assert version(page) == 2 and outbox(page)["unsaved"] == []  # one change after the import
 
 
-def test_with_the_phones_storage_turned_off_each_tap_waits_for_its_answer_and_a_whole_deal_is_stored(
+def test_with_the_phones_storage_turned_off_each_tap_waits_for_its_answer_and_a_whole_deal_is_stored(  # noqa: E501, RUF100 (the test's name)
         phones: Phones, server: str) -> None:
     page = phones()
     page.context.add_init_script("""Object.defineProperty(window, "localStorage", {
@@ -279,11 +297,13 @@ def test_with_the_phones_storage_turned_off_each_tap_waits_for_its_answer_and_a_
     expect(page.locator(".tricks-form")).to_be_visible()
     page.locator(".tricks-form button[type=submit]").click()
     expect(page.locator(".last-deal h2")).to_have_text("Deal 1 scored")
-    deal = stored(server, token)["deals"][0]  # the tricks as they start: each their bid, Ann the rest
+    # the tricks as they start: each their bid, Ann the rest
+    deal = stored(server, token)["deals"][0]
     assert (deal["bids"], deal["tricks"]) == ([0, 1, 0, 1], [1, 1, 0, 1])
 
 
-def test_a_whole_deal_with_the_keyboard_alone_in_ten_key_presses(phones: Phones, server: str) -> None:
+def test_a_whole_deal_with_the_keyboard_alone_in_ten_key_presses(phones: Phones,
+                                                                 server: str) -> None:
     page = phones()
     token = opened(page, rules={"max_cards": 3})  # deal 1: Bob, Cy, Dee, then Ann deals
     keys = 0
@@ -296,9 +316,11 @@ def test_a_whole_deal_with_the_keyboard_alone_in_ten_key_presses(phones: Phones,
     for value, bidder, first in (("1", "Cy", "0"), ("1", "Dee", "0"), ("0", "Ann", "0")):
         press(value)  # a digit bids, the focus on the page or on the bid buttons
         expect(page.locator(".bid-form .prompt b")).to_have_text(bidder)
-        expect(page.locator(f".bid-form button[value='{first}']")).to_be_focused()  # the first bid allowed
+        # the first bid allowed
+        expect(page.locator(f".bid-form button[value='{first}']")).to_be_focused()
     page.keyboard.press("1")  # refused: Ann can't make it 3; said, not sent
-    status(page).to_have_text("Ann deals and can't bid 1: the bids would add up to the 3 tricks (hook)")
+    status(page).to_have_text(
+        "Ann deals and can't bid 1: the bids would add up to the 3 tricks (hook)")
     press("Enter")  # Ann bids 0 (the button focused)
     # The bids' answers are drawn when they come (the step drawn again, the focus kept in it): the
     # tricks are entered once the last one is, lest an answer redraw the rows under a Tab.
@@ -336,17 +358,18 @@ def test_the_status_line_says_what_each_tap_did(phones: Phones) -> None:
 
 
 @pytest.mark.parametrize("code", ["en", "nl", "de", "fr", "es", "it", "pt"])
-def test_the_game_page_with_its_css_and_javascript_weighs_at_most_79_kb(phones: Phones, server: str, code: str) -> None:
-    """Eight players 25 deals in (the board's 200 cells): the page, its stylesheet and its scripts as
-    the phone loads them, uncompressed, and nothing from another host (bench/run.py 4 reports it), in
-    every language. (70 KB until the scripts carried a whole game offline, deal after deal: the deals
-    after the page's come in a file of their own, fetched once per plan, not with every page. 75 KB
-    until the deal screen had its layout for a phone held sideways, the scroll hint's check of the
-    columns out of sight, and the links to the last deal's correction and to the totals' chart. 76 KB
-    until the Save button said why it can't save, and held sideways the rows of tricks sat beside
-    their names, four of them above the Save bar; 78 KB until the sentences that count tricks came in
-    their two forms, "1 trick" and "3 tricks", and the scripts wrote numbers in the page's language:
-    French took 78.3 KB.)"""
+def test_the_game_page_with_its_css_and_javascript_weighs_at_most_79_kb(phones: Phones, server: str,
+                                                                        code: str) -> None:
+    """Eight players 25 deals in (the board's 200 cells): the page, its stylesheet and its scripts
+    as the phone loads them, uncompressed, and nothing from another host (bench/run.py 4 reports
+    it), in every language. (70 KB until the scripts carried a whole game offline, deal after deal:
+    the deals after the page's come in a file of their own, fetched once per plan, not with every
+    page. 75 KB until the deal screen had its layout for a phone held sideways, the scroll hint's
+    check of the columns out of sight, and the links to the last deal's correction and to the
+    totals' chart. 76 KB until the Save button said why it can't save, and held sideways the rows of
+    tricks sat beside their names, four of them above the Save bar; 78 KB until the sentences that
+    count tricks came in their two forms, "1 trick" and "3 tricks", and the scripts wrote numbers in
+    the page's language: French took 78.3 KB.)"""
     players = [f"Player {seat + 1}" for seat in range(8)]
     deals = []
     for number in range(25):
@@ -356,16 +379,19 @@ def test_the_game_page_with_its_css_and_javascript_weighs_at_most_79_kb(phones: 
         tricks = [1 if (seat - number) % 8 < 6 else 0 for seat in range(8)]
         deals.append({"bids": bids, "tricks": tricks})
     page = phones(service_workers="block")  # every file from the server, none from a worker's cache
-    created = page.request.post("/api/games", data={"players": players, "deals": deals,
-                                                    "rules": {"deal": "fixed", "max_cards": 6, "deals": 30}}).json()
+    created = page.request.post("/api/games", data={
+        "players": players, "deals": deals,
+        "rules": {"deal": "fixed", "max_cards": 6, "deals": 30}}).json()
     page.goto(created["links"]["edit"] + f"?lang={code}")
     expect(page.locator(".board tbody tr.done")).to_have_count(25)
     loaded = page.evaluate("""() => ({
         page: performance.getEntriesByType("navigation")[0].decodedBodySize,
-        files: performance.getEntriesByType("resource").filter(e => ["script", "link"].includes(e.initiatorType))
+        files: performance.getEntriesByType("resource")
+            .filter(e => ["script", "link"].includes(e.initiatorType))
             .map(e => [e.name, e.decodedBodySize]),
         linked: document.querySelectorAll("script[src], link[rel=stylesheet]").length})""")
-    assert len(loaded["files"]) == loaded["linked"] >= 3 and all(size > 0 for _, size in loaded["files"])
+    assert len(loaded["files"]) == loaded["linked"] >= 3 and all(size > 0
+                                                                 for _, size in loaded["files"])
     assert all(name.startswith(server) for name, _ in loaded["files"])
     total = loaded["page"] + sum(size for _, size in loaded["files"])
     assert loaded["page"] > 20_000 and total <= 79_000, loaded

@@ -1,5 +1,6 @@
-"""Changes at the table in Chromium: the plan changed mid-game and played to its new end, then the same
-table again; the plan page by keyboard alone and without JavaScript; new rules previewed and saved."""
+"""Changes at the table in Chromium: the plan changed mid-game and played to its new end, then the
+same table again; the plan page by keyboard alone and without JavaScript; new rules previewed and
+saved."""
 
 from __future__ import annotations
 
@@ -13,7 +14,8 @@ pytestmark = pytest.mark.browser
 
 FOUR = ["Ann", "Bob", "Cy", "Dee"]
 #: 3 cards down to 1 and back up: 5 deals. Deal 1 (Ann deals) is scored.
-GAME = {"players": FOUR, "rules": {"max_cards": 3}, "deals": [{"bids": [0, 1, 1, 0], "tricks": [1, 1, 0, 1]}]}
+GAME = {"players": FOUR, "rules": {"max_cards": 3},
+        "deals": [{"bids": [0, 1, 1, 0], "tricks": [1, 1, 0, 1]}]}
 
 
 def opened(page: Page, **document: Any) -> None:
@@ -59,17 +61,20 @@ def test_stop_after_this_deal_then_play_to_the_end_and_play_again(page: Page) ->
     old = page.url
     taps.save("button:has-text('Play again')")
     assert page.url != old
-    expect(page.locator(".flash-done")).to_have_text("A new game for the same table: Cy deals first.")
+    expect(page.locator(".flash-done")).to_have_text(
+        "A new game for the same table: Cy deals first.")
     expect(page.locator(".deal-meta")).to_contain_text("Cy deals · Dee bids first")
     page.goto("/")
     expect(page.locator(".games li")).to_have_count(2)
 
 
 def focus_by_tab(page: Page, selector: str, most: int = 60) -> None:
-    """Press Tab until ``selector`` has the focus, as someone without a mouse or a touch screen does."""
+    """Press Tab until ``selector`` has the focus, as someone without a mouse
+    or a touch screen does."""
     for _ in range(most):
         page.keyboard.press("Tab")
-        if page.evaluate("s => document.activeElement && document.activeElement.matches(s)", selector):
+        if page.evaluate("s => document.activeElement && document.activeElement.matches(s)",
+                         selector):
             return
     raise AssertionError(f"Tab never reached {selector}")
 
@@ -82,7 +87,8 @@ def test_the_plan_page_by_keyboard_alone(page: Page) -> None:
     assert rows(page) == ["1", "2", "3"]
     assert page.evaluate("document.activeElement.getAttribute('aria-label')") == "Remove deal 2"
     page.keyboard.press("Shift+Tab")
-    assert page.evaluate("document.activeElement.getAttribute('aria-label')") == "Deal 2: one card more"
+    assert page.evaluate("document.activeElement.getAttribute('aria-label')") == (
+        "Deal 2: one card more")
     page.keyboard.press("Space")
     assert rows(page) == ["2", "2", "3"]
     focus_by_tab(page, "button[value=one]")
@@ -125,4 +131,5 @@ def test_new_rules_are_previewed_then_saved(page: Page) -> None:
     expect(page.locator("table.changes").first).to_contain_text("Ann")
     assert_fits_the_phone(page)
     taps.save("button[value=save]")
-    expect(page.locator(".flash-done")).to_have_text("The rules are changed: 1 deal scores differently.")
+    expect(page.locator(".flash-done")).to_have_text(
+        "The rules are changed: 1 deal scores differently.")

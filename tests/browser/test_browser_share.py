@@ -1,4 +1,5 @@
-"""The share page in Chromium: its warning for links that lead to this computer, and copying a link."""
+"""The share page in Chromium: its warning for links that lead to this
+computer, and copying a link."""
 
 from __future__ import annotations
 
@@ -29,14 +30,16 @@ def test_a_link_is_copied_with_its_button(page: Page) -> None:
 
 
 def test_where_the_clipboard_is_not_offered_the_link_is_selected(page: Page) -> None:
-    page.add_init_script("Object.defineProperty(window, 'isSecureContext', {value: false})")  # plain http
+    # plain http
+    page.add_init_script("Object.defineProperty(window, 'isSecureContext', {value: false})")
     view = shared(page)
     page.get_by_role("button", name="Copy the read-only link").click()
     expect(page.locator(".copied").first).not_to_be_empty()
     assert page.evaluate("window.getSelection().toString()") == view
 
 
-def test_without_javascript_the_link_is_text_and_no_button_shows(browser: Browser, server: str) -> None:
+def test_without_javascript_the_link_is_text_and_no_button_shows(browser: Browser,
+                                                                 server: str) -> None:
     context = browser.new_context(viewport=PHONE, base_url=server, java_script_enabled=False)
     plain = context.new_page()
     view = shared(plain)

@@ -18,13 +18,19 @@ pytestmark = pytest.mark.browser
 
 FOUR = ["Ann", "Bob", "Cy", "Dee"]
 UPRIGHT, SIDEWAYS = {"width": 390, "height": 844}, {"width": 844, "height": 390}
-#: Where each bid button is on the screen (not on the page: a scroll moves them under the finger too).
+#: Where each bid button is on the screen (not on the page: a scroll moves
+#: them under the finger too).
 BUTTONS = """() => [...document.querySelectorAll('.bid-form .numbers button')]
-  .map(b => { const r = b.getBoundingClientRect(); return [b.value, Math.round(r.left), Math.round(r.top)]; })"""
+  .map(b => {
+    const r = b.getBoundingClientRect();
+    return [b.value, Math.round(r.left), Math.round(r.top)];
+  })"""
 #: Two frames drawn: the focus, moved in the frame after a step is drawn, has moved.
-FRAMES = "() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(() => done(true))))"
+FRAMES = ("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame("
+          "() => done(true))))")
 #: Scrolled down to the last row of tricks, as after tapping it.
-AT_LAST_ROW = "() => document.querySelector('.seat-row:last-of-type').scrollIntoView({ block: 'center' })"
+AT_LAST_ROW = ("() => document.querySelector('.seat-row:last-of-type')"
+               ".scrollIntoView({ block: 'center' })")
 NUDGED = re.compile(r"\bnudge\b")
 #: Where the rows of tricks and the Save button are on the screen.
 ON_SCREEN = """() => [...document.querySelectorAll('.seat-row, .action-bar button')]
@@ -64,7 +70,8 @@ def took(page: Page, seat: int, tricks: int, kind: str = "") -> None:
 def test_a_save_whose_tricks_dont_add_up_says_why_on_the_button_and_answers_the_tap(
         page: Page, server: str, scheme: str) -> None:
     page.emulate_media(color_scheme=scheme)
-    edit = opened(page, rules={"max_cards": 10}, deals=[{"bids": [3, 2, 2, 2]}])  # deal 1: Ann deals, 10 cards
+    # deal 1: Ann deals, 10 cards
+    edit = opened(page, rules={"max_cards": 10}, deals=[{"bids": [3, 2, 2, 2]}])
     save = page.locator(".tricks-form button[type=submit]")
     expect(save).to_have_text("Save deal 1")
     took(page, 0, 6)  # Ann, the dealer, by hand: 6 + 2 + 2 + 2 = 12 of 10
@@ -72,14 +79,16 @@ def test_a_save_whose_tricks_dont_add_up_says_why_on_the_button_and_answers_the_
     expect(save).to_have_text("Can't save: 2 tricks too many")
     expect(save).to_have_accessible_name("Can't save: 2 tricks too many")
     expect(save).to_have_attribute("aria-disabled", "true")
-    assert "primary" not in (save.get_attribute("class") or "")  # no longer the green "go" of a Save
+    # no longer the green "go" of a Save
+    assert "primary" not in (save.get_attribute("class") or "")
     page.evaluate(AT_LAST_ROW)
     at = page.evaluate(ON_SCREEN)
     finger(page, save)  # held back (aria-disabled), yet a tap lands on it
     expect(page.locator("#tap-status")).to_have_text("Together 12 of 10 tricks: 2 too many")
     expect(save).to_be_focused()
     assert page.evaluate(ON_SCREEN) == at  # the page did not scroll away from the finger
-    expect(page.locator("#trick-sum")).to_have_class(NUDGED)  # the sum beside the button, shown again
+    # the sum beside the button, shown again
+    expect(page.locator("#trick-sum")).to_have_class(NUDGED)
     took(page, 0, 3)  # 9 of 10
     expect(save).to_have_text("Can't save: 1 trick missing")
     took(page, 0, 4)
@@ -92,7 +101,8 @@ def test_a_save_whose_tricks_dont_add_up_says_why_on_the_button_and_answers_the_
 
 
 def test_a_correction_that_cant_be_saved_says_why_on_its_button(page: Page, server: str) -> None:
-    edit = opened(page, rules={"max_cards": 10}, deals=[{"bids": [3, 2, 2, 2], "tricks": [4, 2, 2, 2]}])
+    edit = opened(page, rules={"max_cards": 10},
+                  deals=[{"bids": [3, 2, 2, 2], "tricks": [4, 2, 2, 2]}])
     page.goto(edit + "/deal/1")
     save = page.locator(".correct button[type=submit]")
     expect(save).to_have_text("Save the correction")
@@ -104,7 +114,8 @@ def test_a_correction_that_cant_be_saved_says_why_on_its_button(page: Page, serv
     expect(save).to_be_focused()
     assert page.evaluate(ON_SCREEN) == at and page.url.endswith("/deal/1")
     expect(page.locator("#trick-sum")).to_have_class(NUDGED)
-    page.locator("[data-kind=bids][data-seat='3'] label.num").nth(3).click()  # Dee bid 3: Ann can't bid 3 (hook)
+    # Dee bid 3: Ann can't bid 3 (hook)
+    page.locator("[data-kind=bids][data-seat='3'] label.num").nth(3).click()
     expect(save).to_have_text("Can't save: Ann can't bid 3")
     finger(page, save)
     expect(page.locator("#reason-0")).to_be_focused()  # the reason, up among the bids, is read
@@ -118,8 +129,10 @@ def test_a_correction_that_cant_be_saved_says_why_on_its_button(page: Page, serv
 
 # Item 9: the correction gives the dealer the rest, as live entry does.
 
-def test_the_correction_gives_the_dealer_the_rest_until_the_dealers_count_is_tapped(page: Page, server: str) -> None:
-    edit = opened(page, rules={"max_cards": 10}, deals=[{"bids": [3, 2, 2, 2], "tricks": [4, 2, 2, 2]}])
+def test_the_correction_gives_the_dealer_the_rest_until_the_dealers_count_is_tapped(
+        page: Page, server: str) -> None:
+    edit = opened(page, rules={"max_cards": 10},
+                  deals=[{"bids": [3, 2, 2, 2], "tricks": [4, 2, 2, 2]}])
     page.goto(edit + "/deal/1")
     sum_line, ann = page.locator("#trick-sum"), page.locator("[data-kind=tricks][data-seat='0']")
     took(page, 3, 3, "tricks")  # Dee took 3, not 2: Ann, the dealer, 3
@@ -142,12 +155,15 @@ def test_the_correction_gives_the_dealer_the_rest_until_the_dealers_count_is_tap
 
 @pytest.mark.parametrize("viewport", [UPRIGHT, SIDEWAYS], ids=["upright", "sideways"])
 @pytest.mark.parametrize("before", ["first-deal", "deal-scored", "deal-saved-here"])
-def test_no_bid_button_moves_between_two_taps_of_a_deal(page: Page, viewport: dict[str, int], before: str) -> None:
+def test_no_bid_button_moves_between_two_taps_of_a_deal(page: Page, viewport: dict[str, int],
+                                                        before: str) -> None:
     page.set_viewport_size(viewport)  # type: ignore[arg-type]
     scored = [{"bids": [3, 2, 2, 2], "tricks": [4, 2, 2, 2]}]
-    opened(page, rules={"max_cards": 10}, deals={"first-deal": [], "deal-scored": scored,
-                                                 "deal-saved-here": [{"bids": [3, 2, 2, 2]}]}[before])
-    if before == "deal-saved-here":  # deal 1's tricks saved on this phone: its card and "Deal 1 saved" above
+    opened(page, rules={"max_cards": 10},
+           deals={"first-deal": [], "deal-scored": scored,
+                  "deal-saved-here": [{"bids": [3, 2, 2, 2]}]}[before])
+    # deal 1's tricks saved on this phone: its card and "Deal 1 saved" above
+    if before == "deal-saved-here":
         page.locator(".tricks-form button[type=submit]").click()
         expect(page.locator(".last-deal:not(.pending) h2")).to_have_text("Deal 1 scored")
     page.wait_for_function(ALL_SENT)
@@ -176,7 +192,8 @@ def test_after_save_the_next_deals_title_is_in_view(page: Page, viewport: dict[s
     title = page.locator(".deal-title")
     expect(title).to_contain_text("Deal 2 of 19")
     page.wait_for_function(ALL_SENT)
-    expect(page.locator(".last-deal:not(.pending) h2")).to_have_text("Deal 1 scored")  # the server's answer is in
+    # the server's answer is in
+    expect(page.locator(".last-deal:not(.pending) h2")).to_have_text("Deal 1 scored")
     page.evaluate(FRAMES)
     expect(title).to_be_in_viewport(ratio=1)
     expect(page.locator(".bid-form button[name=bid][value='0']")).to_be_in_viewport(ratio=1)
@@ -202,7 +219,8 @@ def test_held_sideways_every_row_of_four_players_tricks_shows_above_the_save_bar
     edit = opened(page, rules={"max_cards": 10}, deals=[deal])
     if where == "correct":
         page.goto(edit + "/deal/1")
-        page.locator(".correct-kind").nth(1).evaluate("title => title.scrollIntoView()")  # past the bids
+        # past the bids
+        page.locator(".correct-kind").nth(1).evaluate("title => title.scrollIntoView()")
     assert page.evaluate(ROWS_SHOWN) == 4
     if where == "tricks":
         assert page.evaluate("scrollY") == 0  # as the step opens

@@ -22,7 +22,8 @@ def opened(page: Page, **document: object) -> str:
     return page.url
 
 
-def test_a_game_through_an_arrival_a_sit_out_a_departure_and_a_new_plan_to_the_settlement(page: Page) -> None:
+def test_a_game_through_an_arrival_a_sit_out_a_departure_and_a_new_plan_to_the_settlement(
+        page: Page) -> None:
     taps = Taps(page)
     opened(page)
     for bid in (1, 1, 1):                        # deal 1, 4 cards: Bob, Cy, then Ann deals
@@ -52,7 +53,8 @@ def test_a_game_through_an_arrival_a_sit_out_a_departure_and_a_new_plan_to_the_s
     expect(page.locator(".flash-done")).to_have_text("Bob sits out deal 3.")
     expect(page.locator(".deal-away")).to_have_text("Bob sits this deal out.")
     expect(page.locator(".bidders .who")).to_have_text(["Dee", "Ann", "Cy deals"])
-    for bid in (0, 1, 0):                        # deal 3, 2 cards: Cy deals, takes the rest and misses
+    # deal 3, 2 cards: Cy deals, takes the rest and misses
+    for bid in (0, 1, 0):
         taps.bid(bid)
     expect(page.locator(".tricks-form .seat-row")).to_have_count(3)
     taps.save(".tricks-form button[type=submit]")
@@ -84,12 +86,14 @@ def test_a_game_through_an_arrival_a_sit_out_a_departure_and_a_new_plan_to_the_s
 
     expect(page.locator(".over-title")).to_have_text("Game over")
     # Everyone is ranked and settles, Cy too: Ann 35; Dee 33 (from her starting 2); Bob 32; Cy 23.
-    expect(page.locator(".standings li")).to_have_text(["1. Ann 35", "2. Dee 33", "3. Bob 32", "4. Cy (left) 23"])
+    expect(page.locator(".standings li")).to_have_text(["1. Ann 35", "2. Dee 33", "3. Bob 32",
+                                                        "4. Cy (left) 23"])
     expect(page.locator(".winner")).to_have_text("★ Ann wins with 35.")
     # Pairwise at 10 cents: Ann +1.70, Dee +0.90, Bob +0.50, Cy −3.10.
     expect(page.locator(".payments li")).to_have_text(["Cy pays Ann €1.70", "Cy pays Dee €0.90",
                                                        "Cy pays Bob €0.50"])
-    assert "Someone arrives" not in page.locator("main").inner_text()  # nobody joins a game that is over
+    # nobody joins a game that is over
+    assert "Someone arrives" not in page.locator("main").inner_text()
     assert_fits_the_phone(page)
     page.emulate_media(color_scheme="dark")
     assert_fits_the_phone(page)
@@ -111,7 +115,8 @@ def test_the_arrival_form_with_the_keyboard_alone(page: Page) -> None:
     expect(page.locator("#start-number")).to_be_checked()
     page.keyboard.press("Enter")
     expect(page.locator(".flash-done")).to_have_text("Dee joins at deal 2 with 12.")
-    expect(page.locator(".board thead th")).to_have_text(["Deal", "Ann", "Bob", "Dee ★", "Cy"])  # 12 leads
+    # 12 leads
+    expect(page.locator(".board thead th")).to_have_text(["Deal", "Ann", "Bob", "Dee ★", "Cy"])
 
 
 def test_without_javascript_a_number_typed_is_the_starting_score(plain: Page) -> None:

@@ -1,4 +1,5 @@
-"""The tap budget: a 4-player setup in at most 15 taps, a typical deal in at most 7, no typing in a deal."""
+"""The tap budget: a 4-player setup in at most 15 taps, a typical deal in at most 7, no typing
+in a deal."""
 
 from __future__ import annotations
 
@@ -49,7 +50,8 @@ def test_a_deal_where_one_player_misses_by_one_takes_at_most_7_taps(page: Page) 
     for bid in (3, 2, 2, 2):  # Bob, Cy, Dee, then Ann deals: 9 of 10, under by 1
         taps.bid(bid)
     assert_fits_the_phone(page)
-    expect(page.locator(".tricks-form .prompt")).to_contain_text("Ann, the dealer, gets the rest: tap only what differs")
+    expect(page.locator(".tricks-form .prompt")).to_contain_text(
+        "Ann, the dealer, gets the rest: tap only what differs")
     taps.took(1, 4)  # Bob took one more than his 3; Ann, the dealer, keeps "the rest" = her bid
     expect(page.locator("#trick-sum")).to_have_text("Together 10 of 10 tricks ✓")
     taps.save(".tricks-form button[type=submit]")
@@ -65,26 +67,31 @@ def test_when_the_dealer_is_the_one_who_missed_the_deal_takes_5_taps(page: Page)
     taps = Taps(page)
     for bid in (3, 2, 2, 2):
         taps.bid(bid)
-    expect(page.locator(".seat-row[data-seat='0'] input:checked")).to_have_value("3")  # the rest: one over
+    # the rest: one over
+    expect(page.locator(".seat-row[data-seat='0'] input:checked")).to_have_value("3")
     taps.save(".tricks-form button[type=submit]")
     expect(page.locator(".last-deal")).to_contain_text("Deal 1 scored")
     assert taps.count == 5
     assert deal(page)["tricks"] == [3, 3, 2, 2] and deal(page)["made"] == [False, True, True, True]
 
 
-def test_setting_up_four_players_with_enter_between_the_names_takes_the_taps_the_readme_says(page: Page) -> None:
-    """From the home page to the first deal: the names typed with Enter between them (a key, not a tap)."""
+def test_setting_up_four_players_with_enter_between_the_names_takes_the_taps_the_readme_says(
+        page: Page) -> None:
+    """From the home page to the first deal: the names typed with Enter between
+    them (a key, not a tap)."""
     taps = Taps(page)
     page.goto("/")
     taps.tap("text=New game")
-    page.wait_for_load_state()  # its scripts run: Enter moves on to the next name (typed before, it doesn't)
+    # its scripts run: Enter moves on to the next name (typed before, it doesn't)
+    page.wait_for_load_state()
     first = page.locator("input[name=players-0]")
     if not first.evaluate("e => e === document.activeElement"):
         taps.tap(first)
     for name in ("Ann", "Bob", "Cy", "Dee"):
         page.keyboard.type(name)
         page.keyboard.press("Enter")
-    assert [page.input_value(f"input[name=players-{seat}]") for seat in range(4)] == ["Ann", "Bob", "Cy", "Dee"]
+    assert [page.input_value(f"input[name=players-{seat}]")
+            for seat in range(4)] == ["Ann", "Bob", "Cy", "Dee"]
     taps.save("button.primary[value=preview]")
     taps.save(page.locator("button[value=start]").first)
     expect(page.locator(".deal-title")).to_have_text("Deal 1 of 19 · 10 cards")

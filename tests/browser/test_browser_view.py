@@ -9,7 +9,8 @@ from playwright.sync_api import Browser, Page, expect
 pytestmark = pytest.mark.browser
 
 
-def test_the_read_only_page_updates_itself_as_deals_are_entered(page: Page, browser: Browser, server: str) -> None:
+def test_the_read_only_page_updates_itself_as_deals_are_entered(page: Page, browser: Browser,
+                                                                server: str) -> None:
     taps = Taps(page)
     page.goto("/new")
     for seat, name in enumerate(["Ann", "Bob", "Cy", "Dee"]):
@@ -43,7 +44,8 @@ def test_the_read_only_page_updates_itself_as_deals_are_entered(page: Page, brow
     expect(viewer.locator("#live-status")).to_have_text("Deal 1 scored")  # for a screen reader,
     expect(viewer.get_by_text("Deal 1 scored")).to_have_count(2)
     seen = viewer.get_by_text("Deal 1 scored").evaluate_all(
-        "found => found.filter(e => e.checkVisibility() && e.getBoundingClientRect().width > 1).length")
+        "found => found.filter(e => e.checkVisibility() && e.getBoundingClientRect().width > 1)"
+        ".length")
     assert seen == 1  # but said once to the eye: the deal's card
     expect(viewer.locator(".board tbody tr").first).to_contain_text("1 / 1")
     assert viewer.evaluate("window.notReloaded") is True

@@ -20,12 +20,13 @@ from scorekeeper.rules.values import name_key
 
 FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 #: The same people written as different games write them.
-SPELLINGS = {"ann": ["Ann", "ann", " ANN "], "bob": ["Bob", "bob"], "cy": ["Cy", "CY"], "dee": ["Dee"],
-             "eve": ["Eve", "eve"], "fay": ["Fay"]}
+SPELLINGS = {"ann": ["Ann", "ann", " ANN "], "bob": ["Bob", "bob"], "cy": ["Cy", "CY"],
+             "dee": ["Dee"], "eve": ["Eve", "eve"], "fay": ["Fay"]}
 
 
 def group_of(games: list[GameFile]) -> Figures:
-    return Figures().extended(((f"game{number}", 1), entry(game)) for number, game in enumerate(games))
+    return Figures().extended(((f"game{number}", 1), entry(game))
+                              for number, game in enumerate(games))
 
 
 def play(document: dict[str, Any], rng: random.Random, deals: int, end: bool) -> GameFile:
@@ -41,7 +42,8 @@ def play(document: dict[str, Any], rng: random.Random, deals: int, end: bool) ->
         bids: list[int | None] = [None] * len(game.players)
         earlier: list[int] = []
         for seat in order:
-            bid = rng.choice(allowed_bids(game.rules.bidding, deal.cards, earlier, dealer=seat == deal.dealer))
+            bid = rng.choice(allowed_bids(game.rules.bidding, deal.cards, earlier,
+                                          dealer=seat == deal.dealer))
             bids[seat], earlier = bid, [*earlier, bid]
         tricks: list[int | None] = [None] * len(game.players)
         for seat in order:
@@ -61,15 +63,18 @@ def games(draw: st.DrawFn) -> list[GameFile]:
     rng = random.Random(draw(st.integers(0, 2**32)))
     made = []
     for _ in range(draw(st.integers(1, 5))):
-        people = draw(st.lists(st.sampled_from(sorted(SPELLINGS)), min_size=2, max_size=5, unique=True))
+        people = draw(st.lists(st.sampled_from(sorted(SPELLINGS)), min_size=2, max_size=5,
+                               unique=True))
         names = [draw(st.sampled_from(SPELLINGS[person])) for person in people]
         kind = draw(st.sampled_from(["highest", "lowest", "cooperative", "tie"]))
-        rules: dict[str, Any] = {"deal": "fixed", "max_cards": draw(st.integers(1, 3)), "deals": draw(st.integers(1, 4))}
+        rules: dict[str, Any] = {"deal": "fixed", "max_cards": draw(st.integers(1, 3)),
+                                 "deals": draw(st.integers(1, 4))}
         if kind == "lowest":
             rules["scoring"] = "negative"
         elif kind == "cooperative":
             rules = {"preset": "cooperative", "max_cards": 2}
-        document: dict[str, Any] = {"players": names, "rules": rules, "first_dealer": draw(st.integers(0, len(names) - 1))}
+        document: dict[str, Any] = {"players": names, "rules": rules,
+                                    "first_dealer": draw(st.integers(0, len(names) - 1))}
         if len(names) > 2 and draw(st.booleans()):  # somebody arrives late, or sits out a deal
             seat = draw(st.integers(0, len(names) - 1))
             if seat != document["first_dealer"]:
@@ -121,7 +126,8 @@ def rated(games: list[GameFile]) -> dict[str, tuple[float, float]]:
             continue
         dealt = {name_key(doc["players"][seat]) for deal in doc["deals"] if "tricks" in deal
                  for seat in deal["present"]}
-        places = [(name_key(s["player"]), s["rank"]) for s in doc["standings"] if name_key(s["player"]) in dealt]
+        places = [(name_key(s["player"]), s["rank"]) for s in doc["standings"]
+                  if name_key(s["player"]) in dealt]
         if len(places) < 2:
             continue
         teams = [[ratings.get(key) or model.rating()] for key, _ in places]
@@ -157,7 +163,8 @@ def test_ratings_match_openskill_called_directly(made: list[GameFile]) -> None:
 
 @FAST
 @given(games(), st.data())
-def test_figures_counted_in_one_go_or_game_by_game_are_the_same(made: list[GameFile], data: st.DataObject) -> None:
+def test_figures_counted_in_one_go_or_game_by_game_are_the_same(made: list[GameFile],
+                                                                data: st.DataObject) -> None:
     cut = data.draw(st.integers(0, len(made)))
     whole = group_of(made)
     start = group_of(made[:cut])
@@ -168,7 +175,8 @@ def test_figures_counted_in_one_go_or_game_by_game_are_the_same(made: list[GameF
 
 
 def finished(players: list[str], deals: list[dict[str, Any]], **rules: Any) -> GameFile:
-    game = parse({"players": players, "rules": {"deal": "fixed", "max_cards": 2, "deals": len(deals), **rules},
+    game = parse({"players": players,
+                  "rules": {"deal": "fixed", "max_cards": 2, "deals": len(deals), **rules},
                   "deals": deals})
     assert game.game.finished
     return game
@@ -190,20 +198,25 @@ def test_a_small_group_counted_by_hand() -> None:
     ann, bob, cy, dee = (figures.players[k] for k in ("ann", "bob", "cy", "dee"))
     assert ann.name == "ann" and bob.name == "BOB"  # the spelling of their most recent game
     assert (ann.tally.games, ann.tally.wins, ann.tally.deals, ann.tally.made) == (2, 1, 3, 2)
-    assert (ann.tally.zero_bids, ann.tally.zero_made, ann.tally.bids, ann.tally.tricks) == (2, 1, 1, 2)
+    assert (ann.tally.zero_bids, ann.tally.zero_made, ann.tally.bids,
+            ann.tally.tricks) == (2, 1, 1, 2)
     assert (ann.tally.hook_deals, ann.tally.hook_made) == (2, 1)
     assert (bob.tally.games, bob.tally.wins, bob.tally.deals, bob.tally.made) == (2, 1, 3, 2)
-    assert (bob.tally.bids, bob.tally.tricks, bob.tally.hook_deals, bob.tally.hook_made) == (2, 3, 1, 1)
+    assert (bob.tally.bids, bob.tally.tricks, bob.tally.hook_deals,
+            bob.tally.hook_made) == (2, 3, 1, 1)
     assert bob.tally.overbid == pytest.approx((2 - 3) / 3)
     assert bob.tally.hit_rate == pytest.approx(2 / 3)
-    assert (cy.tally.games, cy.tally.wins, cy.tally.deals, cy.tally.made, cy.tally.zero_bids) == (2, 0, 3, 2, 3)
+    assert (cy.tally.games, cy.tally.wins, cy.tally.deals, cy.tally.made,
+            cy.tally.zero_bids) == (2, 0, 3, 2, 3)
     assert (dee.tally.games, dee.tally.wins, dee.tally.deals, dee.tally.made) == (1, 0, 1, 1)
     assert (dee.rating.mu, dee.rating.sigma) == (25.0, 25 / 3)  # played only a cooperative game
     assert figures.rated == [0, 1]  # two rated games
     model = PlackettLuce()
-    first = model.rate([[model.rating()], [model.rating()], [model.rating()]], ranks=[1, 2, 3])  # Ann, Bob, Cy
+    first = model.rate([[model.rating()], [model.rating()], [model.rating()]],
+                       ranks=[1, 2, 3])  # Ann, Bob, Cy
     second = model.rate([[first[1][0]], [first[0][0]]], ranks=[1, 2])  # Bob, Ann
-    assert bob.rating.mu == pytest.approx(second[0][0].mu) and ann.rating.mu == pytest.approx(second[1][0].mu)
+    assert bob.rating.mu == pytest.approx(second[0][0].mu) and (
+        ann.rating.mu == pytest.approx(second[1][0].mu))
     assert bob.rating.sigma == pytest.approx(second[0][0].sigma)
     assert cy.rating.mu == pytest.approx(first[2][0].mu)
     assert figures.leaderboard()[-1].key == "cy"
@@ -217,10 +230,13 @@ def test_a_shared_win_counts_as_a_win_and_tied_players_share_a_rank_in_the_ratin
     assert figures.players["cy"].rating.mu < 25 < figures.players["ann"].rating.mu
 
 
-def test_an_unfinished_game_counts_for_nothing_and_a_late_arrival_never_dealt_in_did_not_play() -> None:
-    playing = parse({"players": ["Ann", "Bob"], "rules": {"deal": "fixed", "max_cards": 1, "deals": 3},
+def test_an_unfinished_game_counts_for_nothing_and_a_late_arrival_never_dealt_in_did_not_play(
+) -> None:
+    playing = parse({"players": ["Ann", "Bob"],
+                     "rules": {"deal": "fixed", "max_cards": 1, "deals": 3},
                      "deals": [{"bids": [1, 1], "tricks": [1, 0]}]})
-    ended = parse({"players": ["Ann", "Bob", "Cy"], "rules": {"deal": "fixed", "max_cards": 1, "deals": 5},
+    ended = parse({"players": ["Ann", "Bob", "Cy"],
+                   "rules": {"deal": "fixed", "max_cards": 1, "deals": 5},
                    "absent": [{"player": 2, "from": 1}], "ended": True,
                    "deals": [{"bids": [1, 1, None], "tricks": [1, 0, None]}]})
     figures = group_of([playing, ended])
@@ -253,16 +269,19 @@ def test_figures_kept_per_version_are_those_counted_afresh_whatever_changes() ->
     def afresh(members: list[Member]) -> Figures:
         return group_of([parse(orjson.loads(stored[m.id])) for m in members])
 
-    document = {"players": ["Ann", "Bob", "Cy"], "rules": {"deal": "fixed", "max_cards": 2, "deals": 3}}
+    document = {"players": ["Ann", "Bob", "Cy"],
+                "rules": {"deal": "fixed", "max_cards": 2, "deals": 3}}
     members = [member(n, play(document, rng, 3, False)) for n in range(4)]
     group = f"group{rng.random()}"
     for size in (2, 4):  # then two games added at the end: only they are read
         assert summary(figures(group, members[:size], data)) == summary(afresh(members[:size]))
     assert read == [[0, 1], [2, 3]]
-    playing = [*members, member(4, play(document, rng, 1, False))]  # a game being played, at the end
+    # a game being played, at the end
+    playing = [*members, member(4, play(document, rng, 1, False))]
     assert not parse(orjson.loads(stored[4])).game.finished
     assert summary(figures(group, playing, data)) == summary(afresh(playing))
-    playing[4] = member(4, play(document, rng, 3, False), version=2)  # its taps: a new version, finished
+    # its taps: a new version, finished
+    playing[4] = member(4, play(document, rng, 3, False), version=2)
     assert summary(figures(group, playing, data)) == summary(afresh(playing))
     assert read[-1] == [4]
     without = playing[:1] + playing[2:]  # a game taken out of the middle
@@ -275,21 +294,24 @@ def summary(figures: Figures) -> dict[str, object]:
 
 
 def whole(figures: Figures) -> tuple[object, ...]:
-    """Everything the figures say: the games, each player's sums, rating and story, the rated games."""
+    """Everything the figures say: the games, each player's sums, rating and
+    story, the rated games."""
     return (figures.keys, figures.entries, figures.rated, figures.settled,
-            {key: (p.name, p.tally, p.rating, [(s.game, s.line, s.rating, s.hit) for s in p.history])
+            {key: (p.name, p.tally, p.rating,
+                   [(s.game, s.line, s.rating, s.hit) for s in p.history])
              for key, p in figures.players.items()})
 
 
 GROUPS = itertools.count()
 #: What a table does to a group: add a game at the end, take one out, put one back, tap in a game.
-CHANGES = st.lists(st.tuples(st.sampled_from(["add", "remove", "back", "tap"]), st.integers(0, 20)), max_size=12)
+CHANGES = st.lists(st.tuples(st.sampled_from(["add", "remove", "back", "tap"]), st.integers(0, 20)),
+                   max_size=12)
 
 
 @FAST
 @given(games(), CHANGES)
-def test_figures_after_any_additions_and_removals_are_a_full_recount(pool: list[GameFile],
-                                                                    changes: list[tuple[str, int]]) -> None:
+def test_figures_after_any_additions_and_removals_are_a_full_recount(
+        pool: list[GameFile], changes: list[tuple[str, int]]) -> None:
     from datetime import UTC, datetime
 
     import orjson
@@ -300,8 +322,10 @@ def test_figures_after_any_additions_and_removals_are_a_full_recount(pool: list[
 
     files = [orjson.dumps(to_input(game)).decode() for game in pool]
     now = datetime.now(UTC)
-    rows: list[list[int]] = []  # each game of the group: [id, which game file, version, in the group]
-    group = f"group{next(GROUPS)}"  # a group of its own: the worker keeps entries by game token and version
+    # each game of the group: [id, which game file, version, in the group]
+    rows: list[list[int]] = []
+    # a group of its own: the worker keeps entries by game token and version
+    group = f"group{next(GROUPS)}"
     earlier: list[tuple[Figures, tuple[object, ...]]] = []
 
     def data(ids: list[int]) -> dict[int, str]:
@@ -313,11 +337,14 @@ def test_figures_after_any_additions_and_removals_are_a_full_recount(pool: list[
         elif change in ("remove", "back"):
             rows[n % len(rows)][3] = change == "back"
         else:  # a tap: a new version of the game, which may now be another file (finished or not)
-            rows[n % len(rows)][1:3] = [(rows[n % len(rows)][1] + 1) % len(files), rows[n % len(rows)][2] + 1]
-        members = [Member(i, f"{group}-{i}", f"view{i}", "", version, now, now) for i, _f, version, on in rows if on]
+            rows[n % len(rows)][1:3] = [(rows[n % len(rows)][1] + 1) % len(files),
+                                        rows[n % len(rows)][2] + 1]
+        members = [Member(i, f"{group}-{i}", f"view{i}", "", version, now, now)
+                   for i, _f, version, on in rows if on]
         counted = figures(group, members, data)
         assert whole(counted) == whole(Figures().extended(
             (m.key, entry(parse(orjson.loads(files[rows[m.id][1]])))) for m in members))
-        for kept, before in earlier:  # figures once made never change, whatever is counted after them
+        # figures once made never change, whatever is counted after them
+        for kept, before in earlier:
             assert whole(kept) == before
         earlier.append((counted, whole(counted)))

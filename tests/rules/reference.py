@@ -13,7 +13,8 @@ from fractions import Fraction
 
 @dataclass(frozen=True)
 class Away:
-    """One entry of ``absent``: a player not dealt in from deal ``first`` to ``last`` (None: the end)."""
+    """One entry of ``absent``: a player not dealt in from deal ``first`` to
+    ``last`` (None: the end)."""
 
     player: int
     first: int
@@ -25,7 +26,8 @@ class Away:
 
 def present(players: int, absent: list[Away], deal: int) -> list[int]:
     """§7: P_k, the seats dealt in at deal ``deal`` (1-based), ascending."""
-    return [seat for seat in range(players) if not any(a.player == seat and a.covers(deal) for a in absent)]
+    return [seat for seat in range(players)
+            if not any(a.player == seat and a.covers(deal) for a in absent)]
 
 
 def dealers(players: int, first_dealer: int, absent: list[Away], deals: int) -> list[int]:
@@ -115,8 +117,8 @@ def replay(players: int, first_dealer: int, sizes: list[int], absent: list[Away]
         for deal, player, value in adjustments:
             if deal == number:
                 game.totals[player] += value
-        game.deals.append(Played(number, cards, dealer, eldest(players, dealer, seats), seats, points,
-                                 list(game.totals)))
+        game.deals.append(Played(number, cards, dealer, eldest(players, dealer, seats), seats,
+                                 points, list(game.totals)))
     return game
 
 

@@ -13,7 +13,8 @@ NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus"]
 
 
 def _absent(absences: list[Away]) -> list[dict[str, int]]:
-    return [{"player": a.player, "from": a.first} | ({} if a.last is None else {"to": a.last}) for a in absences]
+    return [{"player": a.player, "from": a.first} | ({} if a.last is None else {"to": a.last})
+            for a in absences]
 
 
 @st.composite
@@ -44,7 +45,8 @@ def games(draw: st.DrawFn, stretches: int = 2) -> dict[str, Any]:
     bids: list[list[int | None]] = []
     tricks: list[list[int | None]] = []
     for number in range(1, played + 1):
-        cards, seats, dealer = sizes[number - 1], present(players, absences, number), who[number - 1]
+        cards, seats, dealer = (sizes[number - 1], present(players, absences, number),
+                                who[number - 1])
         deal_bids: list[int | None] = [None] * players
         earlier: list[int] = []
         for seat in bidding_order(players, dealer, seats):
@@ -61,13 +63,16 @@ def games(draw: st.DrawFn, stretches: int = 2) -> dict[str, Any]:
         bids.append(deal_bids)
         tricks.append(deal_tricks)
     adjustments = [(deal, player, points) for deal, player, points in draw(st.lists(
-        st.tuples(st.integers(1, max(played, 1)), st.integers(0, players - 1), st.integers(-20, 20)),
+        st.tuples(st.integers(1, max(played, 1)), st.integers(0, players - 1),
+                  st.integers(-20, 20)),
         max_size=3)) if played]
     document = {
         "players": NAMES[:players], "first_dealer": first_dealer, "absent": _absent(absences),
-        "rules": {"deal": "custom", "sequence": "-".join(map(str, sizes)), "bidding": "hook", "scoring": "common"},
+        "rules": {"deal": "custom", "sequence": "-".join(map(str, sizes)), "bidding": "hook",
+                  "scoring": "common"},
         "stakes": {"per_point": "1"},
-        "adjustments": [{"deal": d, "player": p, "points": v, "reason": "house"} for d, p, v in adjustments],
+        "adjustments": [{"deal": d, "player": p, "points": v, "reason": "house"}
+                        for d, p, v in adjustments],
         "deals": [{"bids": b, "tricks": t} for b, t in zip(bids, tricks)],
     }
     reference = replay(players, first_dealer, sizes, absences, bids, tricks, adjustments)

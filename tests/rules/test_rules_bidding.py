@@ -69,7 +69,8 @@ def test_allowed_bids_follow_the_rule_for_every_earlier_bidding(rule: str, cards
 
 @pytest.mark.parametrize("cards", [1, 2, 4])
 def test_must_equal_keeps_the_running_total_at_most_n_and_the_dealer_makes_it_n(cards: int) -> None:
-    """RULES.md §2 must-equal: every earlier bid keeps the running total ≤ n; the dealer makes it n."""
+    """RULES.md §2 must-equal: every earlier bid keeps the running total ≤ n;
+    the dealer makes it n."""
     bidding = Bidding("must-equal")
     for count in range(4):
         for earlier in earlier_bids(cards, count):
@@ -95,13 +96,15 @@ def test_hook_message_names_the_dealer_the_bid_the_tricks_and_the_rule() -> None
     """RULES.md §2: "Dee deals and can't bid 3: the bids would add up to the 7 tricks (hook)"."""
     with pytest.raises(BidError) as refused:
         verify_bid(Bidding("hook"), 7, [2, 1, 1], 3, dealer=True, name="Dee")
-    assert str(refused.value) == "Dee deals and can't bid 3: the bids would add up to the 7 tricks (hook)"
+    assert str(refused.value) == (
+        "Dee deals and can't bid 3: the bids would add up to the 7 tricks (hook)")
 
 
 @settings(max_examples=40, deadline=None)
 @given(rule=st.sampled_from(["hook", "must-equal", "dealer-must-exceed"]), cards=st.integers(1, 13),
        bidders=st.integers(2, 7), data=st.data())
-def test_a_reason_counts_the_tricks_in_the_singular_for_one_card(rule: str, cards: int, bidders: int,
+def test_a_reason_counts_the_tricks_in_the_singular_for_one_card(rule: str, cards: int,
+                                                                 bidders: int,
                                                                  data: st.DataObject) -> None:
     """"the bids would add up to the 1 trick (hook)", not "1 tricks": whatever the rule and the
     bids, a reason names the deal's tricks in the form its count takes."""
@@ -136,7 +139,8 @@ def test_before_the_dealer_bids_the_forbidden_bid_is_shown() -> None:
     (10, [3, 3, 3], 1),  # CardGames.io (003_…)
     (5, [2, 0, 1], 2),  # Wikipedia (004_…)
 ])
-def test_hook_examples_of_the_reference_texts(cards: int, earlier: list[int], forbidden: int) -> None:
+def test_hook_examples_of_the_reference_texts(cards: int, earlier: list[int],
+                                              forbidden: int) -> None:
     """RULES.md §2 hook; the examples of Trickster, CardGames.io and Wikipedia."""
     allowed = allowed_bids(Bidding("hook"), cards, earlier, dealer=True)
     assert allowed == [b for b in range(cards + 1) if b != forbidden]
@@ -171,7 +175,8 @@ def test_hook_from_only_changes_the_hook(rule: str) -> None:
 
 
 def test_dealer_must_exceed_needs_a_total_of_at_least_n_plus_1() -> None:
-    """RULES.md §2 dealer-must-exceed; Denexa (000_…): with an eight-card hand the bids total ≥ 9."""
+    """RULES.md §2 dealer-must-exceed; Denexa (000_…): with an eight-card
+    hand the bids total ≥ 9."""
     bidding = Bidding("dealer-must-exceed")
     assert allowed_bids(bidding, 8, [2, 1, 0], dealer=True) == [6, 7, 8]
     with pytest.raises(BidError, match=r"Dee deals and must bid at least 6.*dealer must exceed"):

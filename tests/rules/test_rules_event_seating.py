@@ -19,8 +19,10 @@ from scorekeeper.rules.seats import manual, ranked, swap
 SOME = settings(max_examples=25, deadline=None)
 
 
-def club(players: int, rounds: int, size: int, sizes: list[int] | None = None, seed: int = 1) -> Event:
-    return Event(tuple(Entrant(f"P{i}") for i in range(players)), rounds, table_sizes(size, sizes), seed)
+def club(players: int, rounds: int, size: int, sizes: list[int] | None = None,
+         seed: int = 1) -> Event:
+    return Event(tuple(Entrant(f"P{i}") for i in range(players)), rounds, table_sizes(size, sizes),
+                 seed)
 
 
 def first_seat_spread(rounds: tuple[Seating, ...]) -> int:
@@ -40,17 +42,21 @@ def first_seat_spread(rounds: tuple[Seating, ...]) -> int:
     return worst
 
 
-@pytest.mark.parametrize(("players", "size", "rounds"), [(9, 3, 4), (16, 4, 5), (20, 4, 5), (25, 5, 6)])
+@pytest.mark.parametrize(("players", "size", "rounds"),
+                         [(9, 3, 4), (16, 4, 5), (20, 4, 5), (25, 5, 6)])
 @pytest.mark.parametrize("seed", [0, 1, 2**32 - 1])
-def test_the_known_designs_come_out_with_no_pair_meeting_twice(players: int, size: int, rounds: int, seed: int) -> None:
+def test_the_known_designs_come_out_with_no_pair_meeting_twice(players: int, size: int, rounds: int,
+                                                               seed: int) -> None:
     seated = plan(club(players, rounds, size, [size], seed))
     assert [len(s.tables) for s in seated] == [players // size] * rounds
     assert repeats(seated) == 0
     assert first_seat_spread(seated) <= 1
 
 
-@pytest.mark.parametrize(("players", "size", "rounds"), [(9, 3, 4), (16, 4, 5), (20, 4, 5), (25, 5, 6)])
-def test_a_design_stays_whole_round_after_round_when_nobody_changes(players: int, size: int, rounds: int) -> None:
+@pytest.mark.parametrize(("players", "size", "rounds"),
+                         [(9, 3, 4), (16, 4, 5), (20, 4, 5), (25, 5, 6)])
+def test_a_design_stays_whole_round_after_round_when_nobody_changes(players: int, size: int,
+                                                                    rounds: int) -> None:
     event = club(players, rounds, size, [size], seed=77)
     whole = plan(event)
     for done in range(1, rounds):
@@ -61,7 +67,8 @@ def test_a_design_stays_whole_round_after_round_when_nobody_changes(players: int
 
 @SOME
 @given(st.integers(6, 40), st.integers(1, 6), st.integers(3, 6), st.integers(0, 2**32 - 1))
-def test_every_round_seats_every_present_player_exactly_once(players: int, rounds: int, size: int, seed: int) -> None:
+def test_every_round_seats_every_present_player_exactly_once(players: int, rounds: int, size: int,
+                                                             seed: int) -> None:
     event = club(players, rounds, size, seed=seed)
     for seating, line in zip(plan(event), lineups(event)):
         assert sorted(seating.seated) == sorted(line.players)
@@ -77,7 +84,8 @@ def test_the_same_seed_gives_the_same_seating_and_another_seed_another() -> None
 
 @SOME
 @given(st.integers(8, 30), st.integers(2, 6), st.data())
-def test_changes_between_rounds_plan_again_only_the_rounds_to_come(players: int, rounds: int, data: st.DataObject) -> None:
+def test_changes_between_rounds_plan_again_only_the_rounds_to_come(players: int, rounds: int,
+                                                                   data: st.DataObject) -> None:
     event = club(players, rounds, 4, seed=data.draw(st.integers(0, 2**32 - 1)))
     done = data.draw(st.integers(1, rounds - 1))
     played = plan(event)[:done]
@@ -115,7 +123,8 @@ def test_seating_400_players_for_8_rounds_answers_within_2_seconds() -> None:
 def test_ranked_puts_the_best_at_table_one_in_the_first_seat() -> None:
     line = Lineup(2, tuple(f"P{i}" for i in range(9)), (), (5, 4))
     ranking = [f"P{i}" for i in (8, 7, 6, 5, 4, 3, 2, 1, 0)]
-    assert ranked(line, ranking).tables == (("P8", "P7", "P6", "P5", "P4"), ("P3", "P2", "P1", "P0"))
+    assert ranked(line, ranking).tables == (("P8", "P7", "P6", "P5", "P4"),
+                                            ("P3", "P2", "P1", "P0"))
 
 
 def test_the_next_round_is_the_first_of_the_plan() -> None:
@@ -140,13 +149,17 @@ def test_a_manual_seating_takes_names_as_a_group_matches_them() -> None:
 
 
 @pytest.mark.parametrize(("tables", "words"), [
-    ([["Ann", "Bob"], ["Cy", "Dee", "Eve", "Fay", "Gus"]], "Table 1 has 2 players: the tables may have 3, 4 players"),
-    ([["Ann", "Bob", "Cy"], ["Dee", "Eve", "Fay", "ann"]], "Ann is at table 1 and at table 2: seat each player once"),
+    ([["Ann", "Bob"], ["Cy", "Dee", "Eve", "Fay", "Gus"]],
+     "Table 1 has 2 players: the tables may have 3, 4 players"),
+    ([["Ann", "Bob", "Cy"], ["Dee", "Eve", "Fay", "ann"]],
+     "Ann is at table 1 and at table 2: seat each player once"),
     ([["Ann", "Bob", "Cy"], ["Dee", "Eve", "Fay", "Zed"]], "Zed is not a player of this event"),
     ([["Ann", "Bob", "Cy"], ["Dee", "Eve", "Fay", "Hal"]], "Hal does not play this round"),
     ([["Ann", "Bob", "Ivy"], ["Dee", "Eve", "Fay", "Gus"]], "Ivy does not play this round"),
-    ([["Ann", "Bob", "Cy"], ["Dee", "Eve", "Fay"]], "Gus is not at any table: seat every player of this round"),
-    ([["Ann", "Bob", "Cy"], "Dee"], "The tables must be a list of tables, each a list of its players' names"),
+    ([["Ann", "Bob", "Cy"], ["Dee", "Eve", "Fay"]],
+     "Gus is not at any table: seat every player of this round"),
+    ([["Ann", "Bob", "Cy"], "Dee"],
+     "The tables must be a list of tables, each a list of its players' names"),
     ({"tables": []}, "The tables must be a list of tables, each a list of its players' names"),
     ([["Ann", "Bob", 7]], "A player's name must be a text of at most 40 characters, not 7"),
 ])
@@ -164,7 +177,8 @@ def test_no_seating_once_every_round_is_played() -> None:
 
 def test_a_swap_exchanges_two_seats_and_keeps_the_rest() -> None:
     seating = Seating((("Ann", "Bob", "Cy"), ("Dee", "Eve", "Fay")), ("Gus",))
-    assert swap(seating, "Bob", "fay") == Seating((("Ann", "Fay", "Cy"), ("Dee", "Eve", "Bob")), ("Gus",))
+    assert swap(seating, "Bob", "fay") == Seating((("Ann", "Fay", "Cy"), ("Dee", "Eve", "Bob")),
+                                                  ("Gus",))
     assert swap(seating, "Ann", "Cy").tables[0] == ("Cy", "Bob", "Ann")
 
 

@@ -69,9 +69,11 @@ CHANGE = st.tuples(st.sampled_from(["arrives", "withdraws", "bye"]), st.integers
 
 
 @settings(max_examples=30, deadline=None)
-@given(players=st.integers(6, 13), rounds=st.integers(2, 5), size=st.integers(3, 5), seed=st.integers(0, 2**32 - 1),
+@given(players=st.integers(6, 13), rounds=st.integers(2, 5), size=st.integers(3, 5),
+       seed=st.integers(0, 2**32 - 1),
        changes=st.lists(st.lists(CHANGE, max_size=3), min_size=4, max_size=4))
 def test_the_first_seat_goes_round_whoever_arrives_withdraws_or_sits_out(
-        players: int, rounds: int, size: int, seed: int, changes: list[list[tuple[str, int]]]) -> None:
+        players: int, rounds: int, size: int, seed: int,
+        changes: list[list[tuple[str, int]]]) -> None:
     event = Event(tuple(Entrant(f"P{i}") for i in range(players)), rounds, table_sizes(size), seed)
     assert first_seat_gaps(night(event, changes)) == []

@@ -29,7 +29,8 @@ QUICK = settings(max_examples=120, deadline=None)
     (10, 4, [4, 5], (5, 5)),
     (5, 4, [4, 5], (5,)),
 ])
-def test_split_is_that_of_the_examples(players: int, size: int, sizes: list[int] | None, expected: tuple[int, ...]) -> None:
+def test_split_is_that_of_the_examples(players: int, size: int, sizes: list[int] | None,
+                                       expected: tuple[int, ...]) -> None:
     assert split(players, table_sizes(size, sizes)) == expected
 
 
@@ -44,13 +45,15 @@ def test_byes_of_the_examples(players: int, byes: int, then: tuple[int, ...]) ->
 
 
 def every_split(players: int, sizes: list[int]) -> list[tuple[int, ...]]:
-    """Every multiset of allowed sizes adding up to ``players``, largest first, found by counting."""
+    """Every multiset of allowed sizes adding up to ``players``, largest
+    first, found by counting."""
     if players == 0:
         return [()]
     found = []
     for s in sizes:
         if s <= players:
-            found += [tuple(sorted((s, *rest), reverse=True)) for rest in every_split(players - s, [x for x in sizes if x <= s])]
+            found += [tuple(sorted((s, *rest), reverse=True))
+                      for rest in every_split(players - s, [x for x in sizes if x <= s])]
     return found
 
 
@@ -77,20 +80,22 @@ def test_sizes_default_to_one_either_side_within_three_to_eight() -> None:
     (4.0, None, "The preferred table size must be a whole number from 3 to 8, not 4.0"),
     (4, [5, 6], "The allowed table sizes must include the preferred size, 4"),
 ])
-def test_bad_table_sizes_are_refused_in_words(size: object, sizes: list[object] | None, words: str) -> None:
+def test_bad_table_sizes_are_refused_in_words(size: object, sizes: list[object] | None,
+                                              words: str) -> None:
     with pytest.raises((EventError, ValueRefused), match=f"^{words}$"):
         table_sizes(size, sizes)
 
 
 def test_too_few_players_present_is_said() -> None:
-    event = Event(tuple(Entrant(n, last=1 if n != "A" else None) for n in "ABCD"), 2, table_sizes(4), 1,
-                  played=(Seating((("A", "B", "C", "D"),)),))
+    event = Event(tuple(Entrant(n, last=1 if n != "A" else None) for n in "ABCD"), 2,
+                  table_sizes(4), 1, played=(Seating((("A", "B", "C", "D"),)),))
     with pytest.raises(EventError, match="^Only 1 player is present: a table needs at least 3$"):
         lineups(event)
 
 
 def test_asked_byes_sit_out_and_count_as_byes() -> None:
-    entrants = tuple(Entrant(f"P{i}", asked=frozenset({1}) if i == 0 else frozenset()) for i in range(12))
+    entrants = tuple(Entrant(f"P{i}", asked=frozenset({1}) if i == 0 else frozenset())
+                     for i in range(12))
     event = Event(entrants, 2, table_sizes(4, [4, 5]), seed=9)
     first, second = lineups(event)
     # 11 present at round 1 need one more bye; the one who asked is not given it again at round 2
@@ -100,8 +105,10 @@ def test_asked_byes_sit_out_and_count_as_byes() -> None:
 
 @QUICK
 @given(st.integers(6, 30), st.integers(1, 8), st.integers(0, 2**32 - 1))
-def test_nobody_gets_a_second_bye_before_everyone_present_had_one(players: int, rounds: int, seed: int) -> None:
-    event = Event(tuple(Entrant(f"P{i}") for i in range(players)), rounds, table_sizes(4, [4, 5]), seed)
+def test_nobody_gets_a_second_bye_before_everyone_present_had_one(players: int, rounds: int,
+                                                                  seed: int) -> None:
+    event = Event(tuple(Entrant(f"P{i}") for i in range(players)), rounds, table_sizes(4, [4, 5]),
+                  seed)
     had: Counter[str] = Counter()
     for line in lineups(event):
         assert len(line.byes) == fewest_byes(players, event.tables)

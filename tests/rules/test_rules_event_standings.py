@@ -26,7 +26,8 @@ def night() -> list[RoundResult]:
         RoundResult((table("Ann Bob Cy Dee", [40, 25, 25, 10], [1, 2, 2, 4], "Ann", [6, 4, 4, 2]),
                      table("Eve Fay Gus", [30, 30, 12], [1, 1, 3], "Eve Fay", [5, 5, 2]))),
         RoundResult((table("Bob Dee Fay", [21, 35, 35], [3, 1, 1], "Dee Fay", [3, 6, 6]),
-                     table("Ann Cy Eve", [15, 15, 15], [1, 1, 1], "Ann Cy Eve", [5, 5, 5], cooperative=True)),
+                     table("Ann Cy Eve", [15, 15, 15], [1, 1, 1], "Ann Cy Eve", [5, 5, 5],
+                           cooperative=True)),
                     byes=("Gus",)),
         RoundResult((table("Hal Ann Gus Fay", [50, 20, 20, 20], [1, 2, 2, 2], "Hal", [7, 3, 3, 3]),
                      table("Bob Cy Eve", [12, 30, 18], [3, 1, 2], "Cy", [1, 6, 4]))),
@@ -35,14 +36,16 @@ def night() -> list[RoundResult]:
 
 def test_a_night_worked_out_by_hand_in_percent() -> None:
     # Round 1, table of 4: Ann above all 3 → 100·3/3 = 100; Bob and Cy above Dee, level with each
-    # other → 100·(1 + ½)/3 = 50; Dee 0. Table of 3: Eve and Fay level above Gus → 100·1.5/2 = 75; Gus 0.
+    # other → 100·(1 + ½)/3 = 50; Dee 0. Table of 3: Eve and Fay level above Gus → 100·1.5/2 = 75;
+    # Gus 0.
     # Round 2: Bob last of 3 → 0; Dee and Fay level first → 100·(1 + ½)/2 = 75. The cooperative game
     # scores Ann, Cy, Eve 50 each. Gus's bye: 50. Dee: 75 (Hal not arrived: 0).
     # Round 3: Hal first of 4 → 100; Ann, Gus, Fay level below him → 100·(0 + 2·½)/3 = 100/3.
     # Cy above both → 100; Eve above Bob → 100·1/2 = 50; Bob 0; Dee withdrew: 0.
     # Ann 100 + 50 + 100/3 = 550/3; Fay 75 + 75 + 100/3 = 550/3, level: the final totals decide,
-    # Fay 30 + 35 + 20 = 85 above Ann 40 + 15 + 20 = 75. Cy 50 + 50 + 100 = 200; Eve 75 + 50 + 50 = 175;
-    # Hal 100; Gus 0 + 50 + 100/3 = 250/3; Dee 0 + 75 = 75; Bob 50 + 0 + 0 = 50.
+    # Fay 30 + 35 + 20 = 85 above Ann 40 + 15 + 20 = 75. Cy 50 + 50 + 100 = 200;
+    # Eve 75 + 50 + 50 = 175; Hal 100; Gus 0 + 50 + 100/3 = 250/3; Dee 0 + 75 = 75;
+    # Bob 50 + 0 + 0 = 50.
     lines = standings(NIGHT, night(), "percent")
     assert [(line.rank, line.name, line.score) for line in lines] == [
         (1, "Cy", 200), (2, "Fay", Fraction(550, 3)), (3, "Ann", Fraction(550, 3)), (4, "Eve", 175),
@@ -67,19 +70,21 @@ def test_a_night_worked_out_by_hand_in_totals() -> None:
     # Hal 50; Eve 30 + 0 + 18 = 48; Gus 283/6 ≈ 47.17; Dee 10 + 35 = 45.
     lines = standings(NIGHT, night(), "totals")
     assert [(line.rank, line.name, line.score) for line in lines] == [
-        (1, "Fay", 85), (2, "Ann", 60), (3, "Bob", 58), (4, "Cy", 55), (5, "Hal", 50), (6, "Eve", 48),
-        (7, "Gus", Fraction(283, 6)), (8, "Dee", 45)]
+        (1, "Fay", 85), (2, "Ann", 60), (3, "Bob", 58), (4, "Cy", 55), (5, "Hal", 50),
+        (6, "Eve", 48), (7, "Gus", Fraction(283, 6)), (8, "Dee", 45)]
 
 
 def test_players_level_on_score_and_totals_share_the_rank() -> None:
     game = table("Ann Bob Cy", [20, 20, 5], [1, 1, 3], "Ann Bob", [1, 1, 1])
     lines = standings(["Cy", "Bob", "Ann", "Dee"], [RoundResult((game,))], "percent")
-    assert [(line.rank, line.name) for line in lines] == [(1, "Bob"), (1, "Ann"), (3, "Cy"), (4, "Dee")]
+    assert [(line.rank, line.name) for line in lines] == [(1, "Bob"), (1, "Ann"), (3, "Cy"),
+                                                          (4, "Dee")]
 
 
 def test_names_are_matched_without_case() -> None:
     game = table("ann BOB Cy", [20, 10, 5], [1, 2, 3], "ann", [1, 1, 1])
-    assert [line.name for line in standings(["Ann", "Bob", "Cy"], [RoundResult((game,))], "percent")] == ["Ann", "Bob", "Cy"]
+    assert [line.name for line in standings(["Ann", "Bob", "Cy"], [RoundResult((game,))],
+                                            "percent")] == ["Ann", "Bob", "Cy"]
 
 
 @st.composite
@@ -98,12 +103,14 @@ def nights(draw: st.DrawFn) -> tuple[list[str], list[RoundResult]]:
             places = [1 + sum(other > mine for other in totals) for mine in totals]
             tables.append(TableResult(tuple(names), tuple(totals), tuple(places),
                                       tuple(p == 1 for p in places), tuple([5] * size),
-                                      tuple(draw(st.integers(0, 5)) for _ in names), draw(st.booleans())))
+                                      tuple(draw(st.integers(0, 5)) for _ in names),
+                                      draw(st.booleans())))
         rounds.append(RoundResult(tuple(tables), tuple(byes)))
     return players, rounds
 
 
-def counted(players: list[str], rounds: list[RoundResult], ranking: str) -> dict[str, tuple[Fraction, Fraction]]:
+def counted(players: list[str], rounds: list[RoundResult],
+            ranking: str) -> dict[str, tuple[Fraction, Fraction]]:
     """Each player's event score and sum of final totals, by a count of their own: in percent, a
     point for each player of the table placed below, half for each placed level."""
     score = {name: Fraction(0) for name in players}
@@ -119,10 +126,12 @@ def counted(players: list[str], rounds: list[RoundResult], ranking: str) -> dict
                     got[name] = Fraction(game.totals[i])
                 else:
                     points = sum(Fraction(1) if game.places[j] > game.places[i] else Fraction(1, 2)
-                                 for j in range(len(game.players)) if j != i and game.places[j] >= game.places[i])
+                                 for j in range(len(game.players))
+                                 if j != i and game.places[j] >= game.places[i])
                     got[name] = Fraction(100) * points / (len(game.players) - 1)
         for name in result.byes:
-            got[name] = Fraction(50) if ranking == "percent" else sum(got.values(), Fraction(0)) / max(1, len(got))
+            got[name] = (Fraction(50) if ranking == "percent"
+                         else sum(got.values(), Fraction(0)) / max(1, len(got)))
         for name in players:
             score[name] += got.get(name, Fraction(0))
     return {name: (score[name], totals[name]) for name in players}
@@ -130,7 +139,8 @@ def counted(players: list[str], rounds: list[RoundResult], ranking: str) -> dict
 
 @settings(max_examples=150, deadline=None)
 @given(nights(), st.sampled_from(["percent", "totals"]))
-def test_standings_agree_with_a_separate_count(night: tuple[list[str], list[RoundResult]], ranking: str) -> None:
+def test_standings_agree_with_a_separate_count(night: tuple[list[str], list[RoundResult]],
+                                               ranking: str) -> None:
     players, rounds = night
     expected = counted(players, rounds, ranking)
     lines = standings(players, rounds, ranking)  # type: ignore[arg-type]
@@ -140,7 +150,8 @@ def test_standings_agree_with_a_separate_count(night: tuple[list[str], list[Roun
         assert (line.score, line.totals) == (score, totals)
         assert line.rank == 1 + sum(other > (score, totals) for other in expected.values())
         assert len(line.per_round) == len(rounds)
-        assert line.rounds_played == sum(line.name in game.players for r in rounds for game in r.tables)
+        assert line.rounds_played == sum(line.name in game.players
+                                         for r in rounds for game in r.tables)
 
 
 @settings(max_examples=100, deadline=None)

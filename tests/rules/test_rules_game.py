@@ -281,20 +281,23 @@ def test_an_adjustment_at_the_deal_being_played_counts_once_it_is_finished() -> 
 
 def test_an_adjustment_can_win_the_game_and_reach_the_target() -> None:
     """RULES.md §5: the totals, with adjustments, decide the winner and the target."""
-    state = replay(three_card_game(target=20), THREE, [D1], adjustments=[Adjustment(1, ANN, Fraction(25))])
+    state = replay(three_card_game(target=20), THREE, [D1],
+                   adjustments=[Adjustment(1, ANN, Fraction(25))])
     assert state.finished and state.winners == [ANN]
 
 
 @pytest.mark.parametrize(("deal", "player"), [(3, ANN), (0, ANN), (1, 3), (1, -1)])
-def test_an_adjustment_naming_a_deal_or_player_not_in_the_game_is_refused(deal: int, player: int) -> None:
+def test_an_adjustment_naming_a_deal_or_player_not_in_the_game_is_refused(deal: int,
+                                                                          player: int) -> None:
     """RULES.md §5: an adjustment that names a deal not in the game is refused."""
     with pytest.raises(DealRefused, match=f"^deal {deal}: "):
-        replay(three_card_game(), THREE, [D1, D2], adjustments=[Adjustment(deal, player, Fraction(1))])
+        replay(three_card_game(), THREE, [D1, D2],
+               adjustments=[Adjustment(deal, player, Fraction(1))])
 
 
 def test_tie_break_deals_of_a_manual_game_are_one_card_deals() -> None:
-    """RULES.md §5 one-card-hand: the extra deals are one-card deals, in a manual game too; GAME-FILE.md:
-    `cards`, when given, must match the schedule."""
+    """RULES.md §5 one-card-hand: the extra deals are one-card deals, in a manual game too;
+    GAME-FILE.md: `cards`, when given, must match the schedule."""
     rules = make_rules({"deal": "manual", "deals": 1, "tie": "one-card-hand", "bidding": "free",
                         "scoring": "exact"}, 2)
     tie = DealInput((0, 1), (1, 0), None, 1)  # both miss: 0 – 0
@@ -307,7 +310,8 @@ def test_tie_break_deals_of_a_manual_game_are_one_card_deals() -> None:
         assert state.finished and state.winners == [BOB]
 
 
-def test_replaying_from_a_checkpoint_goes_on_through_tie_break_deals_exactly_as_a_full_replay() -> None:
+def test_replaying_from_a_checkpoint_goes_on_through_tie_break_deals_exactly_as_a_full_replay(
+) -> None:
     """RULES.md §5 one-card-hand: a replay that goes on from an earlier one (``resume``) stands
     where the full replay stands after every deal, the tie-break deals and the end included."""
     rules = make_rules({"deal": "custom", "sequence": "1", "tie": "one-card-hand",
@@ -329,8 +333,8 @@ def test_replaying_from_a_checkpoint_goes_on_through_tie_break_deals_exactly_as_
 
 
 def test_a_replay_from_a_game_where_a_deal_was_made_gives_the_re_deal_when_it_is_missed() -> None:
-    """RULES.md §2 must-equal (cooperative): a missed deal is re-dealt, so the schedule still to come
-    is not the one of the game where the same deal was made."""
+    """RULES.md §2 must-equal (cooperative): a missed deal is re-dealt, so the schedule still to
+    come is not the one of the game where the same deal was made."""
     rules = make_rules({"preset": "cooperative", "max_cards": 3}, 2)
     made = [DealInput((2, 1), (2, 1)), DealInput((None, None))]
     missed = [DealInput((2, 1), (1, 2)), DealInput((None, None))]

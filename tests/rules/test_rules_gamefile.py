@@ -163,7 +163,8 @@ def test_rotation_trump_and_custom_sequence_round_trip() -> None:
     data = {"players": ["Ann", "Bob", "Cy"],
             "rules": {"deal": "custom", "sequence": "1-2NT-1", "trump": "rotation",
                       "trump_cycle": "H-S"},
-            "deals": [{"bids": [0, 0, 0], "tricks": [1, 0, 0]}, {"bids": [0, 0, 1], "tricks": [0, 1, 1]}]}
+            "deals": [{"bids": [0, 0, 0], "tricks": [1, 0, 0]},
+                      {"bids": [0, 0, 1], "tricks": [0, 1, 1]}]}
     doc = roundtrip(data)
     assert [d["trump"] for d in doc["deals"]] == ["H", "NT"]
     assert [(s["trump"], s.get("suit")) for s in doc["schedule"]] == [(True, "H"), (False, None),
@@ -172,7 +173,8 @@ def test_rotation_trump_and_custom_sequence_round_trip() -> None:
 
 # ---- refused files -----------------------------------------------------------------------------
 
-HOOK_BREAKER = game(deals=[{"bids": [2, 1, 0, 4]}])  # Ann deals last: Bob 1, Cy 0, Dee 4 → Ann 2 = 7
+# Ann deals last: Bob 1, Cy 0, Dee 4 → Ann 2 = 7
+HOOK_BREAKER = game(deals=[{"bids": [2, 1, 0, 4]}])
 REFUSED: list[tuple[str, Any, list[str]]] = [
     ("not an object", ["players"], ["object"]),
     ("wrong format", game(format="oh-hell-scorekeeper/2"), ["format"]),
@@ -208,12 +210,13 @@ REFUSED: list[tuple[str, Any, list[str]]] = [
      ["deal 1", "7", "6"]),
     ("tricks before every bid", game(deals=[{"bids": [None, 1, 0, 3], "tricks": [2, 2, 0, 3]}]),
      ["deal 1"]),
-    ("an unfinished deal before the last", game(deals=[{"bids": [2, 1, 0, 3]}, {"bids": [1, 1, 2, 1]}]),
-     ["deal 1", "unfinished"]),
+    ("an unfinished deal before the last",
+     game(deals=[{"bids": [2, 1, 0, 3]}, {"bids": [1, 1, 2, 1]}]), ["deal 1", "unfinished"]),
     ("duplicate names", game(players=["Ann", "Bob", "ann", "Dee"]), ["ann", "listed twice"]),
-    ("the same name in another Unicode form", game(players=["Jos\u00e9", "Bob", "Jose\u0301", "Dee"]),
+    ("the same name in another Unicode form",
+     game(players=["Jos\u00e9", "Bob", "Jose\u0301", "Dee"]), ["listed twice"]),
+    ("the same name in full-width letters", game(players=["Ann", "Bob", "\uff21nn", "Dee"]),
      ["listed twice"]),
-    ("the same name in full-width letters", game(players=["Ann", "Bob", "\uff21nn", "Dee"]), ["listed twice"]),
     ("one player", game(players=["Ann"]), ["players", "2 to 10"]),
     ("eleven players", game(players=[f"P{i}" for i in range(11)]), ["players", "2 to 10"]),
     ("empty name", game(players=["Ann", " ", "Cy", "Dee"]), ["Player 2", "name"]),
@@ -240,8 +243,10 @@ REFUSED: list[tuple[str, Any, list[str]]] = [
      game(rules={"spades_double": True, "max_cards": 7},
           deals=[{"bids": [2, 1, 0, 3], "tricks": [2, 2, 0, 3]}]), ["deal 1", "trump"]),
     ("custom formula that is unsafe",
-     game(rules={"scoring": "custom", "made": "__import__('os')", "missed": "0"}), ["made formula"]),
-    ("M too large", game(rules={"max_cards": 14}), ["top hand", "largest possible is 13", "second pack"]),
+     game(rules={"scoring": "custom", "made": "__import__('os')", "missed": "0"}),
+     ["made formula"]),
+    ("M too large", game(rules={"max_cards": 14}),
+     ["top hand", "largest possible is 13", "second pack"]),
     ("simultaneous with the hook", game(rules={"simultaneous": True}), ["imultaneous"]),
     ("title too long", game(title="t" * 101), ["title"]),
     ("deals not a list", game(deals={"1": {}}), ["deals"]),
@@ -250,34 +255,47 @@ REFUSED: list[tuple[str, Any, list[str]]] = [
     ("target a fraction", game(rules={"target": 100.5}), ["Game to", "1 to 100,000"]),
     ("target too high", game(rules={"target": 10**4000}), ["Game to", "1 to 100,000", "digits"]),
     ("count as a float", game(rules={"max_cards": 5.0}), ["Top hand", "5.0"]),
-    ("deals over 200", game(rules={"deal": "fixed", "deals": 201}), ["Number of deals", "1 to 200"]),
+    ("deals over 200", game(rules={"deal": "fixed", "deals": 201}),
+     ["Number of deals", "1 to 200"]),
     ("a sequence of 101 deals", game(rules={"deal": "custom", "sequence": "-".join(["1"] * 101)}),
      ["custom sequence", "100"]),
     ("a sequence of 5000 digits", game(rules={"deal": "custom", "sequence": "9" * 5000}),
      ["custom sequence", "not a number of cards"]),
-    ("a zero-width name", game(players=["Ann", "\u200b\u200b", "Cy", "Dee"]), ["Player 2", "zero width"]),
-    ("a bidirectional override", game(players=["Ann", "Bob\u202e", "Cy", "Dee"]), ["Player 2", "invisible"]),
-    ("a name of combining marks only", game(players=["Ann", "\u0301\u0301", "Cy", "Dee"]), ["Player 2", "seen"]),
-    ("a name of a Hangul filler", game(players=["Ann", "\u3164", "Cy", "Dee"]), ["Player 2", "hangul filler"]),
-    ("a blank braille pattern", game(players=["Ann", "\u2800\u2800", "Cy", "Dee"]), ["Player 2", "braille"]),
-    ("a name disguised by a filler", game(players=["Ann", "Bob", "Bob\uffa0", "Dee"]), ["Player 3", "filler"]),
+    ("a zero-width name", game(players=["Ann", "\u200b\u200b", "Cy", "Dee"]),
+     ["Player 2", "zero width"]),
+    ("a bidirectional override", game(players=["Ann", "Bob\u202e", "Cy", "Dee"]),
+     ["Player 2", "invisible"]),
+    ("a name of combining marks only", game(players=["Ann", "\u0301\u0301", "Cy", "Dee"]),
+     ["Player 2", "seen"]),
+    ("a name of a Hangul filler", game(players=["Ann", "\u3164", "Cy", "Dee"]),
+     ["Player 2", "hangul filler"]),
+    ("a blank braille pattern", game(players=["Ann", "\u2800\u2800", "Cy", "Dee"]),
+     ["Player 2", "braille"]),
+    ("a name disguised by a filler", game(players=["Ann", "Bob", "Bob\uffa0", "Dee"]),
+     ["Player 3", "filler"]),
     ("a name disguised by a grapheme joiner", game(players=["Ann", "Bob", "Bob\u034f", "Dee"]),
      ["Player 3", "grapheme joiner"]),
-    ("an escape in a reason", game(adjustments=[{"deal": 1, "player": 0, "points": 5, "reason": "x\x1b[2J"}]),
+    ("an escape in a reason",
+     game(adjustments=[{"deal": 1, "player": 0, "points": 5, "reason": "x\x1b[2J"}]),
      ["reason", "escape"]),
     ("adjustment points a fraction", game(adjustments=[{"deal": 1, "player": 0, "points": 2.5}]),
      ["deal 1", "Ann", "-10,000 to 10,000"]),
     ("adjustment points too many", game(adjustments=[{"deal": 1, "player": 0, "points": 10001}]),
      ["deal 1", "Ann", "-10,000 to 10,000"]),
-    ("101 adjustments", game(adjustments=[{"deal": 1, "player": 0, "points": 1}] * 101), ["adjustments", "100"]),
+    ("101 adjustments", game(adjustments=[{"deal": 1, "player": 0, "points": 1}] * 101),
+     ["adjustments", "100"]),
     ("301 deals", game(rules={"deal": "fixed", "max_cards": 1, "bidding": "free"},
-                       deals=[{"bids": [1, 0, 0, 0], "tricks": [1, 0, 0, 0]}] * 301), ["deals", "300"]),
-    ("per point of 1e-99999999", game(stakes={"per_point": "1e-99999999"}), ["per point", "0.0001 to 1,000"]),
-    ("per point with 5 decimals", game(stakes={"per_point": "0.00001"}), ["per point", "4 decimals"]),
+                       deals=[{"bids": [1, 0, 0, 0], "tricks": [1, 0, 0, 0]}] * 301),
+     ["deals", "300"]),
+    ("per point of 1e-99999999", game(stakes={"per_point": "1e-99999999"}),
+     ["per point", "0.0001 to 1,000"]),
+    ("per point with 5 decimals", game(stakes={"per_point": "0.00001"}),
+     ["per point", "4 decimals"]),
     ("ante of a float", game(stakes={"ante": 2.5}), ["ante", "0.01 to 100,000"]),
     ("hard-score bonus over 1000", game(stakes={"per_point": "0.05", "hard_score_bonus": "1001"}),
      ["hard-score bonus", "0 to 1,000"]),
-    ("currency of four letters", game(stakes={"per_point": "0.05", "currency": "EURO"}), ["currency", "3"]),
+    ("currency of four letters", game(stakes={"per_point": "0.05", "currency": "EURO"}),
+     ["currency", "3"]),
 ]
 
 
@@ -315,9 +333,11 @@ def test_names_are_trimmed() -> None:
     assert doc["players"] == ["Ann", "Bob", "Cy", "D" * 40]
 
 
-def test_hidden_characters_are_exactly_unicodes_control_format_surrogate_private_use_and_blank() -> None:
+def test_hidden_characters_are_exactly_unicodes_control_format_surrogate_private_use_and_blank(
+) -> None:
     """RULES.md §8: names are printable, without control (Cc) or format (Cf) characters, nor the
     fillers and the blank braille cell that show nothing."""
-    hidden = {chr(c) for c in range(0x110000) if unicodedata.category(chr(c)) in ("Cc", "Cf", "Cs", "Co")}
+    hidden = {chr(c) for c in range(0x110000)
+              if unicodedata.category(chr(c)) in ("Cc", "Cf", "Cs", "Co")}
     hidden |= set("\u034f\u115f\u1160\u17b4\u17b5\u2800\u3164\uffa0")
     assert {chr(c) for c in range(0x110000) if hidden_character("Ann" + chr(c))} == hidden

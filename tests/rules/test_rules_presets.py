@@ -27,7 +27,8 @@ TABLE: dict[str, tuple[str, TopM, str, str | None, dict[str, object]]] = {
     "cardgames-io": ("down-up", lambda n, p: 10, "hook", "common", {"tie": "share"}),
     "trickster": ("down-up", lambda n, p: 10, "hook", "common", {}),
     "playohshit": ("down-up", lambda n, p: 10, "hook", "common", {}),
-    "denexa": ("down-up", default_m, "dealer-must-exceed", "ten-per-trick", {"tie": "one-card-hand"}),
+    "denexa": ("down-up", default_m, "dealer-must-exceed", "ten-per-trick",
+               {"tie": "one-card-hand"}),
     "up-and-down-the-river": ("down-up", lambda n, p: 10, "hook", "common", {}),
     "nomination-whist": ("down-up", lambda n, p: 7, "hook", "common", {}),
     "oh-well": ("fixed", lambda n, p: n // p, "free", "common",
@@ -109,7 +110,8 @@ def test_oh_hell_is_the_default_with_10_8_7_cards(players: int, m: int, deals: i
 
 
 def test_elevator_for_4_players_goes_up_to_12_and_back_in_23_deals() -> None:
-    """RULES.md §4 elevator; 004_…: a four-player match consists of twenty-three deals, 1 up to 12."""
+    """RULES.md §4 elevator; 004_…: a four-player match consists of
+    twenty-three deals, 1 up to 12."""
     rules = make_rules({"preset": "elevator"}, 4)
     assert rules.sizes is not None
     assert [n for n, _ in rules.sizes] == list(range(1, 13)) + list(range(11, 0, -1))
@@ -120,8 +122,8 @@ def test_elevator_for_4_players_goes_up_to_12_and_back_in_23_deals() -> None:
                                                               (5, 10, None)])
 def test_oh_pshaw_goes_up_to_all_the_cards_15_deals_for_3(players: int, deals: int,
                                                           last_trump: str | None) -> None:
-    """RULES.md §4 oh-pshaw; 002_… Bicycle: four play 13 deals, three play 15 (not 17); the last deal
-    is played at no trump when no card is left."""
+    """RULES.md §4 oh-pshaw; 002_… Bicycle: four play 13 deals, three play 15 (not 17); the last
+    deal is played at no trump when no card is left."""
     rules = make_rules({"preset": "oh-pshaw"}, players)
     assert rules.sizes is not None
     assert [n for n, _ in rules.sizes] == list(range(1, deals + 1))
@@ -201,7 +203,8 @@ def test_cooperative_is_must_equal_and_scores_nothing() -> None:
 
 
 def test_denexa_breaks_ties_with_one_card_hands() -> None:
-    """RULES.md §4 denexa: dealer-must-exceed, ten-per-trick, a tie broken by extra one-card deals."""
+    """RULES.md §4 denexa: dealer-must-exceed, ten-per-trick, a tie broken by
+    extra one-card deals."""
     rules = make_rules({"preset": "denexa"}, 4)
     assert (rules.bidding.rule, rules.scoring.id if rules.scoring else None, rules.tie) == (
         "dealer-must-exceed", "ten-per-trick", "one-card-hand")
@@ -263,14 +266,16 @@ def test_unknown_preset_is_refused_naming_it() -> None:
         make_rules({"preset": "whist-of-doom"}, 4)
 
 
-_VALUES = st.sampled_from([None, True, False, 0, 1, 2, 1.0, 1.5, 7, 13, 52, 104, "hook", "free", "must-equal",
-                           "down-up", "custom", "fixed", "rotation", "5+n", "10 + bid * 2", "1-3-2", [1], {}])
+_VALUES = st.sampled_from([None, True, False, 0, 1, 2, 1.0, 1.5, 7, 13, 52, 104, "hook", "free",
+                           "must-equal", "down-up", "custom", "fixed", "rotation", "5+n",
+                           "10 + bid * 2", "1-3-2", [1], {}])
 
 
 @settings(max_examples=300, deadline=None)
 @given(st.dictionaries(st.sampled_from(RULE_FIELDS + ("unknown",)), _VALUES, max_size=5),
        st.sampled_from([2, 4, 7, True, 11]))
-def test_remembered_rules_are_the_rules_made_again(overrides: dict[str, object], players: int) -> None:
+def test_remembered_rules_are_the_rules_made_again(overrides: dict[str, object],
+                                                   players: int) -> None:
     # rules_for remembers make_rules by value and type: 1, 1.0 and True are different inputs.
     for _ in range(2):
         try:
@@ -292,7 +297,8 @@ def test_remembered_rules_tell_true_from_one() -> None:
         rules_for({"bidding": "free", "simultaneous": 1}, 4)
 
 
-#: Rules that can't be played, and the rule field each refusal is about (a form puts it beside that field).
+#: Rules that can't be played, and the rule field each refusal is about (a form
+#: puts it beside that field).
 BLAMED = [
     ({"deal": "custom"}, 4, "sequence"),
     ({"deal": "custom", "sequence": "1-2-20"}, 4, "sequence"),
@@ -317,7 +323,8 @@ BLAMED = [
 
 
 @pytest.mark.parametrize(("overrides", "players", "field"), BLAMED)
-def test_a_refusal_names_the_rule_field_to_change(overrides: dict[str, object], players: int, field: str) -> None:
+def test_a_refusal_names_the_rule_field_to_change(overrides: dict[str, object], players: int,
+                                                  field: str) -> None:
     with pytest.raises(RulesError) as refused:
         make_rules(overrides, players)
     assert refused.value.field == field, str(refused.value)

@@ -83,7 +83,8 @@ def deal_and_earlier_bids(draw: st.DrawFn) -> tuple[int, list[int]]:
 def test_the_hook_and_dealer_must_exceed_always_leave_the_dealer_a_legal_bid(
         case: tuple[int, list[int]], rule: str) -> None:
     """RULES.md §2: at least one legal bid always exists for the dealer, for any n and earlier bids;
-    the hook forbids exactly the bid that makes the total n; must-exceed reaches n + 1 when it can."""
+    the hook forbids exactly the bid that makes the total n; must-exceed reaches n + 1 when it
+    can."""
     cards, earlier = case
     allowed = allowed_bids(Bidding(rule), cards, earlier, dealer=True)
     assert allowed
@@ -109,8 +110,8 @@ def test_hook_from_changes_nothing_but_the_dealers_bids_in_small_deals(
 
 @FAST
 @given(st.integers(1, 26), st.data())
-def test_must_equal_bidding_always_ends_with_exactly_one_bid_for_the_dealer(cards: int,
-                                                                             data: st.DataObject) -> None:
+def test_must_equal_bidding_always_ends_with_exactly_one_bid_for_the_dealer(
+        cards: int, data: st.DataObject) -> None:
     """RULES.md §2 must-equal: bids drawn from the allowed ones keep the running total ≤ n and leave
     the dealer exactly the bid that makes it n."""
     bidding = Bidding("must-equal")
@@ -274,7 +275,8 @@ def game_files(draw: st.DrawFn) -> dict[str, Any]:
                                  entry.get("trump"), entry.get("cards")))
         if draw(st.integers(0, 5)) == 0:
             adjustments.append({"deal": len(entries), "player": draw(st.integers(0, players - 1)),
-                                "points": draw(st.sampled_from([-10, 5, 1, 20])), "reason": "house"})
+                                "points": draw(st.sampled_from([-10, 5, 1, 20])),
+                                "reason": "house"})
         state = state_now()
         if stop:
             break
@@ -388,7 +390,8 @@ def test_replaying_from_an_earlier_replay_gives_exactly_the_full_replay(
             shorter["adjustments"] = data.get("adjustments", [])
     _same_replay(parse(data, previous=parse(shorter)), full)
     _same_replay(parse(shorter, previous=full), parse(shorter))
-    _same_replay(parse({**data, "title": "Another"}, previous=full), parse({**data, "title": "Another"}))
+    _same_replay(parse({**data, "title": "Another"}, previous=full),
+                 parse({**data, "title": "Another"}))
     step = parse({**data, "deals": [], "ended": False, "adjustments": []})
     for count in range(1, len(deals) + 1):
         adjustments = [a for a in data.get("adjustments", []) if a["deal"] <= count]
@@ -400,9 +403,10 @@ def test_replaying_from_an_earlier_replay_gives_exactly_the_full_replay(
         seats = range(len(data["players"]))
         entered = [s for s in seats if last["bids"][s] is not None]
         for keep in range(len(entered) + 1):
-            partial = {**data, "deals": [*deals[:-1], {**{k: v for k, v in last.items() if k != "tricks"},
-                                                      "bids": [last["bids"][s] if s in entered[:keep] else None
-                                                               for s in seats]}], "ended": False}
+            partial = {**data, "deals": [
+                *deals[:-1], {**{k: v for k, v in last.items() if k != "tricks"},
+                              "bids": [last["bids"][s] if s in entered[:keep] else None
+                                       for s in seats]}], "ended": False}
             if any(a["deal"] == len(deals) for a in data.get("adjustments", [])):
                 partial["adjustments"] = [a for a in data["adjustments"] if a["deal"] < len(deals)]
             try:
@@ -412,7 +416,8 @@ def test_replaying_from_an_earlier_replay_gives_exactly_the_full_replay(
             _same_replay(parse(partial, previous=step), want)
             step = want
     finished = [i for i, deal in enumerate(deals) if "tricks" in deal]
-    if finished:  # a correction: one deal's tricks moved round the table, the deals after it the same
+    # a correction: one deal's tricks moved round the table, the deals after it the same
+    if finished:
         i = draw.draw(st.sampled_from(finished), "corrected")
         tricks = deals[i]["tricks"]
         corrected = {**data, "deals": [*deals[:i], {**deals[i], "tricks": tricks[1:] + tricks[:1]},
@@ -452,7 +457,8 @@ def settlements(draw: st.DrawFn) -> tuple[Stakes, list[Fraction], list[int], str
     return Stakes(per_point=rate, settlement=kind, hard_score_bonus=bonus), totals, winners, wins
 
 
-def exact_nets(stakes: Stakes, totals: list[Fraction], winners: list[int], wins: str) -> list[Fraction]:
+def exact_nets(stakes: Stakes, totals: list[Fraction], winners: list[int],
+               wins: str) -> list[Fraction]:
     """RULES.md §6, written out: pairwise, to-winner (shared by tied winners), bonus, ante."""
     players = len(totals)
     if stakes.ante is not None:
@@ -461,7 +467,8 @@ def exact_nets(stakes: Stakes, totals: list[Fraction], winners: list[int], wins:
     sign = 1 if wins == "highest" else -1
     scores = [sign * t for t in totals]
     if stakes.hard_score_bonus is not None:
-        scores = [s + Fraction(stakes.hard_score_bonus) * (i in winners) for i, s in enumerate(scores)]
+        scores = [s + Fraction(stakes.hard_score_bonus) * (i in winners)
+                  for i, s in enumerate(scores)]
     r = Fraction(stakes.per_point or 0)
     if stakes.settlement == "pairwise":
         return [r * sum(s - other for other in scores) for s in scores]

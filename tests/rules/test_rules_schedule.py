@@ -33,8 +33,6 @@ def expected_sizes(pattern: str, m: int) -> list[tuple[int, bool]]:
     return [(n, False) for n in plain[pattern]]
 
 
-
-
 def sizes_of(rules: Rules) -> list[tuple[int, bool]]:
     assert rules.sizes is not None
     return list(rules.sizes)
@@ -93,16 +91,17 @@ def test_up_nt_down_has_two_no_trump_deals_at_the_top() -> None:
 def test_custom_sequence_is_played_as_written_with_its_no_trump_deals() -> None:
     """RULES.md §1 custom: an explicit list such as 1-2-3-7NT-3-2-1; its length."""
     rules = make_rules({"deal": "custom", "sequence": "1-2-3-7NT-3-2-1"}, 4)
-    assert sizes_of(rules) == [(1, False), (2, False), (3, False), (7, True), (3, False), (2, False),
-                               (1, False)]
+    assert sizes_of(rules) == [(1, False), (2, False), (3, False), (7, True), (3, False),
+                               (2, False), (1, False)]
     state = play_out(rules, 4)
     assert len(state.deals) == 7
     assert [r.deal.trump for r in state.deals][3] == "NT"
     assert [r.deal.cards for r in state.deals] == [1, 2, 3, 7, 3, 2, 1]
 
 
-@pytest.mark.parametrize("sequence", ["1-2-x", "1--2", "0-1", "1-2-3NTX", "", "1-2.5", "1-²-3", "١-٢", "1e1-2",
-                                      "9" * 5000, "-".join(["1"] * 101), 7, ["1", "2"]])
+@pytest.mark.parametrize("sequence", ["1-2-x", "1--2", "0-1", "1-2-3NTX", "", "1-2.5", "1-²-3",
+                                      "١-٢", "1e1-2", "9" * 5000, "-".join(["1"] * 101), 7,
+                                      ["1", "2"]])
 def test_custom_sequence_that_is_not_hand_sizes_is_refused(sequence: object) -> None:
     """RULES.md §1 custom: a list of hand sizes (NT marks no trump), §8: at most 100 deals of ASCII
     digits; anything else is refused."""
@@ -161,7 +160,8 @@ def test_manual_pattern_takes_the_entered_size_and_refuses_too_many() -> None:
     """RULES.md §1 manual: the scorer enters n at the start of each deal (1..largest possible)."""
     rules = make_rules({"deal": "manual", "deals": 3}, 4)
     names = NAMES[:4]
-    deals = [DealInput((0, 0, 0, 0), (0, 3, 0, 0), None, 3), DealInput((0, 0, 0, 0), (0, 0, 13, 0), None, 13)]
+    deals = [DealInput((0, 0, 0, 0), (0, 3, 0, 0), None, 3),
+             DealInput((0, 0, 0, 0), (0, 0, 13, 0), None, 13)]
     state = replay(rules, names, deals)
     assert [r.deal.cards for r in state.deals] == [3, 13]
     with pytest.raises(DealRefused, match=r"^deal 1: .*13"):
@@ -237,8 +237,8 @@ def test_deck_size_is_52_per_pack_unless_set(fields: dict[str, object], deck: in
     assert make_rules(fields, 4).deck_size == deck
 
 
-@pytest.mark.parametrize("fields", [{"decks": 3}, {"decks": 0}, {"deck_size": 19}, {"deck_size": 105},
-                                    {"deck_size": 52.0}, {"decks": "2"}])
+@pytest.mark.parametrize("fields", [{"decks": 3}, {"decks": 0}, {"deck_size": 19},
+                                    {"deck_size": 105}, {"deck_size": 52.0}, {"decks": "2"}])
 def test_other_deck_counts_and_sizes_are_refused(fields: dict[str, object]) -> None:
     """RULES.md notation: D is 1 or 2; §8: a deck of 20 to 104 cards."""
     with pytest.raises(RulesError):
@@ -308,7 +308,8 @@ def test_m_that_uses_every_card_is_allowed_and_played_at_no_trump() -> None:
 # ---- trump ----------------------------------------------------------------------------------
 
 def test_turn_up_no_trump_when_no_card_is_left_and_a_suit_otherwise() -> None:
-    """RULES.md §1 trump: turn-up is NT only where P·n == N (e.g. Oh Pshaw's last deal, 4 players)."""
+    """RULES.md §1 trump: turn-up is NT only where P·n == N (e.g. Oh Pshaw's
+    last deal, 4 players)."""
     rules = make_rules({"preset": "oh-pshaw"}, 4)
     state = play_out(rules, 4)
     assert [r.deal.trump for r in state.deals] == [None] * 12 + ["NT"]
@@ -377,7 +378,8 @@ def test_rotation_counts_tie_break_deals() -> None:
 
 
 def test_recorded_trump_that_differs_from_the_fixed_one_is_refused() -> None:
-    """RULES.md §1: where the rules fix the trump (NT deal, rotation), a different one is refused."""
+    """RULES.md §1: where the rules fix the trump (NT deal, rotation), a
+    different one is refused."""
     rules = make_rules({"preset": "kachuful"}, 4)
     entry = legal_entry(rules, replay(rules, NAMES[:4], []).next_deal, 4, trump="S")  # type: ignore[arg-type]
     replay(rules, NAMES[:4], [entry])
@@ -410,8 +412,8 @@ def test_a_trump_that_is_not_a_suit_is_refused() -> None:
 # ---- dealer and eldest hand -----------------------------------------------------------------
 
 @pytest.mark.parametrize(("players", "first_dealer"), [(3, 0), (4, 2), (5, 4), (7, 3), (10, 9)])
-def test_dealer_of_deal_k_is_first_dealer_plus_k_and_eldest_is_to_the_left(players: int,
-                                                                           first_dealer: int) -> None:
+def test_dealer_of_deal_k_is_first_dealer_plus_k_and_eldest_is_to_the_left(
+        players: int, first_dealer: int) -> None:
     """RULES.md §1: dealer of deal k is (first_dealer + k) mod P; eldest hand (dealer + 1) mod P."""
     rules = make_rules({"max_cards": 4}, players)
     state = play_out(rules, players, first_dealer=first_dealer)

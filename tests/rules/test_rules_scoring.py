@@ -50,7 +50,8 @@ SPEC = {
         lambda b, t, n, p: 20 if (b == 0 and n > p) else 10,
         lambda b, t, n, p: -10 if (b == 0 and n > p) else 0,
     ),
-    "ten-per-trick": (lambda b, t, n, p: 10 if b == 0 else 10 * b, lambda b, t, n, p: -10 * _d(b, t)),
+    "ten-per-trick": (lambda b, t, n, p: 10 if b == 0 else 10 * b,
+                      lambda b, t, n, p: -10 * _d(b, t)),
     "oh-sh": (lambda b, t, n, p: 10 + 3 * b, lambda b, t, n, p: -5 if b == 0 else -3 * b),
     "high-incentive": (lambda b, t, n, p: 10 * (b + 1) + b, lambda b, t, n, p: -_d(b, t)),
     "vlaams": (lambda b, t, n, p: 10 + 3 * t, lambda b, t, n, p: 0),
@@ -63,7 +64,8 @@ SPEC_WINS = {name: "highest" for name in SPEC}
 SPEC_WINS.update({"negative": "lowest", "negative-squared": "lowest", "scratch": "scratch"})
 
 
-def points(system: str, bid: int, tricks: int, cards: int, players: int = 4, **mods: object) -> Fraction:
+def points(system: str, bid: int, tricks: int, cards: int, players: int = 4,
+           **mods: object) -> Fraction:
     """One player's points in a deal of ``players`` (the others bid and take 0 here)."""
     bids = [bid] + [0] * (players - 1)
     taken = [tricks] + [0] * (players - 1)
@@ -90,9 +92,11 @@ MISSED_CASES = [(0, 1, 1, 4), (0, 2, 7, 4), (1, 0, 1, 4), (3, 2, 7, 4), (3, 5, 7
 
 @pytest.mark.parametrize("system", sorted(SPEC))
 @pytest.mark.parametrize(("column", "bid", "tricks", "cards", "players"),
-                         [("made", *case) for case in MADE_CASES] + [("missed", *case) for case in MISSED_CASES])
-def test_a_bid_scores_the_systems_made_or_missed_column(system: str, column: str, bid: int, tricks: int,
-                                                         cards: int, players: int) -> None:
+                         [("made", *case) for case in MADE_CASES]
+                         + [("missed", *case) for case in MISSED_CASES])
+def test_a_bid_scores_the_systems_made_or_missed_column(system: str, column: str, bid: int,
+                                                         tricks: int, cards: int,
+                                                         players: int) -> None:
     """RULES.md §3 table, "made" and "missed" columns, for every system."""
     expected = Fraction(SPEC[system][column == "missed"](bid, tricks, cards, players))
     assert points(system, bid, tricks, cards, players) == expected
@@ -169,11 +173,13 @@ WORKED_EXAMPLES = [
 ]
 
 
-@pytest.mark.parametrize(("system", "bid", "tricks", "cards", "players", "expected"), WORKED_EXAMPLES)
+@pytest.mark.parametrize(("system", "bid", "tricks", "cards", "players", "expected"),
+                         WORKED_EXAMPLES)
 def test_worked_examples_of_rules_md_and_the_reference_texts(system: str, bid: int, tricks: int,
                                                              cards: int, players: int,
                                                              expected: object) -> None:
-    """RULES.md §3 worked examples; Wikipedia #3–#19, Trickster, Denexa, 64-card Oh Sh-- examples."""
+    """RULES.md §3 worked examples; Wikipedia #3–#19, Trickster, Denexa,
+    64-card Oh Sh-- examples."""
     assert points(system, bid, tricks, cards, players) == Fraction(expected)  # type: ignore[arg-type]
 
 
@@ -212,16 +218,19 @@ def test_zero_bid_replaces_the_whole_made_zero_score(system: str, zero_bid: obje
 
 @pytest.mark.parametrize("zero_bid", [5, 10, "5+n"])
 def test_zero_bid_leaves_other_bids_and_missed_zero_bids_alone(zero_bid: object) -> None:
-    """RULES.md §3 zero_bid: only a *made* zero bid changes; Wikipedia #8 one bid in round 1 → 11."""
+    """RULES.md §3 zero_bid: only a *made* zero bid changes; Wikipedia #8
+    one bid in round 1 → 11."""
     assert points("common", 1, 1, 1, 4, zero_bid=zero_bid) == 11
     assert points("common", 0, 2, 7, 4, zero_bid=zero_bid) == 2
     assert points("cypriot", 0, 1, 7, 4, zero_bid=zero_bid) == -10
 
 
 @pytest.mark.parametrize("zero_bid", ["n", "abc", "5+m", True, None, [5], "1/0", float("nan"),
-                                      float("inf"), 2.5, 5.0, "1e100000000", "1e20", 10**30, "1001+n",
-                                      1001, -1001, "²", "١٢", "１２", "1_000", "0x10", "5 +", "+n"])
-def test_zero_bid_that_is_not_a_whole_number_or_5_plus_n_in_bounds_is_refused(zero_bid: object) -> None:
+                                      float("inf"), 2.5, 5.0, "1e100000000", "1e20", 10**30,
+                                      "1001+n", 1001, -1001, "²", "١٢", "１２", "1_000", "0x10",
+                                      "5 +", "+n"])
+def test_zero_bid_that_is_not_a_whole_number_or_5_plus_n_in_bounds_is_refused(
+        zero_bid: object) -> None:
     """RULES.md §3 zero_bid, §8: a whole number from −1000 to 1000 or ``5+n``; anything else is
     refused with a message naming it."""
     with pytest.raises(ValueRefused, match="zero bid"):
@@ -238,9 +247,10 @@ def test_zero_bid_is_read_as_a_whole_number_or_k_plus_n(written: object, read: o
 
 
 @pytest.mark.parametrize("system", ["negative", "negative-squared", "scratch"])
-@pytest.mark.parametrize("modifier", [{"zero_bid": 5}, {"zero_bid": "5+n"}, {"spades_double": True}])
-def test_modifiers_are_refused_with_systems_without_a_made_score(system: str,
-                                                                  modifier: dict[str, object]) -> None:
+@pytest.mark.parametrize("modifier",
+                         [{"zero_bid": 5}, {"zero_bid": "5+n"}, {"spades_double": True}])
+def test_modifiers_are_refused_with_systems_without_a_made_score(
+        system: str, modifier: dict[str, object]) -> None:
     """RULES.md §3 modifiers: with negative, negative-squared and scratch both are refused."""
     with pytest.raises(RulesConfigError, match=system):
         make_rules({"scoring": system, **modifier}, 4)
@@ -266,7 +276,8 @@ TRICKS = [2, 0, 0, 1]
 
 @pytest.mark.parametrize("system", sorted(s for s, w in SPEC_WINS.items() if w == "highest"))
 def test_spades_double_doubles_gains_and_losses_of_every_player(system: str) -> None:
-    """RULES.md §3 spades_double: a spades deal counts double, for every player, gains and losses."""
+    """RULES.md §3 spades_double: a spades deal counts double, for every
+    player, gains and losses."""
     base = [Fraction(SPEC[system][0 if b == t else 1](b, t, 3, 4)) for b, t in zip(BIDS, TRICKS)]
     rules = {"scoring": system, "max_cards": 3, "spades_double": True}
     assert _one_deal(rules, BIDS, TRICKS, "S") == [2 * p for p in base]
@@ -328,7 +339,8 @@ CUSTOM_OK = [
 @pytest.mark.parametrize(("made", "missed", "deal", "made_value", "missed_value"), CUSTOM_OK)
 def test_custom_formulas_score_by_the_users_expressions(made: str, missed: str,
                                                         deal: tuple[int, int, int, int],
-                                                        made_value: object, missed_value: object) -> None:
+                                                        made_value: object,
+                                                        missed_value: object) -> None:
     """RULES.md §3 custom: expressions over bid, tricks, cards, players with + − × ÷, abs, min, max,
     powers and comparisons."""
     system = custom_system(made, missed)
@@ -338,7 +350,8 @@ def test_custom_formulas_score_by_the_users_expressions(made: str, missed: str,
 
 
 def test_custom_missed_formula_scores_a_missed_bid_in_a_game() -> None:
-    """RULES.md §3 custom: made/missed formulas chosen through the rules, winner direction chosen."""
+    """RULES.md §3 custom: made/missed formulas chosen through the rules,
+    winner direction chosen."""
     rules = make_rules({"scoring": "custom", "made": "100 + bid", "missed": "-abs(bid - tricks)",
                         "wins": "lowest", "max_cards": 3}, 4)
     state = replay(rules, PLAYERS, [DealInput((2, 0, 1, 1), (2, 0, 0, 1))])
@@ -403,15 +416,18 @@ CUSTOM_REFUSED = [
 @pytest.mark.parametrize("formula", CUSTOM_REFUSED)
 @pytest.mark.parametrize("which", ["made", "missed"])
 def test_invalid_or_unsafe_custom_formulas_are_refused_when_saved(formula: str, which: str) -> None:
-    """RULES.md §3 custom: evaluated safely, checked when the rules are saved, refused when invalid."""
+    """RULES.md §3 custom: evaluated safely, checked when the rules are saved,
+    refused when invalid."""
     fields = {"scoring": "custom", "made": "10 + bid", "missed": "0", which: formula}
     with pytest.raises(RulesError):
         make_rules(fields, 4)
 
 
-@pytest.mark.parametrize("formula", [f for f in CUSTOM_REFUSED if "bid" not in f and "cards" not in f
+@pytest.mark.parametrize("formula", [f for f in CUSTOM_REFUSED
+                                     if "bid" not in f and "cards" not in f
                                      and f not in ("1000001",)])
-def test_formulas_that_are_not_arithmetic_are_refused_before_they_are_worked_out(formula: str) -> None:
+def test_formulas_that_are_not_arithmetic_are_refused_before_they_are_worked_out(
+        formula: str) -> None:
     """RULES.md §8: over numbers and bid, tricks, cards, players only (no strings at all)."""
     with pytest.raises(RulesError):
         compile_formula(formula, "The made formula")(1, 1, 1, 4)
@@ -436,7 +452,8 @@ def test_a_formula_gives_fractions_to_thousandths(made: str, points: Fraction) -
 
 
 def test_a_long_game_of_fine_fractions_has_totals_to_thousandths() -> None:
-    made, missed = "1 / (bid * 1000 + tricks * 7 + 999000001) ** 13", "1 / (tricks + 999000003) ** 13"
+    made, missed = ("1 / (bid * 1000 + tricks * 7 + 999000001) ** 13",
+                    "1 / (tricks + 999000003) ** 13")
     rules = make_rules({"deal": "fixed", "max_cards": 20, "bidding": "free", "scoring": "custom",
                         "made": made, "missed": missed}, 2)
     deals = [DealInput((k % 21, (k * 7) % 21), (k % 21, 20 - k % 21)) for k in range(300)]
@@ -448,15 +465,16 @@ def test_a_long_game_of_fine_fractions_has_totals_to_thousandths() -> None:
     # 10 down to 1: the 5-card deal divides by zero; 4 down to 1 never deals 5 cards
     ("10 / (cards - 5)", {}, {"max_cards": 4}),
     ("10 / (cards - 5)", {"deal": "up", "max_cards": 7}, {"deal": "custom", "sequence": "7-6-4"}),
-    ("100000 * cards", {"max_cards": 12}, {"max_cards": 10}),  # over a million points from 11 cards on
+    # over a million points from 11 cards on
+    ("100000 * cards", {"max_cards": 12}, {"max_cards": 10}),
     # a tie is broken by one-card deals, so 1 card is checked too
     ("10 / (cards - 1)", {"deal": "custom", "sequence": "3-2-3", "tie": "one-card-hand"},
      {"deal": "custom", "sequence": "3-2-3"}),
 ])
 def test_a_formula_is_checked_for_every_hand_size_of_the_game_when_the_rules_are_set(
         made: str, stuck: dict[str, object], fine: dict[str, object]) -> None:
-    """RULES.md §8: every hand size of the schedule (and a tie-break's one card), every bid and trick
-    count, so that a game can never get stuck on a formula at a later deal."""
+    """RULES.md §8: every hand size of the schedule (and a tie-break's one card), every bid and
+    trick count, so that a game can never get stuck on a formula at a later deal."""
     fields = {"scoring": "custom", "made": made, "missed": "0"}
     with pytest.raises(RulesError, match="made formula"):
         make_rules({**fields, **stuck}, 4)
@@ -464,16 +482,20 @@ def test_a_formula_is_checked_for_every_hand_size_of_the_game_when_the_rules_are
 
 
 def test_a_manual_game_checks_a_formula_for_each_hand_size_as_it_is_entered() -> None:
-    """RULES.md §8: manual hand sizes are checked as they are entered; the deal is refused, not stuck."""
-    rules = make_rules({"deal": "manual", "scoring": "custom", "made": "10 / (cards - 5)", "missed": "0"}, 4)
+    """RULES.md §8: manual hand sizes are checked as they are entered; the deal
+    is refused, not stuck."""
+    rules = make_rules({"deal": "manual", "scoring": "custom", "made": "10 / (cards - 5)",
+                        "missed": "0"}, 4)
     state = replay(rules, PLAYERS, [DealInput((1, 0, 1, 0), (1, 1, 1, 0), cards=3)])
     assert state.finished is False
     with pytest.raises(DealRefused, match="deal 2: The made formula .* cards 5"):
-        replay(rules, PLAYERS, [DealInput((1, 0, 1, 0), (1, 1, 1, 0), cards=3), DealInput((None,) * 4, cards=5)])
+        replay(rules, PLAYERS, [DealInput((1, 0, 1, 0), (1, 1, 1, 0), cards=3),
+                                DealInput((None,) * 4, cards=5)])
 
 
 def test_custom_scoring_needs_both_formulas_and_formulas_need_custom() -> None:
-    """RULES.md §3 custom: two expressions, made and missed; GAME-FILE: made/missed/wins go with custom."""
+    """RULES.md §3 custom: two expressions, made and missed; GAME-FILE:
+    made/missed/wins go with custom."""
     with pytest.raises(RulesConfigError):
         make_rules({"scoring": "custom", "made": "10"}, 4)
     with pytest.raises(RulesConfigError):

@@ -35,7 +35,8 @@ def balance(pays: list, players: int) -> list[Decimal]:  # type: ignore[type-arg
 
 
 def check_settlement(net: tuple[Decimal, ...], pays: tuple) -> None:  # type: ignore[type-arg]
-    """RULES.md §6: nets to the cent adding to exactly 0.00; at most P − 1 payments that settle them."""
+    """RULES.md §6: nets to the cent adding to exactly 0.00; at most P − 1
+    payments that settle them."""
     assert sum(net) == 0
     assert all(x == x.quantize(Decimal("0.01")) for x in net)
     assert len(pays) <= len(net) - 1
@@ -48,8 +49,8 @@ def check_settlement(net: tuple[Decimal, ...], pays: tuple) -> None:  # type: ig
     ("1", [13, 13], ("0.00", "0.00")),
     ("0.25", [-12, 5, 40, 0, 7], None),
 ])
-def test_pairwise_net_is_rate_times_the_sum_of_differences(rate: str, totals: list[int],
-                                                           expected: tuple[str, ...] | None) -> None:
+def test_pairwise_net_is_rate_times_the_sum_of_differences(
+        rate: str, totals: list[int], expected: tuple[str, ...] | None) -> None:
     """RULES.md §6 per_point pairwise (default): player i's net is r · Σ_j (s_i − s_j)."""
     leader = max(range(len(totals)), key=lambda i: totals[i])
     result = settle(Stakes(per_point=Decimal(rate)), F(*totals), [leader], "highest")
@@ -67,7 +68,8 @@ def test_pairwise_is_the_default_settlement() -> None:
 
 def test_to_winner_each_other_player_pays_the_winner_once() -> None:
     """RULES.md §6 to-winner: each other player pays r · (s_winner − s_i) once."""
-    result = settle(Stakes(per_point=Decimal("0.10"), settlement="to-winner"), F(30, 20, 10), [0], "highest")
+    result = settle(Stakes(per_point=Decimal("0.10"), settlement="to-winner"), F(30, 20, 10), [0],
+                    "highest")
     assert result.net == D("3.00", "-1.00", "-2.00")
     check_settlement(result.net, result.payments)
     assert {(p.payer, p.payee, p.amount) for p in result.payments} == {
@@ -90,7 +92,8 @@ def test_to_winner_tied_winners_share_each_payment_equally() -> None:
 def test_differences_are_reversed_when_the_lowest_total_wins(settlement: str,
                                                              expected: tuple[str, ...]) -> None:
     """RULES.md §6: for lowest-wins systems the differences are reversed (negative: 0, 7, 3)."""
-    result = settle(Stakes(per_point=Decimal("0.10"), settlement=settlement), F(0, 7, 3), [0], "lowest")
+    result = settle(Stakes(per_point=Decimal("0.10"), settlement=settlement), F(0, 7, 3), [0],
+                    "lowest")
     assert result.net == D(*expected)
     check_settlement(result.net, result.payments)
 
@@ -99,9 +102,11 @@ def test_differences_are_reversed_when_the_lowest_total_wins(settlement: str,
     ("pairwise", ("0.50", "0.50", "-1.00")),
     ("to-winner", ("0.50", "0.00", "-0.50")),
 ])
-def test_scratch_settles_in_scratches_fewest_best(settlement: str, expected: tuple[str, ...]) -> None:
+def test_scratch_settles_in_scratches_fewest_best(settlement: str,
+                                                  expected: tuple[str, ...]) -> None:
     """RULES.md §6: for scratch the differences are counted in scratches (fewest is best)."""
-    result = settle(Stakes(per_point=Decimal("0.50"), settlement=settlement), F(0, 0, 1), [0], "scratch")
+    result = settle(Stakes(per_point=Decimal("0.50"), settlement=settlement), F(0, 0, 1), [0],
+                    "scratch")
     assert result.net == D(*expected)
 
 
@@ -141,14 +146,16 @@ def test_ante_winner_takes_the_pool_and_tied_winners_split_it(ante: str, winners
 
 
 def test_ante_split_three_ways_is_rounded_to_cents_that_add_to_zero() -> None:
-    """RULES.md §6: nets rounded to cents still add up to exactly zero (1.00 pool of 4 split 3 ways)."""
+    """RULES.md §6: nets rounded to cents still add up to exactly zero (1.00
+    pool of 4 split 3 ways)."""
     result = settle(Stakes(ante=Decimal(1)), F(5, 5, 5, 0), [0, 1, 2], "highest")
     assert sorted(result.net) == sorted(D("0.34", "0.33", "0.33", "-1.00"))
     check_settlement(result.net, result.payments)
 
 
 def test_nets_with_fractions_of_a_cent_are_rounded_and_still_add_to_zero() -> None:
-    """RULES.md §6: each net rounded to cents (within a cent of the exact amount), summing to 0.00."""
+    """RULES.md §6: each net rounded to cents (within a cent of the exact
+    amount), summing to 0.00."""
     rate = "0.033"
     totals = F(17, 4, -9, 30, 11, 2, 0)
     result = settle(Stakes(per_point=Decimal(rate)), totals, [3], "highest")
@@ -161,7 +168,8 @@ def test_nets_with_fractions_of_a_cent_are_rounded_and_still_add_to_zero() -> No
 def test_round_nets_and_payments_directly() -> None:
     """RULES.md §6: rounding keeps the sum at zero; payments reproduce the nets in ≤ P − 1 steps."""
     nets = round_nets([Fraction(1, 3), Fraction(1, 3), Fraction(-2, 3)])
-    assert sum(nets) == 0 and {abs(x - Decimal("0.3333")) < Decimal("0.01") for x in nets[:2]} == {True}
+    assert sum(nets) == 0 and {abs(x - Decimal("0.3333")) < Decimal("0.01")
+                               for x in nets[:2]} == {True}
     amounts = D("5.00", "-3.00", "-2.00", "0.00")
     pays = payments(amounts)
     check_settlement(amounts, tuple(pays))
@@ -217,8 +225,8 @@ def test_stakes_parse_decimal_strings_currency_settlement_and_bonus() -> None:
     {"per_point": "0.05", "currency": "E U"},
 ])
 def test_invalid_stakes_are_refused(stakes: object) -> None:
-    """RULES.md §6 / GAME-FILE.md: per_point and ante are alternatives (both refused); decimal strings;
-    known fields and settlements only; §8: the bounds of each amount."""
+    """RULES.md §6 / GAME-FILE.md: per_point and ante are alternatives (both refused); decimal
+    strings; known fields and settlements only; §8: the bounds of each amount."""
     with pytest.raises(RulesError, match="(?i)stake|ante|bonus|currency|settlement"):
         parse_stakes(stakes)
 
@@ -232,15 +240,18 @@ def test_invalid_stakes_are_refused(stakes: object) -> None:
     ({"ante": ".5"}, "ante", Decimal("0.5")),
     ({"per_point": "1", "hard_score_bonus": 1000}, "hard_score_bonus", Decimal(1000)),
 ])
-def test_stakes_at_their_bounds_are_accepted(stakes: dict[str, object], field: str, value: Decimal) -> None:
+def test_stakes_at_their_bounds_are_accepted(stakes: dict[str, object], field: str,
+                                             value: Decimal) -> None:
     """RULES.md §8: per_point 0.0001–1000 (4 decimals), ante 0.01–100000 (2), bonus 0–1000."""
     assert getattr(parse_stakes(stakes), field) == value
 
 
 @pytest.mark.parametrize(("stakes", "field"), [
     ({"per_point": "lots"}, "per_point"), ({"ante": "-1"}, "ante"), ({}, "per_point"),
-    ({"per_point": "1", "ante": "1"}, "per_point"), ({"ante": "1", "hard_score_bonus": 5}, "hard_score_bonus"),
-    ({"per_point": "1", "currency": "E U"}, "currency"), ({"per_point": "1", "settlement": "x"}, "settlement"),
+    ({"per_point": "1", "ante": "1"}, "per_point"),
+    ({"ante": "1", "hard_score_bonus": 5}, "hard_score_bonus"),
+    ({"per_point": "1", "currency": "E U"}, "currency"),
+    ({"per_point": "1", "settlement": "x"}, "settlement"),
     ({"per_point": "1", "hard_score_bonus": -1}, "hard_score_bonus"),
 ])
 def test_a_refused_stake_names_the_field_to_change(stakes: dict[str, object], field: str) -> None:

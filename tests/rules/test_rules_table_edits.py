@@ -1,6 +1,7 @@
-"""The changes at the table as edits of the game file (scorekeeper/changes/edits.py, RULES.md §7): a late
-arrival, a player leaving or sitting out, a new plan, new rules, play again. Each keeps the deals
-already played as they were scored, unless the table asks for the whole game to be scored again."""
+"""The changes at the table as edits of the game file (scorekeeper/changes/edits.py, RULES.md §7): a
+late arrival, a player leaving or sitting out, a new plan, new rules, play again. Each keeps the
+deals already played as they were scored, unless the table asks for the whole game to be scored
+again."""
 
 from __future__ import annotations
 
@@ -45,12 +46,14 @@ def test_a_late_arrival_keeps_every_earlier_deals_points_and_totals(case: dict[s
 
 @SETTINGS
 @given(case=games(), data=st.data())
-def test_a_rules_change_taken_back_restores_the_game_exactly(case: dict[str, Any], data: st.DataObject) -> None:
+def test_a_rules_change_taken_back_restores_the_game_exactly(case: dict[str, Any],
+                                                             data: st.DataObject) -> None:
     """§7: a rules change the table takes back gives back the game exactly as it was."""
     document = case["document"]
     game = parse(document)
     change = data.draw(st.sampled_from([{"scoring": "exact"}, {"scoring": "binary", "zero_bid": 5},
-                                        {"bidding": "free"}, {"deal": "custom", "sequence": "1-1-1-1-1-1-1-1-1-1-1-1-1"},
+                                        {"bidding": "free"},
+                                        {"deal": "custom", "sequence": "1-1-1-1-1-1-1-1-1-1-1-1-1"},
                                         {"deal": "down", "max_cards": 3}]))
     changed = copy.deepcopy(document)
     try:
@@ -65,7 +68,8 @@ def test_a_rules_change_taken_back_restores_the_game_exactly(case: dict[str, Any
 
 @SETTINGS
 @given(case=games(), data=st.data())
-def test_a_new_plan_keeps_the_deals_played_and_deals_what_it_lists(case: dict[str, Any], data: st.DataObject) -> None:
+def test_a_new_plan_keeps_the_deals_played_and_deals_what_it_lists(case: dict[str, Any],
+                                                                   data: st.DataObject) -> None:
     """§7 changing the plan: written as custom, the hand sizes played so far, then the new plan."""
     document = case["document"]
     game = parse(document)
@@ -88,18 +92,21 @@ def test_a_new_plan_keeps_the_deals_played_and_deals_what_it_lists(case: dict[st
     assert all(no_trump for (_, no_trump), (_, asked) in zip(still, upcoming) if asked)
 
 
-
 @pytest.mark.parametrize("upcoming", [[(1, False)], [(2, False)], []])
-def test_a_new_plan_while_breaking_a_tie_keeps_the_tie_break_deals_played(upcoming: list[Any]) -> None:
+def test_a_new_plan_while_breaking_a_tie_keeps_the_tie_break_deals_played(
+        upcoming: list[Any]) -> None:
     """§7: a new plan keeps the hand sizes played: the one-card deals already played to break a tie
     (§5) too, so that they replay as they were scored and the new plan's deals come after them."""
-    document = {"players": NAMES[:4], "rules": {"deal": "down", "max_cards": 1, "tie": "one-card-hand"},
-                "deals": [{"bids": [0, 0, 0, 0], "tricks": [1, 0, 0, 0]}, {"bids": [0, 0, 0, 0], "tricks": [0, 1, 0, 0]}]}
+    document = {"players": NAMES[:4],
+                "rules": {"deal": "down", "max_cards": 1, "tie": "one-card-hand"},
+                "deals": [{"bids": [0, 0, 0, 0], "tricks": [1, 0, 0, 0]},
+                          {"bids": [0, 0, 0, 0], "tricks": [0, 1, 0, 0]}]}
     game = parse(document)
     assert game.game.tiebreak and game.game.deals[1].tiebreak
     edits.set_plan(document, game, upcoming)
     new = export(parse(document))
-    assert [deal["totals"] for deal in new["deals"]] == [deal["totals"] for deal in export(game)["deals"]]
+    assert [deal["totals"] for deal in new["deals"]] == [deal["totals"]
+                                                         for deal in export(game)["deals"]]
     to_come = new["schedule"][2:]
     if upcoming:  # the plan's deals, not a tie-break
         assert [deal["cards"] for deal in to_come] == [cards for cards, _ in upcoming]
@@ -108,10 +115,11 @@ def test_a_new_plan_while_breaking_a_tie_keeps_the_tie_break_deals_played(upcomi
         assert [deal["cards"] for deal in to_come] == [1] and parse(document).game.tiebreak
 
 
-
 def test_a_new_plan_while_a_tie_break_deal_is_bid_keeps_that_deal() -> None:
-    document = {"players": NAMES[:4], "rules": {"deal": "down", "max_cards": 1, "tie": "one-card-hand"},
-                "deals": [{"bids": [0, 0, 0, 0], "tricks": [1, 0, 0, 0]}, {"bids": [None, None, 0, None]}]}
+    document = {"players": NAMES[:4],
+                "rules": {"deal": "down", "max_cards": 1, "tie": "one-card-hand"},
+                "deals": [{"bids": [0, 0, 0, 0], "tricks": [1, 0, 0, 0]},
+                          {"bids": [None, None, 0, None]}]}
     game = parse(document)
     assert game.game.current is not None and game.game.current.tiebreak
     edits.set_plan(document, game, [(2, False)])
@@ -121,7 +129,8 @@ def test_a_new_plan_while_a_tie_break_deal_is_bid_keeps_that_deal() -> None:
 
 
 def _four(**extra: Any) -> dict[str, Any]:
-    return {"players": NAMES[:4], "rules": {"deal": "fixed", "max_cards": 1, "bidding": "free", "deals": 9},
+    return {"players": NAMES[:4],
+            "rules": {"deal": "fixed", "max_cards": 1, "bidding": "free", "deals": 9},
             "deals": [{"bids": [0, 0, 0, 0], "tricks": [1, 0, 0, 0]}] * 2, **extra}
 
 

@@ -1,4 +1,5 @@
-"""The running-totals chart: SVG drawn by the app, lines told apart without colour, names escaped."""
+"""The running-totals chart: SVG drawn by the app, lines told apart without
+colour, names escaped."""
 
 from __future__ import annotations
 
@@ -32,7 +33,8 @@ def test_one_line_per_player_each_with_its_own_dash_pattern() -> None:
 
 def test_higher_totals_are_drawn_higher_up() -> None:
     root = chart(["Ann", "Bob"], [[0, 30], [0, -10]])
-    ends = [float(line.get("points", "").split()[-1].split(",")[1]) for line in root.iter(f"{SVG}polyline")]
+    ends = [float(line.get("points", "").split()[-1].split(",")[1])
+            for line in root.iter(f"{SVG}polyline")]
     assert ends[0] < ends[1]  # SVG y grows downwards
 
 
@@ -53,7 +55,8 @@ def test_end_labels_are_kept_apart() -> None:
 
 def test_no_path_grows_with_anything_but_the_deals() -> None:
     root = chart(["A"] * 8, [[0, *range(1, 26)]] * 8)
-    numbers = re.findall(r"-?\d+(?:\.\d+)?", " ".join(l.get("points", "") for l in root.iter(f"{SVG}polyline")))
+    numbers = re.findall(r"-?\d+(?:\.\d+)?",
+                         " ".join(l.get("points", "") for l in root.iter(f"{SVG}polyline")))
     assert len(numbers) == 8 * 26 * 2
 
 
@@ -65,7 +68,8 @@ def end_labels(root: ElementTree.Element) -> list[float]:
 
 
 def line_ends(root: ElementTree.Element) -> list[float]:
-    return [float(line.get("points", "").split()[-1].split(",")[1]) for line in root.iter(f"{SVG}polyline")]
+    return [float(line.get("points", "").split()[-1].split(",")[1])
+            for line in root.iter(f"{SVG}polyline")]
 
 
 @pytest.mark.parametrize(
@@ -73,7 +77,8 @@ def line_ends(root: ElementTree.Element) -> list[float]:
     [[40, 40], [40, 41], [7] * 10, [100, 99, 98, 97, 0, 1, 2, 50, 51, 100], [0, 0, 0, -300, 5000]],
 )
 def test_end_labels_never_overlap_and_keep_the_order_of_the_totals(finals: list[int]) -> None:
-    root = chart([f"P{seat}" for seat in range(len(finals))], [[0, total // 2, total] for total in finals])
+    root = chart([f"P{seat}" for seat in range(len(finals))],
+                 [[0, total // 2, total] for total in finals])
     baselines = end_labels(root)
     size = float(root.get("font-size", ""))
     # Each label's box is a font size tall: baselines a font size apart never overlap.
@@ -86,17 +91,20 @@ def test_end_labels_never_overlap_and_keep_the_order_of_the_totals(finals: list[
 
 def test_an_end_label_with_room_sits_at_its_line_end() -> None:
     root = chart(["Ann", "Bob", "Cy"], [[0, 100], [0, 50], [0, 0]])
-    assert [round(y - end, 1) for y, end in zip(end_labels(root), line_ends(root))] == [3.0, 3.0, 3.0]
+    assert [round(y - end, 1)
+            for y, end in zip(end_labels(root), line_ends(root))] == [3.0, 3.0, 3.0]
 
 
 def test_spread_labels_of_any_totals_are_apart_in_bounds_and_in_order() -> None:
     rng = random.Random(10)
     for _ in range(500):
-        ys = [rng.choice([rng.uniform(0, 120), 0.0, 60.0, 120.0]) for _ in range(rng.randint(1, 10))]
+        ys = [rng.choice([rng.uniform(0, 120), 0.0, 60.0, 120.0])
+              for _ in range(rng.randint(1, 10))]
         placed = spread(ys, 10, 0, 120)
         assert all(b - a >= 10 - 1e-9 for a, b in pairwise(sorted(placed)))
         assert all(-1e-9 <= y <= 120 + 1e-9 for y in placed)
-        assert all(placed[i] < placed[j] for i in range(len(ys)) for j in range(len(ys)) if ys[i] < ys[j])
+        assert all(placed[i] < placed[j]
+                   for i in range(len(ys)) for j in range(len(ys)) if ys[i] < ys[j])
 
 
 def test_spread_moves_labels_no_further_than_they_must() -> None:

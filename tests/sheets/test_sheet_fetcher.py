@@ -64,8 +64,11 @@ def test_hostile_names_are_escaped_in_the_html_and_the_chart(app: Flask) -> None
 
 
 def test_weasyprint_is_imported_only_when_a_sheet_is_rendered() -> None:
-    code = ("import sys; from scorekeeper import create_app; import scorekeeper.sheets.pdf, scorekeeper.sheets.views; "
-            "create_app({'TESTING': True, 'SECRET_KEY': 'x', 'SQLALCHEMY_DATABASE_URI': 'sqlite://'}); "
+    code = ("import sys; from scorekeeper import create_app; "
+            "import scorekeeper.sheets.pdf, scorekeeper.sheets.views; "
+            "create_app({'TESTING': True, 'SECRET_KEY': 'x', "
+            "'SQLALCHEMY_DATABASE_URI': 'sqlite://'}); "
             "print('weasyprint' in sys.modules)")
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            check=True)
     assert result.stdout.strip() == "False"

@@ -94,8 +94,10 @@ def test_filled_rows_mark_missed_bids_leaders_and_the_dealers_forbidden_bid() ->
 
 
 def test_filled_results_name_the_winner_and_settle_the_stakes() -> None:
-    deals = [{"bids": [1, 1, 0, 0], "tricks": [1, 1, 1, 0]}, {"bids": [0, 0, 1, 0], "tricks": [0, 0, 1, 1]},
-             {"bids": [1, 0, 1, 0], "tricks": [1, 0, 0, 0]}, {"bids": [0, 1, 0, 0], "tricks": [0, 1, 0, 1]},
+    deals = [{"bids": [1, 1, 0, 0], "tricks": [1, 1, 1, 0]},
+             {"bids": [0, 0, 1, 0], "tricks": [0, 0, 1, 1]},
+             {"bids": [1, 0, 1, 0], "tricks": [1, 0, 0, 0]},
+             {"bids": [0, 1, 0, 0], "tricks": [0, 1, 0, 1]},
              {"bids": [1, 1, 0, 0], "tricks": [1, 0, 1, 1]}]
     sheet = filled_sheet(game(deals=deals, stakes={"per_point": "1", "currency": "€",
                                                    "settlement": "to-winner"}))
@@ -109,7 +111,8 @@ def test_filled_results_name_the_winner_and_settle_the_stakes() -> None:
 
 def test_adjustments_are_marked_and_listed() -> None:
     sheet = filled_sheet(game(deals=[{"bids": [1, 1, 0, 0], "tricks": [1, 1, 1, 0]}],
-                              adjustments=[{"deal": 1, "player": 3, "points": -5, "reason": "revoke"}]))
+                              adjustments=[{"deal": 1, "player": 3, "points": -5,
+                                            "reason": "revoke"}]))
     assert sheet.rows[0].entries[3].adjusted and sheet.rows[0].entries[3].total == "5"
     assert sheet.results is not None and sheet.results.adjustments == ("deal 1: Dee −5 (revoke)",)
 
@@ -129,7 +132,8 @@ def test_layout_turns_to_landscape_from_six_players(players: int, rows: int, lan
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 @pytest.mark.parametrize("filled", [False, True])
 def test_a_sheet_of_more_than_two_pages_is_long(paper: str, filled: bool) -> None:
-    two_pages = max(rows for rows in range(1, 200) if not layout(paper, None, 10, rows, filled=filled).long)
+    two_pages = max(rows for rows in range(1, 200)
+                    if not layout(paper, None, 10, rows, filled=filled).long)
     assert 40 <= two_pages <= 55  # two landscape pages of 6 mm rows, less the footer
     page = layout(paper, None, 10, two_pages + 1, filled=filled)
     if filled:  # a record to read
@@ -144,7 +148,8 @@ def test_long_rows_label_their_deals_and_the_dealers_restriction() -> None:
     assert [row.label for row in sheet.rows] == ["1", "2", "3", "4", "5"]
     assert [row.restriction for row in sheet.rows] == ["2", "", "", "", ""]
     assert [row.dealer_seat for row in sheet.rows] == [0, 1, 2, 3, 0]
-    assert blank_sheet(make_rules({"bidding": "free", "preset": "denexa"}, 4)).rows[-1].label == "22T"
+    denexa = make_rules({"bidding": "free", "preset": "denexa"}, 4)
+    assert blank_sheet(denexa).rows[-1].label == "22T"
     assert blank_sheet(make_rules({"hook_from": 3}, 4)).rows[9].restriction == "free"
 
 
@@ -154,21 +159,24 @@ def long_game(**fields: Any) -> Any:
 
 
 def test_a_long_filled_sheet_is_a_line_of_text_per_deal() -> None:
-    deals = [{"bids": [0, 1, 0, 0], "tricks": [0, 1, 1, 0]}, {"bids": [0, 0, 1, 0], "tricks": [0, 0, 1, 1]},
+    deals = [{"bids": [0, 1, 0, 0], "tricks": [0, 1, 1, 0]},
+             {"bids": [0, 0, 1, 0], "tricks": [0, 0, 1, 1]},
              {"bids": [None, None, None, 1]}]
-    sheet = filled_sheet(long_game(deals=deals, adjustments=[{"deal": 2, "player": 0, "points": 5}]))
+    sheet = filled_sheet(long_game(deals=deals,
+                                   adjustments=[{"deal": 2, "player": 0, "points": 5}]))
     grid = sheet.grid
     assert sheet.long and grid is not None and len(grid.lines) == len(sheet.rows) == 90
-    assert {len(line) for line in grid.lines} == {len(grid.labels) + 4 * grid.column} == {grid.width}
+    assert ({len(line) for line in grid.lines} == {len(grid.labels) + 4 * grid.column}
+            == {grid.width})
     assert grid.rules == tuple(grid.lead + seat * grid.column for seat in range(4))
     assert grid.names == FOUR
     columns = [[line[at:at + grid.column] for at in grid.rules] for line in grid.lines]
     # Common scoring: a made bid scores 10 + tricks, a missed one 1 a trick; Ann's 5 points at
     # deal 2 are an adjustment (†).
-    assert [column.split() for column in columns[0]] == [["0/0", "10"], ["1/1", "★11"], ["0/1✗", "1"],
-                                                         ["0/0", "10"]]
-    assert [column.split() for column in columns[1]] == [["0/0", "★25†"], ["0/0", "21"], ["1/1", "12"],
-                                                         ["0/1✗", "11"]]
+    assert [column.split() for column in columns[0]] == [["0/0", "10"], ["1/1", "★11"],
+                                                         ["0/1✗", "1"], ["0/0", "10"]]
+    assert [column.split() for column in columns[1]] == [["0/0", "★25†"], ["0/0", "21"],
+                                                         ["1/1", "12"], ["0/1✗", "11"]]
     assert [column.split() for column in columns[2]] == [[], [], [], ["1"]]  # being bid
     assert columns[3] == [" " * grid.column] * 4  # still to come
     assert all(column.startswith(" ") and column.endswith(" ") for row in columns for column in row)
@@ -180,7 +188,8 @@ def test_a_long_filled_sheet_is_a_line_of_text_per_deal() -> None:
 
 
 def test_a_long_cooperative_sheet_has_no_totals() -> None:
-    sheet = filled_sheet(parse({"players": list(FOUR), "deals": [{"bids": [1, 0, 1, 0], "tricks": [1, 0, 1, 0]}],
+    sheet = filled_sheet(parse({"players": list(FOUR),
+                                "deals": [{"bids": [1, 0, 1, 0], "tricks": [1, 0, 1, 0]}],
                                 "rules": {"preset": "cooperative", "deal": "fixed", "max_cards": 2,
                                           "deals": 90}}))
     assert sheet.grid is not None
@@ -196,7 +205,8 @@ def test_a_grid_takes_the_largest_type_that_fits_the_page(paper: str) -> None:
         width = PAPER_MM[paper][1 if landscape else 0] - SIDE_MM
         grid = text_grid(rows, names, "can't bid", True, width)
         assert grid.width * grid.font_pt * MONO_EM * PT_MM <= width
-        assert (grid.width + 1) * grid.font_pt * MONO_EM * PT_MM > width or grid.font_pt == MONO_PT[0]
+        assert ((grid.width + 1) * grid.font_pt * MONO_EM * PT_MM > width
+                or grid.font_pt == MONO_PT[0])
         assert grid.lines[-1].split()[-2:] == ["12/13✗", "★−123456789†"]
         assert all(len(name) == grid.column - 2 and name.endswith("…") for name in grid.names)
     few = text_grid(rows[:3], FOUR, None, True, PAPER_MM[paper][0] - SIDE_MM)
@@ -205,7 +215,8 @@ def test_a_grid_takes_the_largest_type_that_fits_the_page(paper: str) -> None:
 
 
 def test_a_grid_prints_the_seat_of_a_dealer_whose_name_it_cannot_align() -> None:
-    rows = [Row(1, "3", 2, "山田", "", None, (Entry(),) * 3), Row(2, "3", 0, "Zoë", "", None, (Entry(),) * 3)]
+    rows = [Row(1, "3", 2, "山田", "", None, (Entry(),) * 3),
+            Row(2, "3", 0, "Zoë", "", None, (Entry(),) * 3)]
     grid = text_grid(rows, ("Zoë", "Åsa", "山田"), None, True, 190)
     assert [line.split() for line in grid.lines] == [["1", "3", "seat", "3"], ["2", "3", "Zoë"]]
 
@@ -213,11 +224,13 @@ def test_a_grid_prints_the_seat_of_a_dealer_whose_name_it_cannot_align() -> None
 def test_a_filled_sheet_too_wide_for_portrait_turns_landscape_unless_asked() -> None:
     # A house formula of a million points a deal: totals of nine digits and a sign.
     doc = {"players": [f"Player {n}" for n in range(10)],
-           "rules": {"deal": "fixed", "max_cards": 5, "deals": 150, "bidding": "free", "scoring": "custom",
-                     "made": "1000000", "missed": "-1000000"},
-           "deals": [{"bids": [1, 0, 0, 0, 0, 1, 1, 1, 1, 0], "tricks": [1, 1, 1, 1, 1, 0, 0, 0, 0, 0]}] * 150}
+           "rules": {"deal": "fixed", "max_cards": 5, "deals": 150, "bidding": "free",
+                     "scoring": "custom", "made": "1000000", "missed": "-1000000"},
+           "deals": [{"bids": [1, 0, 0, 0, 0, 1, 1, 1, 1, 0],
+                      "tricks": [1, 1, 1, 1, 1, 0, 0, 0, 0, 0]}] * 150}
     sheet = filled_sheet(parse(doc))
-    assert sheet.long and sheet.landscape and sheet.grid is not None and sheet.grid.font_pt >= MONO_PT[1]
+    assert sheet.long and sheet.landscape and sheet.grid is not None and (
+        sheet.grid.font_pt >= MONO_PT[1])
     asked = filled_sheet(parse(doc), orientation="portrait")
     assert not asked.landscape and asked.grid is not None and asked.grid.font_pt < MONO_PT[1]
     short = {**doc, "rules": {**doc["rules"], "deals": 5}, "deals": doc["deals"][:2]}
@@ -250,7 +263,8 @@ def test_a_one_page_sheet_can_tighten_its_rows_and_a_long_one_cannot() -> None:
 def test_a_deal_a_player_sits_out_prints_a_dash_and_their_total_carried_over() -> None:
     """RULES.md §7 on the sheet: a dash in a deal someone is not dealt in, their total unchanged;
     the deals to come show who will sit out; the page is laid out for every player of the game."""
-    game = parse({"players": [*FOUR, "Eve", "Fay"], "rules": {"deal": "fixed", "max_cards": 2, "bidding": "free", "deals": 4},
+    game = parse({"players": [*FOUR, "Eve", "Fay"],
+                  "rules": {"deal": "fixed", "max_cards": 2, "bidding": "free", "deals": 4},
                   "absent": [{"player": 4, "from": 1, "to": 1}, {"player": 1, "from": 2, "to": 2},
                              {"player": 5, "from": 1}],
                   "deals": [{"bids": [1, 1, 0, 0, None, None], "tricks": [1, 1, 0, 0, None, None]},
@@ -258,10 +272,13 @@ def test_a_deal_a_player_sits_out_prints_a_dash_and_their_total_carried_over() -
                             {"bids": [0, 0, 0, 1, 0, None]}]})
     sheet = filled_sheet(game)
     first, second, third, fourth = sheet.rows
-    assert (first.entries[4].bid, first.entries[4].took, first.entries[4].score, first.entries[4].total) == \
-        ("–", "–", "–", "0")
-    assert (second.entries[1].bid, second.entries[1].score, second.entries[1].total) == ("–", "–", "11")
+    assert (first.entries[4].bid, first.entries[4].took, first.entries[4].score,
+            first.entries[4].total) == ("–", "–", "–", "0")
+    assert (second.entries[1].bid, second.entries[1].score,
+            second.entries[1].total) == ("–", "–", "11")
     assert third.entries[5].bid == "–" and third.entries[0].bid == "0"
-    assert fourth.entries[5].bid == "–" and fourth.entries[0] == Entry()  # Fay has left: she sits out what is to come
+    # Fay has left: she sits out what is to come
+    assert fourth.entries[5].bid == "–" and fourth.entries[0] == Entry()
     assert sheet.landscape  # six players' columns, though five sat down at deal 1
-    assert sheet.results is not None and sheet.results.table == "Eve joined at deal 2; Fay left before the first deal."
+    assert sheet.results is not None and sheet.results.table == (
+        "Eve joined at deal 2; Fay left before the first deal.")
