@@ -1,4 +1,4 @@
-"""A club night: the tables enter their deals (bench/load_tables.py) while the costliest requests
+r"""A club night: the tables enter their deals (bench/load_tables.py) while the costliest requests
 within the limits run beside them, over and over, on the same server.
 
 Beside the tables, three clients keep asking, each one request after the other, from before the
@@ -21,9 +21,10 @@ answer as it should (0 errors), the costly ones included: a sheet or a restore e
 is refused at once with 503 when the server's costly lane is full (web/lanes.py; counted apart,
 not as an error). The rate limits are off (one address).
 
-    .venv/bin/python bench/club_night.py                               # SQLite, 10 tables for 20 s
-    .venv/bin/python bench/club_night.py --tables 30 --seconds 60      # the full club night
-    scripts/with-postgres .venv/bin/python bench/club_night.py --database both --tables 30 --seconds 60
+    .venv/bin/python bench/club_night.py                           # SQLite, 10 tables for 20 s
+    .venv/bin/python bench/club_night.py --tables 30 --seconds 60  # the full club night
+    scripts/with-postgres .venv/bin/python bench/club_night.py --database both --tables 30 \
+        --seconds 60
     scripts/with-postgres .venv/bin/python bench/club_night.py --database postgres --servers 2
 
 ``--smoke`` runs one table for 3 s beside a group of 5 games, a backup of one game and the sheets
@@ -104,7 +105,8 @@ class Heavy:
         self.times: dict[str, list[float]] = {}
 
     def ask(self, what: str, method: str, path: str, form: dict[str, Any] | None = None,
-            expect: tuple[int, ...] = (200,), server: int | None = None) -> tuple[str, float] | None:
+            expect: tuple[int, ...] = (200,),
+            server: int | None = None) -> tuple[str, float] | None:
         """One request, timed under ``what``; its text, or None (an error, counted) when its status
         is not what it should be. A costly request may be answered 503, the server's costly lane
         being full (web/lanes.py): timed under "<what>, refused (503)", and None."""
@@ -151,24 +153,29 @@ def group(heavy: Heavy, deadline: float, tokens: tuple[str, str, str, str], size
         page += 1
         shown = heavy.ask("group page", "GET", f"/gr/{view}")
         players = count(PLAYERS, shown[0]) if shown else 1
-        heavy.ask("a page of its games", "GET", f"/gr/{view}/games?page={page % -(-size // PAGE) + 1}")
-        heavy.ask("a page of its players", "GET", f"/gr/{view}/players?page={page % -(-players // PAGE) + 1}")
+        heavy.ask("a page of its games", "GET",
+                  f"/gr/{view}/games?page={page % -(-size // PAGE) + 1}")
+        heavy.ask("a page of its players", "GET",
+                  f"/gr/{view}/players?page={page % -(-players // PAGE) + 1}")
         found = heavy.ask("its edit page", "GET", f"/gr/{edit}")
         if found is None:
             continue
         csrf = csrf_of(found[0])
-        for action, form, games in (("remove", {"game": first_view}, size - 1), ("games", {"link": first}, size)):
+        for action, form, games in (("remove", {"game": first_view}, size - 1),
+                                    ("games", {"link": first}, size)):
             server = heavy.client.turn % servers
-            changed = heavy.ask(f"group: {action}", "POST", f"/gr/{edit}/{action}", {"csrf_token": csrf, **form},
-                                (302,), server)
-            after = heavy.ask("group: its page after a change", "GET", f"/gr/{view}", server=(server + 1) % servers)
+            changed = heavy.ask(f"group: {action}", "POST", f"/gr/{edit}/{action}",
+                                {"csrf_token": csrf, **form}, (302,), server)
+            after = heavy.ask("group: its page after a change", "GET", f"/gr/{view}",
+                              server=(server + 1) % servers)
             if changed is None or after is None:
                 continue
             heavy.times.setdefault("group: a change and its page", []).append(changed[1] + after[1])
             counted = count(GAMES, after[0])
             if counted != games:
                 with heavy.book.lock:
-                    heavy.book.stale.append(f"the group page after '{action}' counts {counted} games, not {games}")
+                    heavy.book.stale.append(f"the group page after '{action}' counts {counted} "
+                                            f"games, not {games}")
 
 
 def sheets(heavy: Heavy, deadline: float, longest: str) -> None:
@@ -189,9 +196,11 @@ def sheets(heavy: Heavy, deadline: float, longest: str) -> None:
                       {**fields, "seat": seat, "bid": allowed_bids(step, seat)[0]}, (302,))
         else:
             last = [s for s in step["order"] if step["bids"][s] is not None][-1]
-            heavy.ask("an undo on it", "POST", f"/g/{longest}/undo", {**fields, "seat": last}, (302,))
+            heavy.ask("an undo on it", "POST", f"/g/{longest}/undo", {**fields, "seat": last},
+                      (302,))
         heavy.ask("its filled sheet (5 pages)", "GET", f"/g/{longest}/sheet.pdf")
-        query = "&".join(f"{k}={v}" for k, v in {**REVIEWED_BLANK, "title": f"Club+night+{night}"}.items())
+        query = "&".join(f"{k}={v}"
+                         for k, v in {**REVIEWED_BLANK, "title": f"Club+night+{night}"}.items())
         heavy.ask("the blank sheet, 10 players × 200 deals", "GET", f"/sheets/blank.pdf?{query}")
 
 
@@ -213,17 +222,21 @@ def imported_games(url: str) -> int:
 
     engine = create_engine(url)
     with engine.connect() as connection:
-        found = connection.execute(text("SELECT count(*) FROM games WHERE title LIKE 'Costly %'")).scalar_one()
+        found = connection.execute(
+            text("SELECT count(*) FROM games WHERE title LIKE 'Costly %'")).scalar_one()
     engine.dispose()
     return int(found)
 
 
-def night(args: argparse.Namespace, kind: str, parser: argparse.ArgumentParser) -> tuple[Run, dict[str, list[float]]]:
-    """One club night on a fresh database of this kind; the tables' run and the costly requests' times."""
+def night(args: argparse.Namespace, kind: str,
+          parser: argparse.ArgumentParser) -> tuple[Run, dict[str, list[float]]]:
+    """One club night on a fresh database of this kind; the tables' run and the costly requests'
+    times."""
     url = database(parser, kind, tempfile.mkdtemp(prefix="scorekeeper-club-"))
     began = time.perf_counter()
     tokens = seed_group(url, args.group_games)
-    print(f"{kind}: a group of {args.group_games:,} games stored in {time.perf_counter() - began:.0f} s", flush=True)
+    print(f"{kind}: a group of {args.group_games:,} games stored in "
+          f"{time.perf_counter() - began:.0f} s", flush=True)
     env = server_env(url)
     servers = [Server(env, args.workers) for _ in range(args.servers)]
     times: dict[str, list[float]] = {}
@@ -251,7 +264,8 @@ def night(args: argparse.Namespace, kind: str, parser: argparse.ArgumentParser) 
 
         book = Book()
         rates = {"resend": args.resend, "twice": args.twice, "undo": args.undo, "poll": args.poll}
-        run = play_tables(servers, args.tables, args.seconds, tuple(args.think), rates, beside, book=book)
+        run = play_tables(servers, args.tables, args.seconds, tuple(args.think), rates, beside,
+                          book=book)
     finally:
         for server in servers:
             server.stop()
@@ -264,15 +278,18 @@ def night(args: argparse.Namespace, kind: str, parser: argparse.ArgumentParser) 
 
 def seconds(values: list[float]) -> str:
     """How many, their median and their worst, in seconds."""
-    return f"{len(values)}: {statistics.median(values):.2f} s, worst {max(values):.2f} s" if values else "none"
+    return (f"{len(values)}: {statistics.median(values):.2f} s, worst {max(values):.2f} s"
+            if values else "none")
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     arguments(parser, tables=10, seconds=20, workers=4)
     parser.add_argument("--database", choices=("sqlite", "postgres", "both"), default="sqlite")
     parser.add_argument("--group-games", type=int, default=sized(1500, 5))
-    parser.add_argument("--import-games", type=int, default=sized(4, 1), help="games in each restored backup")
+    parser.add_argument("--import-games", type=int, default=sized(4, 1),
+                        help="games in each restored backup")
     args = parser.parse_args()
     kinds = ("sqlite", "postgres") if args.database == "both" else (args.database,)
     results = {kind: night(args, kind, parser) for kind in kinds}
@@ -291,12 +308,17 @@ def main() -> int:
         print("\n| | " + " | ".join(results) + " |\n|---|" + "---|" * len(results))
         for name in figures(next(iter(results.values()))[0]):
             if name not in ("errors", "stale pages", "lost or doubled"):
-                print(f"| {name} | " + " | ".join(figures(run)[name] for run, _ in results.values()) + " |")
+                print(f"| {name} | "
+                      + " | ".join(figures(run)[name] for run, _ in results.values()) + " |")
         for name in ("errors", "stale pages", "lost or doubled"):
-            print(f"| {name} | " + " | ".join(figures(run)[name].split("\n")[0] for run, _ in results.values()) + " |")
+            print(f"| {name} | "
+                  + " | ".join(figures(run)[name].split("\n")[0] for run, _ in results.values())
+                  + " |")
         every = {what for _, times in results.values() for what in times}
         for what in sorted(every):
-            print(f"| {what} | " + " | ".join(seconds(times.get(what, [])) for _, times in results.values()) + " |")
+            print(f"| {what} | "
+                  + " | ".join(seconds(times.get(what, [])) for _, times in results.values())
+                  + " |")
     return 1 if failed else 0
 
 

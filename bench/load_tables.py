@@ -3,13 +3,13 @@
 Each phone has its own session and CSRF token, and posts its taps as the game page does: every tap
 names its deal, carries the version it was made on and a client id (``tap``), and an undo names the
 bid it takes back. A phone polls the game's version (``/v/<token>/state``, every 3 s as the
-read-only page does), opens the game page when it changed, reads the step's data in it (who bids next, the bids
-allowed), and enters the bids of its own seat and, racing the other phones, the tricks of every
-deal, at table speed. Sometimes a second phone enters the same bid at the same moment; sometimes a
-phone takes its bid back at once; sometimes a tap is sent again after its answer (as when the answer
-was lost), or twice at once. A tap that finds no server is sent again, with the same id, until it
-is answered (as the phone's outbox does). After a stored tap the phone follows the redirect, as the
-page's fetch does.
+read-only page does), opens the game page when it changed, reads the step's data in it (who bids
+next, the bids allowed), and enters the bids of its own seat and, racing the other phones, the
+tricks of every deal, at table speed. Sometimes a second phone enters the same bid at the same
+moment; sometimes a phone takes its bid back at once; sometimes a tap is sent again after its answer
+(as when the answer was lost), or twice at once. A tap that finds no server is sent again, with the
+same id, until it is answered (as the phone's outbox does). After a stored tap the phone follows the
+redirect, as the page's fetch does.
 
 With ``--servers 2`` two gunicorn servers share the database, and every phone sends each request to
 the other server than its last one (its tap to one, the redirect's page from the other, its next
@@ -24,9 +24,11 @@ the first server is killed with SIGKILL half way through and restarted on the sa
     scripts/with-postgres python bench/load_tables.py --database postgres  # PostgreSQL
     scripts/with-postgres python bench/load_tables.py --database postgres --servers 2
     python bench/load_tables.py --tables 50 --seconds 60 --crash
-    python bench/load_tables.py --smoke                                  # one table for 3 s: it runs
+    python bench/load_tables.py --smoke                                  # one table for 3 s:
+                                                                         # it runs
 
-Every request goes to 127.0.0.1; the run is bounded by --seconds (and a tap's resending by 30 s more).
+Every request goes to 127.0.0.1; the run is bounded by --seconds (and a tap's resending by 30 s
+more).
 """
 
 from __future__ import annotations
@@ -56,7 +58,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from harness import BIN, ROOT, SMOKE, free_port, sized, wait_for_port
 
 PLAYERS = ["Ann", "Bob", "Cy", "Dee", "Eve"]
-CSRF = re.compile(r'name="csrf_token" type="hidden" value="([^"]+)"|name="csrf_token" value="([^"]+)"')
+CSRF = re.compile(r'name="csrf_token" type="hidden" value="([^"]+)"'
+                  r'|name="csrf_token" value="([^"]+)"')
 STEP = re.compile(r'<script type="application/json" id="step-data"[^>]*>(.*?)</script>', re.DOTALL)
 LIVE = re.compile(r'id="live"[^>]*data-version="(\d+)"')
 #: How long after --seconds a tap that found no server is still sent again.
@@ -65,7 +68,8 @@ GRACE = 30.0
 
 @dataclass(frozen=True)
 class Tap:
-    """One tap as the phone made it: its game, what it does, the deal it names, the seat and value."""
+    """One tap as the phone made it: its game, what it does, the deal it names, the seat and
+    value."""
 
     token: str
     kind: str  # "bid", "undo" or "tricks"
@@ -80,7 +84,8 @@ class Book:
 
     lock: threading.Lock = field(default_factory=threading.Lock)
     acked: dict[str, Tap] = field(default_factory=dict)  # tap id → tap, answered as stored
-    unanswered: dict[str, Tap] = field(default_factory=dict)  # no answer before the end: stored or not
+    # no answer before the end: stored or not
+    unanswered: dict[str, Tap] = field(default_factory=dict)
     latencies: list[float] = field(default_factory=list)  # every request
     taps: list[float] = field(default_factory=list)  # each tap's first sending
     refused: int = 0  # 409: made on a screen another phone had changed since
@@ -106,8 +111,9 @@ class Server:
 
     def start(self) -> None:
         self.process = subprocess.Popen(
-            [str(BIN / "gunicorn"), "--workers", str(self.workers), "--bind", f"127.0.0.1:{self.port}",
-             "--log-level", "warning", "scorekeeper:create_app()"],
+            [str(BIN / "gunicorn"), "--workers", str(self.workers),
+             "--bind", f"127.0.0.1:{self.port}", "--log-level", "warning",
+             "scorekeeper:create_app()"],
             cwd=ROOT, env=self.env, start_new_session=True,
         )
         wait_for_port(self.port)
@@ -133,9 +139,11 @@ class Client:
         self.turn = 0
         self.cookie = ""
 
-    def request(self, method: str, path: str, body: bytes | None = None, headers: dict[str, str] | None = None,
+    def request(self, method: str, path: str, body: bytes | None = None,
+                headers: dict[str, str] | None = None,
                 server: int | None = None) -> tuple[int, str, int, float]:
-        """Status, text, the server that answered and seconds taken; status 0 when no answer came."""
+        """Status, text, the server that answered and seconds taken; status 0 when no answer
+        came."""
         if server is None:
             server, self.turn = self.turn % len(self.servers), self.turn + 1
         sent = {**(headers or {}), **({"Cookie": self.cookie} if self.cookie else {})}
@@ -154,7 +162,8 @@ class Client:
                 if self.servers[server].restarting.is_set():
                     self.book.down += 1
                 else:
-                    self.book.errors.append(f"{method} {path} on :{self.servers[server].port}: {exc!r}")
+                    self.book.errors.append(
+                        f"{method} {path} on :{self.servers[server].port}: {exc!r}")
             return 0, "", server, 0.0
         elapsed = time.perf_counter() - start
         cookie = response.getheader("Set-Cookie")
@@ -164,7 +173,8 @@ class Client:
             self.book.latencies.append(elapsed)
         return response.status, text, server, elapsed
 
-    def form(self, path: str, form: dict[str, Any], server: int | None = None) -> tuple[int, str, int, float]:
+    def form(self, path: str, form: dict[str, Any],
+             server: int | None = None) -> tuple[int, str, int, float]:
         """POST a form as a browser does."""
         return self.request("POST", path, urlencode(form).encode(),
                             {"Content-Type": "application/x-www-form-urlencoded"}, server)
@@ -195,9 +205,10 @@ def allowed_bids(step: dict[str, Any], seat: int) -> list[int]:
 class Phone:
     """One phone at one table: it enters its own seat's bids and, racing the others, the tricks."""
 
-    def __init__(self, servers: list[Server], book: Book, game: dict[str, Any], seat: int, rng: random.Random,
-                 rates: dict[str, float]) -> None:
-        self.servers, self.book, self.game, self.seat, self.rng, self.rates = servers, book, game, seat, rng, rates
+    def __init__(self, servers: list[Server], book: Book, game: dict[str, Any], seat: int,
+                 rng: random.Random, rates: dict[str, float]) -> None:
+        self.servers, self.book, self.game, self.seat, self.rng, self.rates = (
+            servers, book, game, seat, rng, rates)
         self.client = Client(servers, book)
         self.csrf = ""
         self.known = 0  # the newest version of the game this phone saw, or was told it stored
@@ -206,8 +217,8 @@ class Phone:
         """A page showed the game at ``version``: never older than what the phone knew before."""
         if version < self.known:
             with self.book.lock:
-                self.book.stale.append(f"{what} on :{self.servers[server].port} showed version {version} "
-                                       f"after the phone knew version {self.known}")
+                self.book.stale.append(f"{what} on :{self.servers[server].port} showed version "
+                                       f"{version} after the phone knew version {self.known}")
         self.known = max(self.known, version)
 
     def checked(self, status: int, what: str, expect: tuple[int, ...] = (200,)) -> bool:
@@ -238,11 +249,13 @@ class Phone:
         view, acted = self.game["view"], -1
         try:
             while time.monotonic() < deadline:
-                if self.rng.random() < 0.1:  # now and then the whole read-only page, kept per version
+                # now and then the whole read-only page, kept per version
+                if self.rng.random() < 0.1:
                     status, page, server, _ = self.client.request("GET", f"/v/{view}")
                     if self.checked(status, "the read-only page") and (live := LIVE.search(page)):
                         self.seen(int(live.group(1)), "the read-only page", server)
-                status, text, server, _ = self.client.request("GET", f"/v/{view}/state?v={self.known}")
+                status, text, server, _ = self.client.request(
+                    "GET", f"/v/{view}/state?v={self.known}")
                 if not self.checked(status, "the live state"):
                     time.sleep(0.5)
                     continue
@@ -273,7 +286,8 @@ class Phone:
             if seat != self.seat and self.rng.random() > 0.15:
                 return
             bid = self.rng.choice(allowed_bids(step, seat))
-            after = self.tap("bid", {**made, "seat": seat, "bid": bid}, Tap(token, "bid", number, seat, bid), deadline)
+            after = self.tap("bid", {**made, "seat": seat, "bid": bid},
+                             Tap(token, "bid", number, seat, bid), deadline)
             if after and seat == self.seat and self.rng.random() < self.rates["undo"]:
                 # a wrong button: taken back at once, while it is still the deal's last bid
                 entered = [s for s in after.get("order", ()) if after["bids"][s] is not None]
@@ -289,7 +303,8 @@ class Phone:
         fields = {f"tricks-{seat}": tricks[seat] for seat in order}
         self.tap("tricks", {**made, **fields}, Tap(token, "tricks", number, value=tricks), deadline)
 
-    def tap(self, action: str, fields: dict[str, Any], made: Tap, deadline: float) -> dict[str, Any] | None:
+    def tap(self, action: str, fields: dict[str, Any], made: Tap,
+            deadline: float) -> dict[str, Any] | None:
         """Send one tap until it is answered; the step's data of the page its redirect leads to
         when it was stored (None when refused)."""
         ident = secrets.token_hex(12)
@@ -308,7 +323,8 @@ class Phone:
                 with self.book.lock:
                     self.book.unanswered[ident] = made
                 return None
-            time.sleep(0.5)  # no answer (a server restarting): sent again with the same id, as the outbox does
+            # no answer (a server restarting): sent again with the same id, as the outbox does
+            time.sleep(0.5)
             with self.book.lock:
                 self.book.retried += 1
             status = self.client.form(path, form)[0]
@@ -322,13 +338,14 @@ class Phone:
             self.book.acked[ident] = made
         written = fields["version"] + 1
         self.known = max(self.known, written)
-        status, page, server, _ = self.client.request("GET", f"/g/{made.token}")  # the redirect, as fetch follows it
+        # the redirect, as fetch follows it
+        status, page, server, _ = self.client.request("GET", f"/g/{made.token}")
         after = self.open((page, server)) if self.checked(status, "the page after a tap") else None
         if after is not None and after["version"] == written and made.kind == "bid" and (
                 after.get("deal") != made.deal or after["bids"][made.seat] != made.value):
             with self.book.lock:
-                self.book.stale.append(f"the page after a bid on :{self.servers[server].port} shows version "
-                                       f"{written} without the bid")
+                self.book.stale.append(f"the page after a bid on :{self.servers[server].port} "
+                                       f"shows version {written} without the bid")
         if self.rng.random() < self.rates["resend"]:  # its answer lost: the phone sends it again
             with self.book.lock:
                 self.book.resent += 1
@@ -371,7 +388,8 @@ def create_games(port: int, tables: int, rng: random.Random) -> list[dict[str, A
     for number in range(tables):
         players = PLAYERS[:rng.choice((4, 5))]
         doc = {"title": f"Table {number + 1}", "players": players, "rules": {"preset": "oh-hell"}}
-        connection.request("POST", "/api/games", body=json.dumps(doc), headers={"Content-Type": "application/json"})
+        connection.request("POST", "/api/games", body=json.dumps(doc),
+                           headers={"Content-Type": "application/json"})
         response = connection.getresponse()
         body = json.loads(response.read())
         assert response.status == 201, body
@@ -416,7 +434,8 @@ def check_database(url: str, book: Book, games: list[dict[str, Any]]) -> list[st
         rows = {token: (data, version, game_id) for token, data, version, game_id
                 in connection.execute(text("SELECT token, data, version, id FROM games"))}
         stored: dict[int, dict[str, int]] = {}
-        for game_id, tap, version in connection.execute(text("SELECT game_id, tap, version FROM game_taps")):
+        for game_id, tap, version in connection.execute(
+                text("SELECT game_id, tap, version FROM game_taps")):
             stored.setdefault(game_id, {})[tap] = version
     engine.dispose()
     problems = []
@@ -426,10 +445,13 @@ def check_database(url: str, book: Book, games: list[dict[str, Any]]) -> list[st
         acked = {ident for ident, tap in book.acked.items() if tap.token == game["token"]}
         maybe = {ident for ident, tap in book.unanswered.items() if tap.token == game["token"]}
         name = game["token"][:6]
-        problems += [f"{name}: lost: tap {ident} ({book.acked[ident]})" for ident in acked - kept.keys()]
-        problems += [f"{name}: stored but refused: tap {ident}" for ident in kept.keys() - acked - maybe]
+        problems += [f"{name}: lost: tap {ident} ({book.acked[ident]})"
+                     for ident in acked - kept.keys()]
+        problems += [f"{name}: stored but refused: tap {ident}"
+                     for ident in kept.keys() - acked - maybe]
         if sorted(kept.values()) != list(range(2, version + 1)):
-            problems.append(f"{name}: version {version}, but its taps made versions {sorted(kept.values())}")
+            problems.append(f"{name}: version {version}, "
+                            f"but its taps made versions {sorted(kept.values())}")
         known = {**book.acked, **book.unanswered}
         order = [known[ident] for ident in sorted(kept, key=kept.__getitem__) if ident in known]
         expected = replayed(order, game["players"])
@@ -438,7 +460,8 @@ def check_database(url: str, book: Book, games: list[dict[str, Any]]) -> list[st
         if isinstance(expected, str):
             problems.append(f"{name}: {expected}")
         elif expected != deals:
-            problems.append(f"{name}: the stored deals are not those of its taps: {deals} != {expected}")
+            problems.append(f"{name}: the stored deals are not those of its taps: "
+                            f"{deals} != {expected}")
         parse(document)
     return problems
 
@@ -458,7 +481,8 @@ class Run:
 def play_tables(servers: list[Server], tables: int, seconds: float, think: tuple[float, float],
                 rates: dict[str, float], beside: Callable[[float], None] | None = None,
                 crash: bool = False, book: Book | None = None) -> Run:
-    """Seat the tables, play for ``seconds`` (``beside(deadline)`` runs meanwhile, in this thread)."""
+    """Seat the tables, play for ``seconds`` (``beside(deadline)`` runs meanwhile, in this
+    thread)."""
     book, rng = book or Book(), random.Random(7)
     games = create_games(servers[0].port, tables, rng)
     phones = [Phone(servers, book, game, seat, random.Random(rng.random()), rates)
@@ -486,22 +510,28 @@ def play_tables(servers: list[Server], tables: int, seconds: float, think: tuple
 def percentile(values: list[float], q: float) -> float:
     """The q-th percentile of seconds, in milliseconds."""
     ordered = sorted(values)
-    return 1000 * ordered[min(len(ordered) - 1, int(q / 100 * len(ordered)))] if ordered else float("nan")
+    return (1000 * ordered[min(len(ordered) - 1, int(q / 100 * len(ordered)))] if ordered
+            else float("nan"))
 
 
 def figures(run: Run) -> dict[str, str]:
     """The run's figures, by name, as printed."""
     book = run.book
-    kinds = {kind: sum(1 for tap in book.acked.values() if tap.kind == kind) for kind in ("bid", "undo", "tricks")}
+    kinds = {kind: sum(1 for tap in book.acked.values() if tap.kind == kind)
+             for kind in ("bid", "undo", "tricks")}
     return {
         "phones": f"{len(run.phones)} at {len(run.games)} tables for {run.seconds:.0f} s",
         "requests": f"{len(book.latencies):,} ({len(book.latencies) / run.seconds:.0f}/s): "
-                    f"p50 {1000 * statistics.median(book.latencies):.1f} ms, p95 {percentile(book.latencies, 95):.1f} ms",
+                    f"p50 {1000 * statistics.median(book.latencies):.1f} ms, "
+                    f"p95 {percentile(book.latencies, 95):.1f} ms",
         "taps": f"{len(book.taps):,}: p50 {1000 * statistics.median(book.taps):.1f} ms, "
                 f"p95 {percentile(book.taps, 95):.1f} ms, max {1000 * max(book.taps):.0f} ms",
-        "acknowledged": f"{kinds['bid']:,} bids, {kinds['undo']} undos, {kinds['tricks']} deals' tricks",
-        "sent again": f"{book.resent} after their answer, {book.twice} twice at once, {book.retried} after no answer",
-        "refused as stale": f"{book.refused} (a second phone entering the same thing: shown the current state)",
+        "acknowledged": f"{kinds['bid']:,} bids, {kinds['undo']} undos, "
+                        f"{kinds['tricks']} deals' tricks",
+        "sent again": f"{book.resent} after their answer, {book.twice} twice at once, "
+                      f"{book.retried} after no answer",
+        "refused as stale": f"{book.refused} (a second phone entering the same thing: "
+                            "shown the current state)",
         "errors": f"{len(book.errors)}" + "".join(f"\n  {e}" for e in book.errors[:10]),
         "stale pages": f"{len(book.stale)}" + "".join(f"\n  {s}" for s in book.stale[:10]),
         "lost or doubled": f"{len(run.problems)}" + "".join(f"\n  {p}" for p in run.problems[:10]),
@@ -523,32 +553,42 @@ def database(parser: argparse.ArgumentParser, kind: str, folder: str) -> str:
 
 def server_env(url: str) -> dict[str, str]:
     """What every app server of a run is started with: the one database, the one SECRET_KEY (the
-    phones' cookies and form tokens are good on each), no rate limits (the tables are one address)."""
+    phones' cookies and form tokens are good on each), no rate limits (the tables are one
+    address)."""
     return {**os.environ, "DATABASE_URL": url, "SECRET_KEY": "load-test-" + secrets.token_hex(8),
             "RATELIMIT_ENABLED": "no"}
 
 
 def arguments(parser: argparse.ArgumentParser, tables: int, seconds: float, workers: int) -> None:
-    """The options this script and bench/club_night.py share (a smoke run: one quick table for 3 s)."""
+    """The options this script and bench/club_night.py share (a smoke run: one quick table for
+    3 s)."""
     parser.add_argument("--tables", type=int, default=sized(tables, 1))
     parser.add_argument("--seconds", type=float, default=3 if SMOKE else seconds)
-    parser.add_argument("--workers", type=int, default=workers, help="gunicorn workers of each server")
+    parser.add_argument("--workers", type=int, default=workers,
+                        help="gunicorn workers of each server")
     parser.add_argument("--servers", type=int, default=1, choices=(1, 2),
                         help="app servers on the one database; each phone alternates between them")
-    parser.add_argument("--think", type=float, nargs=2, default=(0.1, 0.3) if SMOKE else (0.5, 2.0), metavar=("MIN", "MAX"),
+    parser.add_argument("--think", type=float, nargs=2, default=(0.1, 0.3) if SMOKE else (0.5, 2.0),
+                        metavar=("MIN", "MAX"),
                         help="seconds a phone takes before an entry (table speed)")
     parser.add_argument("--poll", type=float, default=0.5 if SMOKE else 3.0,
-                        help="seconds between a phone's looks at the game's version (the read-only page's 3 s)")
-    parser.add_argument("--resend", type=float, default=0.05, help="share of stored taps sent again")
-    parser.add_argument("--twice", type=float, default=0.03, help="share of taps sent twice at once")
-    parser.add_argument("--undo", type=float, default=0.05, help="share of a phone's bids taken back at once")
+                        help="seconds between a phone's looks at the game's version "
+                             "(the read-only page's 3 s)")
+    parser.add_argument("--resend", type=float, default=0.05,
+                        help="share of stored taps sent again")
+    parser.add_argument("--twice", type=float, default=0.03,
+                        help="share of taps sent twice at once")
+    parser.add_argument("--undo", type=float, default=0.05,
+                        help="share of a phone's bids taken back at once")
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     arguments(parser, tables=50, seconds=60, workers=4)
     parser.add_argument("--database", choices=("sqlite", "postgres"), default="sqlite")
-    parser.add_argument("--crash", action="store_true", help="SIGKILL the first server half way and restart it")
+    parser.add_argument("--crash", action="store_true",
+                        help="SIGKILL the first server half way and restart it")
     args = parser.parse_args()
 
     url = database(parser, args.database, tempfile.mkdtemp(prefix="scorekeeper-load-"))
@@ -558,7 +598,8 @@ def main() -> int:
         for server in servers:
             server.start()
         rates = {"resend": args.resend, "twice": args.twice, "undo": args.undo, "poll": args.poll}
-        run = play_tables(servers, args.tables, args.seconds, tuple(args.think), rates, crash=args.crash)
+        run = play_tables(servers, args.tables, args.seconds, tuple(args.think), rates,
+                          crash=args.crash)
     finally:
         for server in servers:
             server.stop()

@@ -13,9 +13,9 @@ most meetings of a pair, three ways:
   the night is small, otherwise the best of several runs of a plain simulated annealing over swaps
   of two players of a round, from random starts; when the planner already meets the lower bound,
   nothing can do better and no search is run ("= bound");
-- **same moves**: the mean repeats of 5 runs of that plain annealing given the planner's own budget of
-  moves for the night (``seating.budget``), where the planner misses the bound: the two searches at
-  the same work;
+- **same moves**: the mean repeats of 5 runs of that plain annealing given the planner's own
+  budget of moves for the night (``seating.budget``), where the planner misses the bound: the two
+  searches at the same work;
 - **bound**: a lower bound of the repeats, the largest of
   - the meetings there are beyond the pairs available: a round at tables of sizes s₁, s₂, … makes
     Σ s(s − 1)/2 meetings, and n players have n(n − 1)/2 pairs;
@@ -256,8 +256,9 @@ def same_moves(rounds: Sequence[tuple[frozenset[int], tuple[int, ...]]]) -> floa
 
 
 def main() -> None:
-    print(f"{'night':<22} {'rounds':>6} | {'planner':>7} {'most':>4} {'CPU/round':>9} | {'same moves':>10} | "
-          f"{'independent':>11} {'most':>4} {'how':<13} | {'bound':>5} {'most':>4}")
+    print(f"{'night':<22} {'rounds':>6} | {'planner':>7} {'most':>4} {'CPU/round':>9} | "
+          f"{'same moves':>10} | {'independent':>11} {'most':>4} {'how':<13} | "
+          f"{'bound':>5} {'most':>4}")
     for name, players, tables, rounds, changes in NIGHTS:
         played, slowest, event = played_night(name, players, tables, rounds, changes)
         index = {e.name: i for i, e in enumerate(event.entrants)}
@@ -270,8 +271,8 @@ def main() -> None:
             other, how, same = mine, "= bound", "—"
         else:
             (other, how), same = independent(wanted), f"{same_moves(wanted):.1f}"
-        print(f"{name:<22} {rounds:>6} | {mine[0]:>7} {mine[1]:>4} {slowest * 1000:>6.0f} ms | {same:>10} | "
-              f"{other[0]:>11} {other[1]:>4} {how:<13} | {fewest:>5} {most:>4}")
+        print(f"{name:<22} {rounds:>6} | {mine[0]:>7} {mine[1]:>4} {slowest * 1000:>6.0f} ms | "
+              f"{same:>10} | {other[0]:>11} {other[1]:>4} {how:<13} | {fewest:>5} {most:>4}")
 
 
 if __name__ == "__main__":

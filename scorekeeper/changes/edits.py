@@ -50,7 +50,8 @@ def open_deal(doc: Document) -> Document:
 
 def set_bid(doc: Document, seat: int, bid: int) -> None:
     """Enter one player's bid in the deal being played, at a seat the rules core let bid
-    (``changes.apply`` asks ``rules.turn.bid_refusal`` first: a bid is never entered over another)."""
+    (``changes.apply`` asks ``rules.turn.bid_refusal`` first: a bid is never entered over
+    another)."""
     bids = open_deal(doc)["bids"]
     if not 0 <= seat < len(bids) or bids[seat] is not None:
         raise ValueError(f"seat {seat} was not let bid (rules.turn.bid_refusal)")
@@ -102,8 +103,8 @@ def set_tricks(doc: Document, tricks: list[int | None]) -> None:
     deal["tricks"] = list(tricks)
 
 
-def replace_deal(doc: Document, number: int, bids: list[int | None], tricks: list[int | None] | None,
-                 trump: str | None) -> None:
+def replace_deal(doc: Document, number: int, bids: list[int | None],
+                 tricks: list[int | None] | None, trump: str | None) -> None:
     """Correct an earlier deal (1-based ``number``); the later deals are replayed after it."""
     deals = doc.get("deals", [])
     if not 1 <= number <= len(deals):
@@ -118,8 +119,8 @@ def replace_deal(doc: Document, number: int, bids: list[int | None], tricks: lis
 
 
 def undo_tricks(doc: Document, number: int) -> None:
-    """Take back the tricks of the last deal (1-based ``number``), which goes back to its tricks step,
-    its bids kept; an earlier deal is corrected instead.
+    """Take back the tricks of the last deal (1-based ``number``), which goes back to its tricks
+    step, its bids kept; an earlier deal is corrected instead.
 
     >>> doc = {"players": ["Ann", "Bob"], "deals": [{"bids": [1, 0], "tricks": [1, 0]}]}
     >>> undo_tricks(doc, 1); doc["deals"]
@@ -129,7 +130,8 @@ def undo_tricks(doc: Document, number: int) -> None:
     if number != len(deals):
         raise EditError(_("Deal %(deal)s is not the last deal: correct it instead.", deal=number))
     if "tricks" not in deals[-1]:
-        raise EditError(_("Deal %(deal)s is not finished: it has no tricks to take back.", deal=number))
+        raise EditError(_("Deal %(deal)s is not finished: it has no tricks to take back.",
+                          deal=number))
     del deals[-1]["tricks"]
 
 
@@ -182,8 +184,8 @@ def set_stakes(doc: Document, stakes: dict[str, Any] | None) -> None:
 # Changes at the table (RULES.md §7): each keeps the game file's meaning for the deals played and
 # changes only what is still to come; the view replays the result, as for any other change.
 
-#: The reason of a late arrival's starting score (an adjustment on the deal before they join): kept in
-#: the game file as it is, translated where it is shown.
+#: The reason of a late arrival's starting score (an adjustment on the deal before they join): kept
+#: in the game file as it is, translated where it is shown.
 JOINED_LATE = N_("joined late")
 
 
@@ -221,11 +223,13 @@ def arrive(doc: Document, name: str, seat: int, start: int = 0) -> None:
     for them, every seat after theirs moving up one; the starting score is an adjustment "joined
     late" on the deal before they join.
 
-    >>> doc = {"players": ["Ann", "Bob"], "first_dealer": 1, "deals": [{"bids": [1, 0], "tricks": [1, 0]}]}
+    >>> doc = {"players": ["Ann", "Bob"], "first_dealer": 1,
+    ...        "deals": [{"bids": [1, 0], "tricks": [1, 0]}]}
     >>> arrive(doc, "Cy", 1, 7); doc["players"], doc["first_dealer"], doc["deals"][0]["bids"]
     (['Ann', 'Cy', 'Bob'], 2, [1, None, 0])
     >>> doc["absent"], doc["adjustments"]
-    ([{'player': 1, 'from': 1, 'to': 1}], [{'deal': 1, 'player': 1, 'points': 7, 'reason': 'joined late'}])
+    ([{'player': 1, 'from': 1, 'to': 1}],
+     [{'deal': 1, 'player': 1, 'points': 7, 'reason': 'joined late'}])
     """
     players: list[str] = doc["players"]
     if not 0 <= seat <= len(players):
@@ -271,7 +275,8 @@ def leave(doc: Document, seat: int) -> None:
 def come_back(doc: Document, seat: int) -> None:
     """A player who left (or sits out) is dealt in again from the next deal.
 
-    >>> doc = {"players": ["Ann", "Bob", "Cy"], "deals": [{"bids": [1, 0, 0], "tricks": [1, 0, 0]}] * 3,
+    >>> doc = {"players": ["Ann", "Bob", "Cy"],
+    ...        "deals": [{"bids": [1, 0, 0], "tricks": [1, 0, 0]}] * 3,
     ...        "absent": [{"player": 2, "from": 2}]}
     >>> come_back(doc, 2); doc["absent"]
     [{'player': 2, 'from': 2, 'to': 3}]
@@ -302,7 +307,8 @@ def sit_out(doc: Document, seats: list[int]) -> None:
     for seat in sorted(set(seats)):
         name = _name(doc, seat)
         if any(_away(absence, number) for absence in _absences(doc, seat)):
-            raise EditError(_("%(player)s is not at the table for the next deal anyway.", player=name))
+            raise EditError(_("%(player)s is not at the table for the next deal anyway.",
+                              player=name))
         absent.append({"player": seat, "from": number, "to": number})
 
 
@@ -334,17 +340,20 @@ def _sequence(sizes: list[HandSize]) -> str:
 
 
 def set_plan(doc: Document, game: GameFile, upcoming: list[HandSize]) -> None:
-    """Change the deals still to come (RULES.md §7): the plan becomes a custom sequence of the
-    hand sizes played so far (one-card deals dealt to break a tie included), then ``upcoming``. Games without a set plan (fixed, manual) change
-    their number of deals or their target instead (``set_end``).
+    """Change the deals still to come (RULES.md §7): the plan becomes a custom sequence of the hand
+    sizes played so far (one-card deals dealt to break a tie included), then ``upcoming``. Games
+    without a set plan (fixed, manual) change their number of deals or their target instead
+    (``set_end``).
 
     >>> from ..rules.gamefile import parse
-    >>> doc = {"players": ["Ann", "Bob"], "rules": {"max_cards": 3}, "deals": [{"bids": [1, 0], "tricks": [1, 2]}]}
+    >>> doc = {"players": ["Ann", "Bob"], "rules": {"max_cards": 3},
+    ...        "deals": [{"bids": [1, 0], "tricks": [1, 2]}]}
     >>> set_plan(doc, parse(doc), [(1, False)]); doc["rules"]
     {'deal': 'custom', 'sequence': '3-1'}
     """
     if game.rules.sizes is None:
-        raise EditError(_("This game has no plan of hand sizes: change its number of deals or its target."))
+        raise EditError(_("This game has no plan of hand sizes: "
+                          "change its number of deals or its target."))
     # the one-card deals dealt to break a tie become deals of the plan: they replay as they were
     tiebreaks = [(result.deal.cards or 1, False) for result in game.game.deals if result.tiebreak]
     sizes = [*played_sizes(game), *tiebreaks, *upcoming]
@@ -370,7 +379,8 @@ def set_rules(doc: Document, game: GameFile, rules: Document, players: int) -> N
     already dealt stay (their tricks add up to them), the new rules' plan goes on from there.
 
     >>> from ..rules.gamefile import parse
-    >>> doc = {"players": ["Ann", "Bob"], "rules": {"max_cards": 3}, "deals": [{"bids": [1, 0], "tricks": [1, 2]}]}
+    >>> doc = {"players": ["Ann", "Bob"], "rules": {"max_cards": 3},
+    ...        "deals": [{"bids": [1, 0], "tricks": [1, 2]}]}
     >>> set_rules(doc, parse(doc), {"max_cards": 2, "scoring": "exact"}, 2); doc["rules"]
     {'scoring': 'exact', 'deal': 'custom', 'sequence': '3-1-2'}
     """
@@ -381,7 +391,8 @@ def set_rules(doc: Document, game: GameFile, rules: Document, players: int) -> N
             doc["rules"] = dict(rules)
             return
         kept = {name: value for name, value in rules.items() if name not in PLAN_FIELDS}
-        rules = {**kept, "deal": "custom", "sequence": _sequence([*played, *new.sizes[len(played):]])}
+        rules = {**kept, "deal": "custom",
+                 "sequence": _sequence([*played, *new.sizes[len(played):]])}
     doc["rules"] = dict(rules)
 
 
@@ -393,7 +404,8 @@ def play_again(game: GameFile) -> Document:
     seats = [seat for seat in range(len(names)) if not any(a.player == seat and a.covers(number)
                                                               for a in game.absences)]
     last = state.deals[-1].deal.dealer if state.deals else game.first_dealer - 1
-    after = next(seat for step in range(1, len(names) + 1) if (seat := (last + step) % len(names)) in seats)
+    after = next(seat for step in range(1, len(names) + 1)
+                 if (seat := (last + step) % len(names)) in seats)
     doc: Document = {"players": [names[seat] for seat in seats], "first_dealer": seats.index(after),
                      "rules": dict(game.rules_input)}
     if game.title:
@@ -420,4 +432,5 @@ def starting_scores(game: GameFile) -> dict[str, int]:
     {'zero': 0, 'lowest': 1, 'average': 7}
     """
     totals = [game.game.totals[seat] for seat in at_the_table(game)] or [0]
-    return {"zero": 0, "lowest": math.floor(min(totals)), "average": math.floor(sum(totals) / len(totals))}
+    return {"zero": 0, "lowest": math.floor(min(totals)),
+            "average": math.floor(sum(totals) / len(totals))}

@@ -1,7 +1,8 @@
 """Where a tap lands: a tap names its deal and step (and a seat), and is applied there only, or
 refused with a sentence that names the deal. The page reads the target from the posted form
 (``play.taps.target``); ``changes.apply`` asks ``misplaced`` before anything is written. Whether a
-player may bid now is the rules core's to say (``rules.turn.bid_refusal``): asked, not judged here."""
+player may bid now is the rules core's to say (``rules.turn.bid_refusal``): asked, not judged
+here."""
 
 from __future__ import annotations
 
@@ -14,7 +15,8 @@ from ..rules.words import _
 
 class Target(NamedTuple):
     """What a tap is for: its step (bid, bids, tricks, undo, trump, cards), the deal it was made on
-    (None: it names none, and is refused), and the seat it names (a bid; an undo of bids in turn)."""
+    (None: it names none, and is refused), and the seat it names (a bid; an undo of bids in
+    turn)."""
 
     step: str
     deal: int | None
@@ -23,7 +25,8 @@ class Target(NamedTuple):
 
 def misplaced(gamefile: GameFile, aim: Target) -> str | None:
     """Why a tap doesn't fit the game as it is now, naming its deal; None when it does. A tap is
-    applied only to the deal and step it was made for: never to another deal, whatever its version."""
+    applied only to the deal and step it was made for: never to another deal, whatever its
+    version."""
     step, number = screen(gamefile), aim.deal
     names = gamefile.players
     if step.kind == "over" or step.deal is None:
@@ -31,10 +34,10 @@ def misplaced(gamefile: GameFile, aim: Target) -> str | None:
     at = step.deal.number
     if number != at:
         if number is not None and number < at:
-            return _("Deal %(deal)s is finished: this entry for it was not saved. To change the deal, correct "
-                     "it from the board.", deal=number)
-        return _("This entry is for deal %(deal)s, but the game is at deal %(at)s: it was not saved.",
-                 deal=number, at=at)
+            return _("Deal %(deal)s is finished: this entry for it was not saved. "
+                     "To change the deal, correct it from the board.", deal=number)
+        return _("This entry is for deal %(deal)s, but the game is at deal %(at)s: "
+                 "it was not saved.", deal=number, at=at)
     order = step.deal.bidding_order(len(names))
     bids = step.result.bids if step.result else (None,) * len(names)
     entered = [seat for seat in order if bids[seat] is not None]
@@ -49,7 +52,8 @@ def misplaced(gamefile: GameFile, aim: Target) -> str | None:
     if aim.step == "undo":
         if not entered and step.result is None:  # (a manual deal's cards alone are taken back)
             return _("Deal %(deal)s has no bid to take back: nothing was taken back.", deal=number)
-        if entered and not gamefile.rules.bidding.simultaneous and aim.seat is not None and aim.seat != entered[-1]:
+        if (entered and not gamefile.rules.bidding.simultaneous and aim.seat is not None
+                and aim.seat != entered[-1]):
             return _("The last bid of deal %(deal)s is %(player)s's now: nothing was taken back.",
                      deal=number, player=names[entered[-1]])
     return None

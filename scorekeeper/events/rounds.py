@@ -28,7 +28,8 @@ from ..store.groups import groups_by_id
 from ..web import language
 from .document import Document, core_event
 
-#: The next round's seating ``mixed`` by event and version: planning it is the costly part of a page.
+#: The next round's seating ``mixed`` by event and version: planning it is the costly part of a
+#: page.
 _planned: LRU[Seating] = LRU(32)
 #: Events with their rounds' games by ``Loaded.key``: 300 phones following a room screen, or a
 #: director's page opened again, read and rank the games once per change.
@@ -76,9 +77,10 @@ def progress(file: GameFile, ended_early: bool = False) -> Progress:
     if played and not state.finished and state.current is None:  # the next deal is up
         played = min(played + 1, planned) if planned else played + 1
     if not state.finished:
-        return Progress(False, played, planned, (), None, standing=table_result(state, as_it_stands=True))
-    return Progress(True, played, planned, tuple(file.players[w] for w in state.winners), table_result(state),
-                    ended_early)
+        return Progress(False, played, planned, (), None,
+                        standing=table_result(state, as_it_stands=True))
+    return Progress(True, played, planned, tuple(file.players[w] for w in state.winners),
+                    table_result(state), ended_early)
 
 
 #: A table whose game was deleted: it holds its round up no longer, and has no result.
@@ -152,11 +154,14 @@ class Loaded:
 
     @cached_property
     def _finished(self) -> tuple[Tally, tuple[Line, ...]]:
-        """The sums and standings after the finished rounds, worked out again only when they can change."""
-        games = tuple(t.game.key if t.game else None for r in self.finished_rounds for t in r.tables)
+        """The sums and standings after the finished rounds, worked out again only when they can
+        change."""
+        games = tuple(t.game.key if t.game else None
+                      for r in self.finished_rounds for t in r.tables)
 
         def work_out() -> tuple[Tally, tuple[Line, ...]]:
-            sums = tally([p["name"] for p in self.doc["players"]], self._results(), self.doc["ranking"])
+            sums = tally([p["name"] for p in self.doc["players"]], self._results(),
+                         self.doc["ranking"])
             return sums, lines_of(sums)
 
         return _standings.get((self.stored.token, self.stored.version, games), work_out)
@@ -184,9 +189,10 @@ class Loaded:
     def _provisional(self) -> tuple[Line, ...]:
         current = self.current
         assert current is not None
-        now = tuple(found for t in current.tables if (found := t.now.result or t.now.standing) is not None)
-        sums = tally([p["name"] for p in self.doc["players"]], [RoundResult(now, current.byes)], self.doc["ranking"],
-                     after=self._finished[0])
+        now = tuple(found for t in current.tables
+                    if (found := t.now.result or t.now.standing) is not None)
+        sums = tally([p["name"] for p in self.doc["players"]], [RoundResult(now, current.byes)],
+                     self.doc["ranking"], after=self._finished[0])
         return lines_of(sums)
 
     @property
@@ -213,14 +219,16 @@ class Loaded:
         current = self.current
         if not self.to_come:
             if current is not None and not current.finished:
-                raise Busy(_("Round %(round)s is the last planned round, and it is being played: plan more rounds "
-                             "under \u201cRounds to come\u201d to play another", round=current.number))
+                raise Busy(_("Round %(round)s is the last planned round, and it is being played: "
+                             "plan more rounds under \u201cRounds to come\u201d to play another",
+                             round=current.number))
             raise Busy(_("Every planned round has been played"))
         if current is not None and not current.finished:
             waiting = [str(t.number) for t in current.tables if not t.finished]
-            raise Busy(ngettext("Round %(round)s is not finished: table %(tables)s is still playing",
-                                "Round %(round)s is not finished: tables %(tables)s are still playing",
-                                len(waiting), round=current.number, tables=listed(waiting)))
+            raise Busy(ngettext(
+                "Round %(round)s is not finished: table %(tables)s is still playing",
+                "Round %(round)s is not finished: tables %(tables)s are still playing",
+                len(waiting), round=current.number, tables=listed(waiting)))
 
     def proposal(self) -> Seating | None:
         """The seating proposed for the next round (a swap the director made included), or None
@@ -264,8 +272,8 @@ def _read(stored: StoredEvent, editable: bool) -> Loaded:
         tables = []
         for number, table in enumerate(played["tables"], start=1):
             game, early = games.get(table["game"]), bool(table.get("ended_early"))
-            now = GONE if game is None else _progress.get((game.key, early),
-                                                          lambda game=game, early=early: progress(game.load(), early))
+            now = GONE if game is None else _progress.get(
+                (game.key, early), lambda game=game, early=early: progress(game.load(), early))
             tables.append(Table(number, tuple(table["players"]), game, now))
         rounds.append(Round(played["round"], tuple(tables), tuple(played["byes"])))
     return Loaded(stored, editable, doc, tuple(rounds))
@@ -277,7 +285,8 @@ def swapped(loaded: Loaded, one: object, other: object) -> Document:
     seating = loaded.proposal()
     assert seating is not None
     done = swap(seating, one, other)  # type: ignore[arg-type]
-    return dict(loaded.doc, proposal={"round": len(loaded.rounds) + 1, "tables": [list(t) for t in done.tables],
+    return dict(loaded.doc, proposal={"round": len(loaded.rounds) + 1,
+                                      "tables": [list(t) for t in done.tables],
                                       "byes": list(done.byes)})
 
 
@@ -285,7 +294,8 @@ def game_title(doc: Document, number: int, table: int) -> str:
     """A table game's title: "<event> · round r · table t", in the night's language (EVENTS.md,
     "Playing a round"): "Vrijdag · spelronde 1 · tafel 2" for a Dutch night, whoever starts it."""
     with language.speaking(doc.get("language")):
-        return _("%(event)s · round %(round)s · table %(table)s", event=doc["name"], round=number, table=table)
+        return _("%(event)s · round %(round)s · table %(table)s", event=doc["name"], round=number,
+                 table=table)
 
 
 def start(loaded: Loaded, tables: object | None) -> Document:
@@ -296,8 +306,8 @@ def start(loaded: Loaded, tables: object | None) -> Document:
     seating = manual(core_event(doc), tables) if tables is not None else loaded.proposal()
     assert seating is not None
     number = len(loaded.rounds) + 1
-    files = [parse({"title": game_title(doc, number, t), "players": list(players), "rules": doc["rules"],
-                    "first_dealer": 0})
+    files = [parse({"title": game_title(doc, number, t), "players": list(players),
+                    "rules": doc["rules"], "first_dealer": 0})
              for t, players in enumerate(seating.tables, start=1)]
     group = groups_by_id([doc["group"]]) if doc.get("group") is not None else []
     made = []
@@ -308,7 +318,8 @@ def start(loaded: Loaded, tables: object | None) -> Document:
             found.add(game)
         made.append(game)
     played = {"round": number, "byes": list(seating.byes),
-              "tables": [{"players": list(players), "game": game.id} for players, game in zip(seating.tables, made)]}
+              "tables": [{"players": list(players), "game": game.id}
+                         for players, game in zip(seating.tables, made)]}
     return dict(doc, played=[*doc["played"], played], proposal=None)
 
 
@@ -319,16 +330,16 @@ def seating_kept(seated: tuple[str, ...], game: GameFile) -> str | None:
     names = list(game.players)
     for name in seated:
         if name not in names:
-            return _("%(name)s was seated at this table by the club night and stays among its players "
-                     "(someone who leaves is marked absent from then on)", name=name)
+            return _("%(name)s was seated at this table by the club night and stays among its "
+                     "players (someone who leaves is marked absent from then on)", name=name)
     if [name for name in names if name in seated] != list(seated):
-        return _("the players seated at this table by the club night keep their seat order: %(players)s",
-                 players=", ".join(seated))
+        return _("the players seated at this table by the club night keep their seat order: "
+                 "%(players)s", players=", ".join(seated))
     late = {absence.player for absence in game.absences if absence.first == 1}
     for seat, name in enumerate(names):
         if name not in seated and seat not in late:
-            return _("%(name)s was not seated at this table by the club night: someone who joins the table "
-                     "arrives late (absent from deal 1)", name=name)
+            return _("%(name)s was not seated at this table by the club night: someone who joins "
+                     "the table arrives late (absent from deal 1)", name=name)
     return None
 
 
@@ -344,8 +355,9 @@ def total(value: Fraction) -> int | float:
 
 def standing_lines(loaded: Loaded) -> list[dict[str, Any]]:
     """The standings as the event's file gives them."""
-    return [{"rank": line.rank, "name": line.name, "score": score(line.score), "rounds_played": line.rounds_played,
-             "tables_won": line.tables_won, "deals": line.deals, "made": line.made,
+    return [{"rank": line.rank, "name": line.name, "score": score(line.score),
+             "rounds_played": line.rounds_played, "tables_won": line.tables_won,
+             "deals": line.deals, "made": line.made,
              "per_round": [score(s) for s in line.per_round], "totals": total(line.totals)}
             for line in loaded.lines]
 

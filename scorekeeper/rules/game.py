@@ -1,4 +1,4 @@
-"""Replay a game deal by deal (RULES.md §1, §2, §5): checks, points, totals, end, ties, standings."""
+"""Replay a game's deals (RULES.md §1, §2, §5): checks, points, totals, end, ties, standings."""
 
 from __future__ import annotations
 
@@ -28,10 +28,12 @@ def _check_trump(rules: Rules, deal: Deal, recorded: str | None) -> str | None:
     if recorded is None:
         return deal.trump
     if recorded not in TRUMPS:
-        raise RulesError(_("the trump %(trump)s is not one of S, H, D, C or NT", trump=repr(recorded)))
+        raise RulesError(_("the trump %(trump)s is not one of S, H, D, C or NT",
+                           trump=repr(recorded)))
     if deal.trump is not None and recorded != deal.trump:
         if deal.trump == "NT":
-            raise RulesError(_("the trump can't be %(suit)s: it is a no-trump deal", suit=_(SUIT_NAMES[recorded])))
+            raise RulesError(_("the trump can't be %(suit)s: it is a no-trump deal",
+                               suit=_(SUIT_NAMES[recorded])))
         raise RulesError(_("the trump can't be %(suit)s: the rotation makes %(trump)s trump",
                            suit=_(SUIT_NAMES[recorded]), trump=_(SUIT_NAMES[deal.trump])))
     if recorded == "NT" and deal.trump is None:
@@ -53,20 +55,22 @@ def trump_choices(rules: Rules, deal: Deal) -> tuple[str, ...]:
 
 
 def _check_bids(rules: Rules, deal: Deal, bids: Sequence[int | None], names: Sequence[str]) -> None:
-    cards = deal.cards or 0
-    players = len(names)
+    cards, players = deal.cards or 0, len(names)
     if len(bids) != players:
         raise RulesError(ngettext("there must be %(num)s bid, one per player, not %(given)s",
-                                  "there must be %(num)s bids, one per player, not %(given)s", players,
-                                  given=len(bids)))
+                                  "there must be %(num)s bids, one per player, not %(given)s",
+                                  players, given=len(bids)))
     if deal.present:
-        away = [seat for seat in range(players) if seat not in deal.present and bids[seat] is not None]
+        away = [seat for seat in range(players)
+                if seat not in deal.present and bids[seat] is not None]
         if away:
-            raise BidError(_("%(player)s is not dealt in this deal, so has no bid", player=names[away[0]]))
+            raise BidError(_("%(player)s is not dealt in this deal, so has no bid",
+                             player=names[away[0]]))
     if rules.bidding.simultaneous:
         given = [b for b in bids if b is not None]
         if given and len(given) != len(deal.seats(players)):
-            raise RulesError(_("bids are shown at once (simultaneous): enter every player's bid together"))
+            raise RulesError(_("bids are shown at once (simultaneous): "
+                               "enter every player's bid together"))
         for seat, bid in enumerate(bids):
             if bid is not None:
                 verify_bid(rules.bidding, cards, [], bid, dealer=False, name=names[seat])
@@ -76,8 +80,8 @@ def _check_bids(rules: Rules, deal: Deal, bids: Sequence[int | None], names: Seq
     if not restricted and None not in bids:  # every bid in: only the dealer's can be refused
         entered: Sequence[int] = bids  # type: ignore[assignment]  # no None among them
         if WHOLE.issuperset(map(type, entered)) and min(entered) >= 0 and max(entered) <= cards:
-            # the dealer bids last, after all the others
-            refusal = dealer_refusal(rules.bidding, cards, sum(entered), entered[deal.dealer], names[deal.dealer])
+            refusal = dealer_refusal(rules.bidding, cards, sum(entered), entered[deal.dealer],
+                                     names[deal.dealer])  # the dealer bids last, after the others
             if refusal is not None:
                 raise BidError(refusal)
             return
@@ -89,10 +93,11 @@ def _check_bids(rules: Rules, deal: Deal, bids: Sequence[int | None], names: Seq
             waiting = waiting or names[seat]
             continue
         if waiting is not None:
-            raise RulesError(_("%(player)s can't bid before %(waiting)s: bids go clockwise from eldest hand",
-                               player=names[seat], waiting=waiting))
+            raise RulesError(_("%(player)s can't bid before %(waiting)s: bids go clockwise from "
+                               "eldest hand", player=names[seat], waiting=waiting))
         if restricted or seat == deal.dealer or not 0 <= bid <= cards:
-            verify_bid(rules.bidding, cards, earlier, bid, dealer=seat == deal.dealer, name=names[seat])
+            verify_bid(rules.bidding, cards, earlier, bid, dealer=seat == deal.dealer,
+                       name=names[seat])
         earlier.append(bid)
 
 
@@ -168,8 +173,8 @@ class _Replay:
             assert deal is not None
         elif entry.cards is not None and entry.cards != deal.cards:
             raise RulesError(ngettext("the schedule deals %(num)s card here, not %(given)s",
-                                      "the schedule deals %(num)s cards here, not %(given)s", deal.cards or 0,
-                                      given=entry.cards))
+                                      "the schedule deals %(num)s cards here, not %(given)s",
+                                      deal.cards or 0, given=entry.cards))
         if self.absences:  # the pattern was sized for those at deal 1; late arrivals may not fit it
             self._check_present(deal)
         trump = deal.trump if entry.trump is None else _check_trump(rules, deal, entry.trump)
@@ -183,9 +188,9 @@ class _Replay:
             raise RulesError(_("tricks can be entered only once every player has bid"))
         if len(tricks) != len(names):
             raise RulesError(ngettext("there must be %(num)s trick count, one per player",
-                                      "there must be %(num)s trick counts, one per player", len(names)))
-        cards = deal.cards or 0
-        doubled = rules.spades_double and trump == "S"
+                                      "there must be %(num)s trick counts, one per player",
+                                      len(names)))
+        cards, doubled = deal.cards or 0, rules.spades_double and trump == "S"
         made: tuple[bool | None, ...]
         points: Sequence[Points | None]
         if deal.present:
@@ -198,10 +203,12 @@ class _Replay:
             took: tuple[int, ...] = tricks  # type: ignore[assignment]  # no None among them
             verify_tricks(took, cards, names)
             made = tuple(map(eq, bid, took))
-            scored = deal_points(rules.scoring, bid, took, cards, zero_bid=rules.zero_bid, doubled=doubled)
+            scored = deal_points(rules.scoring, bid, took, cards, zero_bid=rules.zero_bid,
+                                 doubled=doubled)
             points, totals = scored, list(map(add, state.totals, scored))
         if rules.spades_double and trump is None:
-            raise RulesError(_("spades double is played, so the trump of a finished deal must be recorded"))
+            raise RulesError(_("spades double is played, "
+                               "so the trump of a finished deal must be recorded"))
         state.totals = totals
         if True in made:
             state.made_bids = [m + b if b is not None and b == t else m
@@ -216,7 +223,7 @@ class _Replay:
         self._after_deal(index + 1)
 
     def _check_present(self, deal: Deal) -> None:
-        """A deal of a game with absences: at least two players dealt in, and cards enough for them."""
+        """A deal of a game with absences: at least two players dealt in, cards enough for them."""
         dealt, rules = len(deal.seats(len(self.names))), self.rules
         if dealt < 2:
             raise RulesError(_("at least two players must be dealt in"))
@@ -226,16 +233,16 @@ class _Replay:
         if deal.cards is not None and rules.scoring is not None:
             check_system(rules.scoring, (deal.cards,), dealt)
 
-    def _scored(self, deal: Deal, bids: Sequence[int | None], tricks: Sequence[int | None], cards: int,
-                doubled: bool) -> tuple[tuple[bool | None, ...], list[Points | None]]:
+    def _scored(self, deal: Deal, bids: Sequence[int | None], tricks: Sequence[int | None],
+                cards: int, doubled: bool) -> tuple[tuple[bool | None, ...], list[Points | None]]:
         """What a deal some players sit out scores: each player dealt in as usual, counted among
         the players dealt in; the others nothing (None)."""
         names, seats = self.names, deal.present
         for seat in range(len(names)):
             if seat not in seats and tricks[seat] is not None:
-                raise RulesError(_("%(player)s is not dealt in this deal, so has no tricks", player=names[seat]))
-        bid = [bids[seat] for seat in seats]
-        took = [tricks[seat] for seat in seats]
+                raise RulesError(_("%(player)s is not dealt in this deal, so has no tricks",
+                                   player=names[seat]))
+        bid, took = [bids[seat] for seat in seats], [tricks[seat] for seat in seats]
         if None in bid:
             raise RulesError(_("tricks can be entered only once every player has bid"))
         if None in took:
@@ -252,8 +259,8 @@ class _Replay:
     def checkpoint(self) -> Checkpoint:
         """Where the replay stands now, after the last deal played."""
         state = self.state  # the last deal's totals are the totals now
-        return Checkpoint(self.position, state.deals[-1].totals, tuple(state.made_bids), state.tiebreak,
-                          state.finished)
+        return Checkpoint(self.position, state.deals[-1].totals, tuple(state.made_bids),
+                          state.tiebreak, state.finished)
 
     def resume(self, earlier: GameState, played: int) -> None:
         """Stand where ``earlier`` stood after its first ``played`` deals (same rules, players,
@@ -269,7 +276,7 @@ class _Replay:
         if isinstance(cards, bool) or not isinstance(cards, int):
             raise RulesError(_("cards must be a whole number, not %(cards)s", cards=repr(cards)))
         check_hand_fits(cards, rules.deck_size, dealt)
-        if rules.scoring is not None:  # a house formula is checked for each hand size as it is entered
+        if rules.scoring is not None:  # a house formula is checked for each hand size entered
             check_system(rules.scoring, (cards,), dealt)
         if cards > rules.max_cards:
             raise RulesError(_("a hand of %(cards)s cards is above the top hand size of %(top)s",
@@ -299,17 +306,10 @@ class _Replay:
             state.finished = True
 
 
-def replay(
-    rules: Rules,
-    players: Sequence[str],
-    deals: Sequence[DealInput],
-    *,
-    first_dealer: int = 0,
-    adjustments: Sequence[Adjustment] = (),
-    ended: bool = False,
-    absences: Sequence[Absence] = (),
-    resume: tuple[GameState, int] | None = None,
-) -> GameState:
+def replay(rules: Rules, players: Sequence[str], deals: Sequence[DealInput], *,
+           first_dealer: int = 0, adjustments: Sequence[Adjustment] = (), ended: bool = False,
+           absences: Sequence[Absence] = (),
+           resume: tuple[GameState, int] | None = None) -> GameState:
     """Play every deal in order and return the game; a refused deal raises DealRefused.
 
     ``absences`` say who is not dealt in which deals (RULES.md §7). ``resume=(earlier, k)`` goes on
@@ -328,11 +328,11 @@ def replay(
     state = replayer.state
     for adj in adjustments:
         if not 1 <= adj.deal <= len(deals):
-            raise DealRefused(adj.deal, _("an adjustment names deal %(deal)s, which is not in the game",
-                                          deal=adj.deal))
+            raise DealRefused(adj.deal, _("an adjustment names deal %(deal)s, which is not in "
+                                          "the game", deal=adj.deal))
         if not 0 <= adj.player < len(players):
-            raise DealRefused(adj.deal, _("an adjustment names player %(player)s, who is not in the game",
-                                          player=adj.player))
+            raise DealRefused(adj.deal, _("an adjustment names player %(player)s, who is not in "
+                                          "the game", player=adj.player))
     named: dict[int, list[Adjustment]] = {}
     for adj in adjustments:
         named.setdefault(adj.deal - 1, []).append(adj)
@@ -350,7 +350,8 @@ def replay(
         state.checkpoints.append(replayer.checkpoint())
     if ended and not state.finished:
         if not deals:
-            raise GameError(_("a game can be ended only after a finished deal, and none has been played"))
+            raise GameError(_("a game can be ended only after a finished deal, "
+                              "and none has been played"))
         if state.current is not None:
             raise DealRefused(len(deals), _("a game can be ended only after a finished deal"))
         state.finished = state.ended_by_table = True
@@ -372,7 +373,8 @@ def _check_to_come(replayer: _Replay) -> None:
     deal. Tie-break deals are one-card deals to those still at the table after the schedule."""
     state, rules, players = replayer.state, replayer.rules, len(replayer.names)
     assert rules.scoring is not None
-    upcoming = [(deal.number, deal.cards, len(deal.seats(players))) for deal in state.schedule[len(state.deals):]]
+    upcoming = [(deal.number, deal.cards, len(deal.seats(players)))
+                for deal in state.schedule[len(state.deals):]]
     if rules.tie == "one-card-hand" and not state.finished and not state.tiebreak:
         after = len(state.schedule) + 1
         upcoming.append((after, 1, len(replayer.present_at(after)) or players))
@@ -385,23 +387,26 @@ def _check_to_come(replayer: _Replay) -> None:
 
 
 def too_many_cards(cards: int | None, dealt: int, deck: int) -> str | None:
-    """Why ``cards`` each can't be dealt to ``dealt`` players from the deck, with the way out; None
-    when they can.
+    """Why ``cards`` each can't be dealt to ``dealt`` players, with the way out; None when they can.
 
     >>> too_many_cards(10, 6, 52)
-    "6 players can't get 10 cards from one pack: play the rest with at most 8 (change the plan) or add a pack"
+    "6 players can't get 10 cards from one pack: play the rest with at most 8 (change the plan)
+    or add a pack"
     """
     if cards is None or cards * dealt <= deck:
         return None
     most = deck // dealt
     if deck == 52:
-        return _("%(players)s players can't get %(cards)s cards from one pack: play the rest with at most "
-                 "%(most)s (change the plan) or add a pack", players=dealt, cards=cards, most=most)
+        return _("%(players)s players can't get %(cards)s cards from one pack: "
+                 "play the rest with at most %(most)s (change the plan) or add a pack",
+                 players=dealt, cards=cards, most=most)
     if deck < 104:
-        return _("%(players)s players can't get %(cards)s cards from %(deck)s cards: play the rest with at most "
-                 "%(most)s (change the plan) or add a pack", players=dealt, cards=cards, deck=deck, most=most)
-    return _("%(players)s players can't get %(cards)s cards from %(deck)s cards: play the rest with at most "
-             "%(most)s (change the plan)", players=dealt, cards=cards, deck=deck, most=most)
+        return _("%(players)s players can't get %(cards)s cards from %(deck)s cards: "
+                 "play the rest with at most %(most)s (change the plan) or add a pack",
+                 players=dealt, cards=cards, deck=deck, most=most)
+    return _("%(players)s players can't get %(cards)s cards from %(deck)s cards: "
+             "play the rest with at most %(most)s (change the plan)",
+             players=dealt, cards=cards, deck=deck, most=most)
 
 
 def undealable(state: GameState) -> tuple[Deal, str] | None:
@@ -425,7 +430,8 @@ def _schedule(replayer: _Replay, played: int, earlier: GameState | None = None) 
     busy = state.current is not None
     if (earlier is not None and earlier.checkpoints and len(earlier.deals) == played
             and not earlier.finished and (earlier.current is not None) == busy
-            and earlier.tiebreak == state.tiebreak and earlier.checkpoints[-1].position == replayer.position):
+            and earlier.tiebreak == state.tiebreak
+            and earlier.checkpoints[-1].position == replayer.position):
         return known + earlier.schedule[played:]
     position = replayer.position + (1 if busy else 0)
     if state.tiebreak or (rules.sizes is None and rules.deals is None):

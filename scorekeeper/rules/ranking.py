@@ -69,12 +69,14 @@ def table_result(state: GameState, *, as_it_stands: bool = False) -> TableResult
 
     >>> from .game import DealInput, replay
     >>> from .presets import make_rules
-    >>> game = replay(make_rules({"deal": "fixed", "max_cards": 1, "deals": 2}, 3), ["Ann", "Bob", "Cy"],
+    >>> game = replay(make_rules({"deal": "fixed", "max_cards": 1, "deals": 2}, 3),
+    ...               ["Ann", "Bob", "Cy"],
     ...               [DealInput((1, 1, 0), (1, 0, 0)), DealInput((0, 1, 1), (0, 0, 1))])
     >>> result = table_result(game)
     >>> result.players, result.places, result.won, result.made
     (('Ann', 'Cy', 'Bob'), (1, 1, 3), (True, True, False), (2, 2, 0))
-    >>> begun = replay(game.rules, ["Ann", "Bob", "Cy"], [DealInput((1, 1, 0), (1, 0, 0)), DealInput((0, 1, 1))])
+    >>> begun = replay(game.rules, ["Ann", "Bob", "Cy"],
+    ...                [DealInput((1, 1, 0), (1, 0, 0)), DealInput((0, 1, 1))])
     >>> result = table_result(begun, as_it_stands=True)
     >>> result.players, result.places, result.won, result.deals
     (('Ann', 'Cy', 'Bob'), (1, 2, 3), (True, False, False), (1, 1, 1))
@@ -113,10 +115,12 @@ def round_scores(result: RoundResult, ranking: Ranking) -> dict[str, Fraction]:
             else:
                 below = sum(p > place for p in table.places)
                 level = sum(p == place for p in table.places) - 1
-                score = Fraction(100) * (below + Fraction(level, 2)) / others if others else Fraction(50)
+                score = (Fraction(100) * (below + Fraction(level, 2)) / others if others
+                         else Fraction(50))
             scores[name_key(name)] = score
     played = list(scores.values())
-    bye = Fraction(50) if ranking == "percent" else (sum(played, Fraction(0)) / len(played) if played else Fraction(0))
+    bye = Fraction(50) if ranking == "percent" else (
+        sum(played, Fraction(0)) / len(played) if played else Fraction(0))
     for name in result.byes:
         scores[name_key(name)] = bye
     return scores
@@ -135,7 +139,8 @@ class Tally:
     totals: tuple[Fraction, ...]
 
 
-def tally(players: Sequence[str], rounds: Sequence[RoundResult], ranking: Ranking, after: Tally | None = None) -> Tally:
+def tally(players: Sequence[str], rounds: Sequence[RoundResult], ranking: Ranking,
+          after: Tally | None = None) -> Tally:
     """The sums of ``after`` (none when None) with ``rounds`` added. A round a player neither played
     nor had a bye in scores 0."""
     keys = [name_key(name) for name in players]
@@ -158,7 +163,8 @@ def tally(players: Sequence[str], rounds: Sequence[RoundResult], ranking: Rankin
             if got:
                 sums[i] += got
         for table in result.tables:
-            for name, total, won, deals, made in zip(table.players, table.totals, table.won, table.deals, table.made):
+            for name, total, won, deals, made in zip(table.players, table.totals, table.won,
+                                                     table.deals, table.made):
                 i = index.get(name_key(name))
                 if i is not None:
                     row = counts[i]
@@ -179,19 +185,23 @@ def lines_of(sums: Tally) -> tuple[Line, ...]:
     for place, i in enumerate(order, start=1):
         level = ranked and (ranked[-1].score, ranked[-1].totals) == (scores[i], sums.totals[i])
         played, wins, deals, made = sums.counts[i]
-        ranked.append(Line(ranked[-1].rank if level else place, sums.players[i], scores[i], sums.per_round[i],
-                           played, wins, deals, made, sums.totals[i]))
+        ranked.append(Line(ranked[-1].rank if level else place, sums.players[i], scores[i],
+                           sums.per_round[i], played, wins, deals, made, sums.totals[i]))
     return tuple(ranked)
 
 
-def standings(players: Sequence[str], rounds: Sequence[RoundResult], ranking: Ranking) -> tuple[Line, ...]:
+def standings(players: Sequence[str], rounds: Sequence[RoundResult],
+              ranking: Ranking) -> tuple[Line, ...]:
     """The event's standings after its finished ``rounds``, best first (level players in the
     event's order). A round a player neither played nor had a bye in scores 0.
 
-    >>> one = TableResult(("Ann", "Bob", "Cy"), (30, 20, 10), (1, 2, 3), (True, False, False), (4, 4, 4), (3, 2, 1))
-    >>> two = TableResult(("Ann", "Bob", "Cy"), (5, 25, 15), (3, 1, 2), (False, True, False), (4, 4, 4), (0, 3, 1))
+    >>> one = TableResult(("Ann", "Bob", "Cy"), (30, 20, 10), (1, 2, 3), (True, False, False),
+    ...                   (4, 4, 4), (3, 2, 1))
+    >>> two = TableResult(("Ann", "Bob", "Cy"), (5, 25, 15), (3, 1, 2), (False, True, False),
+    ...                   (4, 4, 4), (0, 3, 1))
     >>> [(line.rank, line.name, str(line.score), str(line.totals))
-    ...  for line in standings(["Ann", "Bob", "Cy"], [RoundResult((one,)), RoundResult((two,))], "percent")]
+    ...  for line in standings(["Ann", "Bob", "Cy"], [RoundResult((one,)), RoundResult((two,))],
+    ...                        "percent")]
     [(1, 'Bob', '150', '45'), (2, 'Ann', '100', '35'), (3, 'Cy', '50', '25')]
     """
     return lines_of(tally(players, rounds, ranking))

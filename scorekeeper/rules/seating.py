@@ -95,7 +95,8 @@ def plan(event: Event) -> tuple[Seating, ...]:
     played = tuple(tuple(tuple(sorted(index[name] for name in table)) for table in seating.tables)
                    for seating in event.played)
     wanted = tuple((tuple(index[name] for name in line.players), line.split) for line in ahead)
-    before = tuple((tuple(sorted(p for table in r for p in table)), tuple(sorted(map(len, r), reverse=True)))
+    before = tuple((tuple(sorted(p for table in r for p in table)),
+                    tuple(sorted(map(len, r), reverse=True)))
                    for r in played)
     reference = _search(len(index), (), before + wanted, event.seed, ())
     k = len(played)
@@ -136,7 +137,8 @@ def _as_sets(rounds: Rounds) -> list[frozenset[frozenset[int]]]:
 
 
 @lru_cache(maxsize=16)
-def _search(players: int, fixed: Rounds, wanted: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...],
+def _search(players: int, fixed: Rounds,
+            wanted: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...],
             seed: int, start: Rounds) -> Rounds:
     """Seat each of ``wanted`` (its players, its split) after the ``fixed`` rounds."""
     rng = chance(seed, "seating", len(fixed))
@@ -167,10 +169,12 @@ def _field(q: int) -> tuple[list[list[int]], list[list[int]]] | None:
                 a ^= modulus
         return product
 
-    return [[a ^ b for b in range(q)] for a in range(q)], [[times(a, b) for b in range(q)] for a in range(q)]
+    return ([[a ^ b for b in range(q)] for a in range(q)],
+            [[times(a, b) for b in range(q)] for a in range(q)])
 
 
-def _affine(wanted: Sequence[tuple[tuple[int, ...], tuple[int, ...]]], rng: random.Random) -> list[list[list[int]]] | None:
+def _affine(wanted: Sequence[tuple[tuple[int, ...], tuple[int, ...]]],
+            rng: random.Random) -> list[list[list[int]]] | None:
     """Rounds from the parallel classes of an affine plane, when the rounds to plan fit one."""
     people, sizes = wanted[0]
     q = len(sizes)
@@ -237,7 +241,8 @@ def _total(met: list[list[int]]) -> int:
 class _Anneal:
     """Simulated annealing over swaps of two players at different tables of one round to come."""
 
-    def __init__(self, players: int, fixed: Rounds, tables: list[list[list[int]]], rng: random.Random) -> None:
+    def __init__(self, players: int, fixed: Rounds, tables: list[list[list[int]]],
+                 rng: random.Random) -> None:
         self.rng = rng
         self.tables = tables
         self.met = [[0] * players for _ in range(players)]

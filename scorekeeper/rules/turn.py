@@ -16,7 +16,8 @@ from .words import _
 
 @dataclass(frozen=True)
 class Screen:
-    """The step the scorer is at: ``cards`` (manual size), ``bid``, ``bids`` (all at once), ``tricks``, ``over``."""
+    """The step the scorer is at: ``cards`` (manual size), ``bid``, ``bids`` (all at once),
+    ``tricks``, ``over``."""
 
     kind: str
     deal: Deal | None = None
@@ -32,7 +33,8 @@ def screen(gamefile: GameFile) -> Screen:
         return Screen("over")
     if deal.cards is None:
         return Screen("cards", deal, current)
-    if current is not None and all(current.bids[seat] is not None for seat in deal.seats(len(current.bids))):
+    if current is not None and all(current.bids[seat] is not None
+                                   for seat in deal.seats(len(current.bids))):
         return Screen("tricks", deal, current)  # every player dealt in has bid
     return Screen("bids" if gamefile.rules.bidding.simultaneous else "bid", deal, current)
 
@@ -43,7 +45,8 @@ def bid_refusal(gamefile: GameFile, seat: int) -> str | None:
     for a game at a bid (``screen(...).kind == "bid"``).
 
     >>> from .gamefile import parse
-    >>> game = parse({"players": ["Ann", "Bob", "Cy"], "rules": {"deal": "fixed", "max_cards": 1, "deals": 1},
+    >>> game = parse({"players": ["Ann", "Bob", "Cy"],
+    ...               "rules": {"deal": "fixed", "max_cards": 1, "deals": 1},
     ...               "deals": [{"bids": [None, 1, None]}]})
     >>> bid_refusal(game, 2) is None  # Ann deals: Bob bids first, then Cy
     True
@@ -58,7 +61,8 @@ def bid_refusal(gamefile: GameFile, seat: int) -> str | None:
     order = step.deal.bidding_order(len(names))
     bids = step.result.bids if step.result else (None,) * len(names)
     if seat not in order:
-        return _("That player is not dealt in at deal %(deal)s: this bid was not saved.", deal=number)
+        return _("That player is not dealt in at deal %(deal)s: this bid was not saved.",
+                 deal=number)
     if bids[seat] is not None:
         return _("%(player)s has bid in deal %(deal)s already: this bid was not saved.",
                  player=names[seat], deal=number)

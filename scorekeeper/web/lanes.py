@@ -36,11 +36,13 @@ WAIT, POLL = 1.0, 0.02
 
 
 class LaneFull(ServiceUnavailable):
-    """Every place of the costly lane is taken: answered 503, asked to come back in a few seconds."""
+    """Every place of the costly lane is taken: answered 503, asked to come back in a few
+    seconds."""
 
     def __init__(self) -> None:
-        super().__init__(_("The server is busy drawing a sheet or restoring games for someone else: nothing "
-                           "was done. Try again in a few seconds; scores can still be entered."),
+        super().__init__(_("The server is busy drawing a sheet or restoring games for someone "
+                           "else: nothing was done. Try again in a few seconds; scores can still "
+                           "be entered."),
                          retry_after=RETRY_AFTER)
 
 
@@ -95,7 +97,8 @@ def costly() -> Iterator[None]:
         yield
         return
     app = current_app
-    waiting = _take([waiting_place(app)])  # every request comes through it: the one waiting goes next
+    # every request comes through it: the one waiting goes next
+    waiting = _take([waiting_place(app)])
     if waiting is None:
         raise LaneFull()
     try:

@@ -51,7 +51,8 @@ def svg(url: str) -> Markup:
     """The QR code as inline SVG: a white square and a path of the dark runs of each row, sized
     by the page (it has a viewBox and no size of its own).
 
-    >>> str(svg("https://example.org/")).startswith('<svg viewBox="0 0 29 29" class="qr-code"><path fill="#fff"')
+    >>> str(svg("https://example.org/")).startswith(
+    ...     '<svg viewBox="0 0 29 29" class="qr-code"><path fill="#fff"')
     True
     """
     code = _bordered(url)
@@ -75,7 +76,8 @@ def png(url: str) -> bytes:
     """The QR code for a printed sheet: a PNG of one pixel per module (some 300 bytes), to be drawn
     large with its pixels kept square. A PDF draws it far faster than an SVG path."""
     code = _bordered(url)
-    image = Image.frombytes("L", (len(code), len(code)), bytes(0 if dark else 255 for row in code for dark in row))
+    image = Image.frombytes("L", (len(code), len(code)),
+                            bytes(0 if dark else 255 for row in code for dark in row))
     out = io.BytesIO()
     image.convert("1").save(out, format="PNG", optimize=True)
     return out.getvalue()
