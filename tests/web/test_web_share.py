@@ -21,7 +21,7 @@ Start = Callable[..., Scorer]
 def test_the_share_page_shows_both_links_as_inline_qr_codes(start: Start) -> None:
     game = start()
     page = game.client.get(game.url + "/share").get_data(as_text=True)
-    codes = re.findall(r'<svg viewBox="0 0 \d+ \d+" class="qr-code">.*?</svg>', page)
+    codes = re.findall(r'<svg viewBox="0 0 \d+ \d+" class="qr-code"[^>]*>.*?</svg>', page)
     view, edit = f"http://localhost/v/{game.view_token}", f"http://localhost/g/{game.token}"
     assert [scanned(svg_picture(code)) for code in codes] == [[view], [edit]]  # as a phone's camera reads them
     assert view in page and edit in page
