@@ -29,19 +29,24 @@ def test_an_uploaded_game_file_becomes_a_game_on_this_phone(client: FlaskClient)
 
 def test_a_pasted_export_imports_as_well(client: FlaskClient) -> None:
     created = client.post("/api/games", json=GAME).get_json()
-    response = client.post("/import", data={"csrf_token": csrf(client), "text": json.dumps(created)})
+    response = client.post("/import",
+                           data={"csrf_token": csrf(client), "text": json.dumps(created)})
     assert response.status_code == 302
 
 
 @pytest.mark.parametrize(("pasted", "message"), [
     ("", "Choose a game file, or paste one."),
-    ("{not json", "This is not a JSON game file: Expecting property name enclosed in double quotes (line 1)."),
+    ("{not json",
+     "This is not a JSON game file: Expecting property name enclosed in double quotes (line 1)."),
     (json.dumps({**GAME, "deals": [{"bids": [0, 1, 2]}]}),
-     "This game file can't be used: deal 1: Ann deals and can't bid 0: the bids would add up to the 3 tricks"),
+     ("This game file can't be used: deal 1: "
+      "Ann deals and can't bid 0: the bids would add up to the 3 tricks")),
     (json.dumps({**GAME, "players": ["Ann"]}), "A game has 2 to 10 players"),
     ('{"players": ["\\ud800", "Bob"]}',
-     "This is not a JSON game file: it holds an unpaired surrogate such as \\ud800, which is not text."),
-    ("[" * 5000 + "]" * 5000, "This is not a JSON game file: it is nested more than 20 levels deep."),
+     ("This is not a JSON game file: "
+      "it holds an unpaired surrogate such as \\ud800, which is not text.")),
+    ("[" * 5000 + "]" * 5000,
+     "This is not a JSON game file: it is nested more than 20 levels deep."),
     ('{"first_dealer": ' + "1" * 5000 + "}", "it holds a number of more than 4,300 digits"),
 ])
 def test_a_refused_file_says_why_stores_nothing_and_keeps_the_text(client: FlaskClient, pasted: str,
@@ -59,7 +64,8 @@ def test_a_file_that_is_not_text_is_refused(client: FlaskClient) -> None:
     upload = (io.BytesIO(b"\xff\xfe\x00binary"), "game.json")
     response = client.post("/import", data={"csrf_token": csrf(client), "file": upload},
                            content_type="multipart/form-data")
-    assert response.status_code == 422 and "The file is not a text file" in text(response.get_data(as_text=True))
+    assert (response.status_code == 422
+            and "The file is not a text file" in text(response.get_data(as_text=True)))
 
 
 def test_a_refused_field_of_the_import_form_is_named_once(client: FlaskClient) -> None:

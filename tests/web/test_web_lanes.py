@@ -52,19 +52,21 @@ def new_game(client: FlaskClient) -> str:
 def bid(client: FlaskClient, game: str) -> int:
     page = client.get(f"/g/{game}").get_data(as_text=True)
     version = page.split('name="version" value="')[1].split('"')[0]
-    return client.post(f"/g/{game}/bid", data={"csrf_token": csrf_from(page), "version": version, "deal": "1",
-                                               "seat": "1", "bid": "0"}).status_code
+    return client.post(f"/g/{game}/bid", data={"csrf_token": csrf_from(page), "version": version,
+                                               "deal": "1", "seat": "1", "bid": "0"}).status_code
 
 
 def upload(client: FlaskClient) -> int:
     page = client.get("/import").get_data(as_text=True)
-    backup = {"format": "oh-hell-scorekeeper/backup-1", "games": [{"players": ["Ann", "Bob", "Cy"]}]}
+    backup = {"format": "oh-hell-scorekeeper/backup-1",
+              "games": [{"players": ["Ann", "Bob", "Cy"]}]}
     file = (io.BytesIO(json.dumps(backup).encode()), "backup.json")
     return client.post("/import", data={"csrf_token": csrf_from(page), "file": file},
                        content_type="multipart/form-data").status_code
 
 
-def test_with_every_place_taken_a_sheet_is_answered_at_once_and_the_taps_go_on(app: Flask, client: FlaskClient) -> None:
+def test_with_every_place_taken_a_sheet_is_answered_at_once_and_the_taps_go_on(
+        app: Flask, client: FlaskClient) -> None:
     game = new_game(client)
     with taken(app, 1):
         busy = client.get(f"/g/{game}/sheet.pdf")
@@ -89,19 +91,22 @@ def test_with_every_place_taken_a_restore_stores_nothing(app: Flask, client: Fla
     assert len(snapshot(app)) == len(before) + 1
 
 
-def test_the_one_request_waiting_goes_next_and_any_other_is_answered_at_once(app: Flask,
-                                                                              client: FlaskClient) -> None:
-    """A sheet asked while another is drawn waits its turn in the waiting place, and is drawn as soon
-    as the place is free; meanwhile a third request, the waiting place taken, is refused at once."""
+def test_the_one_request_waiting_goes_next_and_any_other_is_answered_at_once(
+        app: Flask, client: FlaskClient) -> None:
+    """A sheet asked while another is drawn waits its turn in the waiting place, and is drawn as
+    soon as the place is free; meanwhile a third request, the waiting place taken, is refused at
+    once."""
     game = new_game(client)
     answers: list[int] = []
     with ExitStack() as stack:
         [place] = lanes.places(app)
         running = stack.enter_context(place.open("ab"))
         fcntl.flock(running, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        waiter = threading.Thread(target=lambda: answers.append(app.test_client().get(f"/g/{game}/sheet.pdf").status_code))
+        waiter = threading.Thread(target=lambda: answers.append(
+            app.test_client().get(f"/g/{game}/sheet.pdf").status_code))
         waiter.start()
-        while not held(lanes.waiting_place(app)):  # the request is waiting: the state this test needs
+        # the request is waiting: the state this test needs
+        while not held(lanes.waiting_place(app)):
             assert waiter.is_alive(), answers
         assert client.get("/sheets/blank.pdf", query_string={"players": "9"}).status_code == 503
         fcntl.flock(running, fcntl.LOCK_UN)
@@ -109,8 +114,10 @@ def test_the_one_request_waiting_goes_next_and_any_other_is_answered_at_once(app
     assert answers == [200]
 
 
-def test_a_lane_of_two_lets_a_second_sheet_in(app: Flask, client: FlaskClient, database_url: str) -> None:
-    wide = create_app({"TESTING": True, "SECRET_KEY": "test", "SQLALCHEMY_DATABASE_URI": database_url,
+def test_a_lane_of_two_lets_a_second_sheet_in(app: Flask, client: FlaskClient,
+                                              database_url: str) -> None:
+    wide = create_app({"TESTING": True, "SECRET_KEY": "test",
+                       "SQLALCHEMY_DATABASE_URI": database_url,
                        "RATELIMIT_ENABLED": False, "COSTLY_AT_ONCE": "2"})
     phone = wide.test_client()
     game = new_game(phone)
@@ -118,10 +125,12 @@ def test_a_lane_of_two_lets_a_second_sheet_in(app: Flask, client: FlaskClient, d
         assert phone.get(f"/g/{game}/sheet.pdf").status_code == 200
     with taken(wide, 2):
         assert phone.get("/sheets/blank.pdf", query_string={"players": "6"}).status_code == 503
-    open_lane = create_app({"TESTING": True, "SECRET_KEY": "test", "SQLALCHEMY_DATABASE_URI": database_url,
+    open_lane = create_app({"TESTING": True, "SECRET_KEY": "test",
+                            "SQLALCHEMY_DATABASE_URI": database_url,
                             "RATELIMIT_ENABLED": False, "COSTLY_AT_ONCE": "0"})
     with taken(wide, 2):
-        assert open_lane.test_client().get("/sheets/blank.pdf", query_string={"players": "7"}).status_code == 200
+        assert open_lane.test_client().get("/sheets/blank.pdf",
+                                           query_string={"players": "7"}).status_code == 200
     closed(wide)
     closed(open_lane)
 
@@ -145,7 +154,8 @@ def test_a_worker_that_dies_lets_its_place_go(app: Flask, client: FlaskClient) -
 
 
 @pytest.mark.parametrize("setting", ["-1", "65", "two", "1.5"])
-def test_a_lane_setting_that_is_no_small_number_stops_the_app_with_its_name(database_url: str, setting: str) -> None:
+def test_a_lane_setting_that_is_no_small_number_stops_the_app_with_its_name(
+        database_url: str, setting: str) -> None:
     with pytest.raises(ValueRefused, match="COSTLY_AT_ONCE"):
         create_app({"TESTING": True, "SECRET_KEY": "test", "SQLALCHEMY_DATABASE_URI": database_url,
                     "COSTLY_AT_ONCE": setting})

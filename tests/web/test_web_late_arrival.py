@@ -39,7 +39,8 @@ def sheet(client: FlaskClient, token: str, language: str) -> str:
     return "\n".join(page.extract_text() for page in reader.pages)
 
 
-def test_the_reason_the_app_gives_a_late_arrival_is_in_the_page_language(client: FlaskClient) -> None:
+def test_the_reason_the_app_gives_a_late_arrival_is_in_the_page_language(
+        client: FlaskClient) -> None:
     edit, view = started(client)
     for language, said in (("nl", "later erbij gekomen"), ("de", None), ("fr", None)):
         for path in (f"/g/{edit}", f"/v/{view}"):
@@ -56,14 +57,16 @@ def test_a_late_arrival_has_no_total_before_joining_and_their_line_starts_where_
         client: FlaskClient) -> None:
     _edit, view = started(client)
     printed = sheet(client, view, "en")
-    rows = {int(line.split()[0]): line.split() for line in printed.splitlines() if re.match(r"\d+ \d+ \w+ ", line)}
+    rows = {int(line.split()[0]): line.split() for line in printed.splitlines()
+            if re.match(r"\d+ \d+ \w+ ", line)}
     assert rows[1][-4:] == ["–", "–", "–", "–"]  # Eve before she joined: no total
     assert rows[2][-4:] == ["–", "–", "–", "12†"]  # the deal she joined after: her starting points
     assert rows[3][-4:] == ["0", "0", "10", "22"]
     sheet_model = filled_sheet(parse(LATE))
     assert sheet_model.chart is not None
     lines = re.findall(r'<polyline points="([^"]*)"', str(sheet_model.chart))
-    assert [len(line.split()) for line in lines] == [4, 4, 4, 2]  # from the start, and Eve's from deal 2
+    # from the start, and Eve's from deal 2
+    assert [len(line.split()) for line in lines] == [4, 4, 4, 2]
 
 
 def test_the_chart_starts_a_line_where_its_player_joined() -> None:

@@ -1,4 +1,5 @@
-"""Logs without capabilities (docs/hosting.md): a server's logs show a token by its first characters.
+"""Logs without capabilities (docs/hosting.md): a server's logs show a token by its first
+characters.
 
 Both servers run for real on 127.0.0.1 — gunicorn as ``make serve`` starts it (with the project's
 gunicorn.conf.py, the access log on stdout), Flask's development server as ``make run`` does —
@@ -29,8 +30,8 @@ ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
 APP = "logged_app:create_app({database!r})"
 SERVERS = {
-    "gunicorn": lambda port, app: [str(BIN / "gunicorn"), "--workers", "1", "--bind", f"127.0.0.1:{port}",
-                                   "--access-logfile", "-", app],
+    "gunicorn": lambda port, app: [str(BIN / "gunicorn"), "--workers", "1", "--bind",
+                                   f"127.0.0.1:{port}", "--access-logfile", "-", app],
     "flask run": lambda port, app: [str(BIN / "flask"), "--app", app, "run", "--host", "127.0.0.1",
                                     "--port", str(port)],
 }
@@ -48,8 +49,8 @@ def serving(server: str, database: str, logs: Path) -> Iterator[int]:
     port = free_port()
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).parent)}
     with logs.open("wb") as out:
-        process = subprocess.Popen(SERVERS[server](port, APP.format(database=database)), cwd=ROOT, env=env,
-                                   stdout=out, stderr=subprocess.STDOUT)
+        process = subprocess.Popen(SERVERS[server](port, APP.format(database=database)), cwd=ROOT,
+                                   env=env, stdout=out, stderr=subprocess.STDOUT)
         try:
             deadline = time.monotonic() + 30
             while True:
@@ -73,7 +74,8 @@ def ask(port: int, method: str, path: str, body: Any = None, **headers: str) -> 
         connection.request(method, path, None if body is None else json.dumps(body), headers)
         response = connection.getresponse()
         data = response.read()
-        return response.status, json.loads(data) if response.getheader("Content-Type") == "application/json" else data
+        is_json = response.getheader("Content-Type") == "application/json"
+        return response.status, json.loads(data) if is_json else data
     finally:
         connection.close()
 
@@ -88,14 +90,16 @@ def test_no_log_line_of_a_server_holds_a_whole_token(server: str, app: Flask, da
     """``app`` is not asked anything: it empties a shared database (PostgreSQL) after the test."""
     logs = tmp_path / "server.log"
     with serving(server, database_url, logs) as port:
-        status, game = ask(port, "POST", "/api/games", {"players": ["Ann", "Bob", "Cy"], "rules": {"max_cards": 3}})
+        status, game = ask(port, "POST", "/api/games",
+                           {"players": ["Ann", "Bob", "Cy"], "rules": {"max_cards": 3}})
         assert status == 201
         edit, view = token_of(game["links"]["edit"]), token_of(game["links"]["view"])
         status, group = ask(port, "POST", "/api/groups", {"name": "Friday"})
         assert status == 201
         group_edit, group_view = token_of(group["links"]["edit"]), token_of(group["links"]["view"])
         steps = [("GET", f"/g/{edit}", None, {"Referer": f"http://127.0.0.1:{port}/"}),
-                 ("GET", f"/v/{view}", None, {"Referer": f"http://127.0.0.1:{port}/g/{edit}/share"}),
+                 ("GET", f"/v/{view}", None,
+                  {"Referer": f"http://127.0.0.1:{port}/g/{edit}/share"}),
                  ("GET", f"/v/{view}/state?v=0", None, {}),
                  ("GET", f"/api/games/{edit}", None, {}),
                  ("GET", f"/g/{edit}/export.json", None, {}),
@@ -105,11 +109,14 @@ def test_no_log_line_of_a_server_holds_a_whole_token(server: str, app: Flask, da
                  ("GET", f"/gr/{group_view}/games.csv", None, {}),
                  ("GET", f"/g/{edit}/no-such-page", None, {}),
                  ("GET", f"/g/{edit}/crash", None, {})]
-        statuses = [ask(port, method, path, body, **headers)[0] for method, path, body, headers in steps]
-        assert statuses[-2:] == [404, 500] and all(status < 400 for status in statuses[:-2]), statuses
+        statuses = [ask(port, method, path, body, **headers)[0]
+                    for method, path, body, headers in steps]
+        assert (statuses[-2:] == [404, 500]
+                and all(status < 400 for status in statuses[:-2])), statuses
     logged = logs.read_text()
     for token in (edit, view, group_edit, group_view):
         assert token not in logged
         assert token[:SHOWN + 1] not in logged
-    assert f"/g/{edit[:SHOWN]}…/crash" in logged  # the requests and the failure were logged, shortened
+    # the requests and the failure were logged, shortened
+    assert f"/g/{edit[:SHOWN]}…/crash" in logged
     assert "IntegrityError" in logged

@@ -18,7 +18,8 @@ POSTGRES_URL = os.environ.get("TEST_DATABASE_URL", "")
 GAMES = [
     {"players": ["Ann", "Bob", "Cy"], "rules": {"max_cards": 3},
      "deals": [{"bids": [1, 1, 0], "tricks": [1, 2, 0]}]},
-    {"title": "<b>Friday</b>", "players": ["Dee", "Eve"], "rules": {"preset": "oh-pshaw", "max_cards": 2},
+    {"title": "<b>Friday</b>", "players": ["Dee", "Eve"],
+     "rules": {"preset": "oh-pshaw", "max_cards": 2},
      "deals": [{"bids": [0, 1], "tricks": [0, 1]}, {"bids": [1, None]}]},
 ]
 
@@ -33,8 +34,9 @@ def test_upgrade_from_the_first_migration_keeps_every_game(tmp_path: Path) -> No
         for number, doc in enumerate(GAMES):
             db.session.execute(
                 db.text(
-                    "INSERT INTO games (token, view_token, title, data, version, created_at, updated_at)"
-                    " VALUES (:t, :v, :title, :data, 1, CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)"
+                    "INSERT INTO games (token, view_token, title, data, version, created_at, "
+                    "updated_at) VALUES (:t, :v, :title, :data, 1, CURRENT_TIMESTAMP, "
+                    "CURRENT_TIMESTAMP)"
                 ),
                 {"t": f"edit{number}", "v": f"view{number}", "title": doc.get("title", ""),
                  "data": json.dumps(doc)},
@@ -68,14 +70,16 @@ def test_sqlite_connections_use_wal_a_busy_timeout_foreign_keys_and_normal_sync(
     of the app."""
     pragma = _pragmas(app)
     if pragma is not None:
-        assert pragma == {"journal_mode": "wal", "busy_timeout": 10000, "foreign_keys": 1, "synchronous": 1}
+        assert pragma == {"journal_mode": "wal", "busy_timeout": 10000, "foreign_keys": 1,
+                          "synchronous": 1}
 
 
 def test_sqlite_synchronous_full_flushes_every_commit_when_asked(tmp_path: Path) -> None:
     """SQLITE_SYNCHRONOUS=FULL (2): an acknowledged entry survives a power cut too."""
     app = create_app({"TESTING": True, "SECRET_KEY": "t", "SQLITE_SYNCHRONOUS": "FULL",
                       "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'full.sqlite'}"})
-    assert _pragmas(app) == {"journal_mode": "wal", "busy_timeout": 10000, "foreign_keys": 1, "synchronous": 2}
+    assert _pragmas(app) == {"journal_mode": "wal", "busy_timeout": 10000, "foreign_keys": 1,
+                             "synchronous": 2}
 
 
 def test_the_migrations_make_the_tables_the_models_describe(database_url: str) -> None:

@@ -1,4 +1,5 @@
-"""A deal on the game's page: bids in order, the struck-out dealer bid, tricks, points, bad input."""
+"""A deal on the game's page: bids in order, the struck-out dealer bid, tricks, points, bad
+input."""
 
 from __future__ import annotations
 
@@ -83,29 +84,40 @@ def test_saving_tricks_scores_the_deal_and_shows_who_leads_next(start: Start) ->
 
 
 BAD_INPUT = [
-    pytest.param("/bid", {"seat": 0, "bid": 1}, "Ann deals and can't bid 1: the bids would add up to the 3 tricks (hook)",
+    pytest.param("/bid", {"seat": 0, "bid": 1},
+                 "Ann deals and can't bid 1: the bids would add up to the 3 tricks (hook)",
                  422, id="forbidden dealer bid"),
-    pytest.param("/bid", {"seat": 0, "bid": 7}, "Ann can't bid 7: a bid is a whole number from 0 to 3", 422,
+    pytest.param("/bid", {"seat": 0, "bid": 7},
+                 "Ann can't bid 7: a bid is a whole number from 0 to 3", 422,
                  id="bid above the cards"),
-    pytest.param("/bid", {"seat": 0, "bid": "two"}, "Bid must be a whole number from 0 to 52, not 'two'.", 422,
+    pytest.param("/bid", {"seat": 0, "bid": "two"},
+                 "Bid must be a whole number from 0 to 52, not 'two'.", 422,
                  id="text where a number belongs"),
-    pytest.param("/bid", {"seat": 0, "bid": "²"}, "Bid must be a whole number from 0 to 52, not '²'.", 422,
+    pytest.param("/bid", {"seat": 0, "bid": "²"},
+                 "Bid must be a whole number from 0 to 52, not '²'.", 422,
                  id="a superscript digit"),
-    pytest.param("/bid", {"seat": "١", "bid": 1}, "Seat must be a whole number from 0 to 9, not '١'.", 422,
+    pytest.param("/bid", {"seat": "١", "bid": 1},
+                 "Seat must be a whole number from 0 to 9, not '١'.", 422,
                  id="an arabic-indic seat"),
-    pytest.param("/bid", {"seat": 0, "bid": "1e1"}, "Bid must be a whole number from 0 to 52, not '1e1'.", 422,
-                 id="an exponent"),
+    pytest.param("/bid", {"seat": 0, "bid": "1e1"},
+                 "Bid must be a whole number from 0 to 52, not '1e1'.", 422, id="an exponent"),
     pytest.param("/bid", {"seat": 0}, "Bid: tap a number to bid.", 422, id="no bid"),
-    pytest.param("/bid", {"seat": 0, "bid": " "}, "Bid: tap a number to bid.", 422, id="a blank bid"),
-    pytest.param("/bid", {"seat": "x", "bid": 1}, "Seat must be a whole number from 0 to 9, not 'x'.", 422,
-                 id="no seat"),
-    pytest.param("/bid", {"seat": 0, "bid": "−1"}, "Bid must be a whole number from 0 to 52, not '−1'.", 422,
+    pytest.param("/bid", {"seat": 0, "bid": " "}, "Bid: tap a number to bid.", 422,
+                 id="a blank bid"),
+    pytest.param("/bid", {"seat": "x", "bid": 1},
+                 "Seat must be a whole number from 0 to 9, not 'x'.", 422, id="no seat"),
+    pytest.param("/bid", {"seat": 0, "bid": "−1"},
+                 "Bid must be a whole number from 0 to 52, not '−1'.", 422,
                  id="a typographic minus"),
-    pytest.param("/bid", {"seat": 0, "bid": 2, "version": 1}, "Deal 1: this entry was made on a screen that was out of date", 409, id="stale version"),
+    pytest.param("/bid", {"seat": 0, "bid": 2, "version": 1},
+                 "Deal 1: this entry was made on a screen that was out of date", 409,
+                 id="stale version"),
     pytest.param("/bid", {"seat": 0, "bid": 2, "csrf_token": None},
-                 "The form expired or was sent from elsewhere; nothing was changed", 400, id="missing CSRF token"),
+                 "The form expired or was sent from elsewhere; nothing was changed", 400,
+                 id="missing CSRF token"),
     pytest.param("/bid", {"seat": 0, "bid": 2, "csrf_token": "forged"},
-                 "The form expired or was sent from elsewhere; nothing was changed", 400, id="wrong CSRF token"),
+                 "The form expired or was sent from elsewhere; nothing was changed", 400,
+                 id="wrong CSRF token"),
 ]
 
 
@@ -123,11 +135,13 @@ def test_bad_bid_input_gets_a_message_and_keeps_the_bids(
 
 BAD_TRICKS = [
     pytest.param({"tricks-0": 1, "tricks-1": 1, "tricks-2": 1, "tricks-3": 1},
-                 "The tricks add up to 4, but 3 were played: check the counts.", id="tricks that don't add up"),
+                 "The tricks add up to 4, but 3 were played: check the counts.",
+                 id="tricks that don't add up"),
     pytest.param({"tricks-0": 4, "tricks-1": 0, "tricks-2": 0, "tricks-3": 0},
                  "Ann can't have taken 4 tricks: it must be 0 to 3.", id="more tricks than cards"),
     pytest.param({"tricks-0": "x", "tricks-1": 1, "tricks-2": 1, "tricks-3": 0},
-                 "Ann's tricks must be a whole number from 0 to 3, not 'x'", id="text where a number belongs"),
+                 "Ann's tricks must be a whole number from 0 to 3, not 'x'",
+                 id="text where a number belongs"),
     pytest.param({"tricks-0": "1e0", "tricks-1": 1, "tricks-2": 1, "tricks-3": 0},
                  "Ann's tricks must be a whole number from 0 to 3, not '1e0'", id="an exponent"),
     pytest.param({"tricks-0": 1, "tricks-1": 1, "tricks-2": 1, "tricks-3": 0, "tricks-4": 0},
@@ -141,20 +155,25 @@ BAD_TRICKS = [
 ]
 
 
-def test_without_javascript_the_tricks_form_says_the_sum_and_what_to_tap_truthfully(start: Start) -> None:
+def test_without_javascript_the_tricks_form_says_the_sum_and_what_to_tap_truthfully(
+        start: Start) -> None:
     game = start(rules={"max_cards": 3})
     game.bid(1, 1, 0, 0)
     ready = game.page()
     assert re.search(r'<p class="sum" id="trick-sum"[^>]*>Together 3 of 3 tricks ✓</p>', ready)
     prompt = text(re.search(r'<p class="prompt"[^>]*>(.*?)</p>', ready, re.DOTALL).group(1))  # type: ignore[union-attr]
-    assert "tap only what differs" not in prompt and "Ann's too, so that together they make 3" in prompt
-    refused = game.post("/tricks", {"tricks-0": 2, "tricks-1": 2, "tricks-2": 1, "tricks-3": 1}).get_data(as_text=True)
-    assert re.search(r'<p class="sum off" id="trick-sum"[^>]*>Together 6 of 3 tricks: 3 too many</p>', refused)
+    assert ("tap only what differs" not in prompt
+            and "Ann's too, so that together they make 3" in prompt)
+    refused = game.post("/tricks", {"tricks-0": 2, "tricks-1": 2, "tricks-2": 1,
+                                    "tricks-3": 1}).get_data(as_text=True)
+    assert re.search(
+        r'<p class="sum off" id="trick-sum"[^>]*>Together 6 of 3 tricks: 3 too many</p>', refused)
     assert "✗ over by 1" in text(refused)  # Bob bid 1, took 2
 
 
 @pytest.mark.parametrize(("form", "message"), BAD_TRICKS)
-def test_bad_tricks_get_a_message_and_keep_what_was_tapped(start: Start, form: dict[str, Any], message: str) -> None:
+def test_bad_tricks_get_a_message_and_keep_what_was_tapped(start: Start, form: dict[str, Any],
+                                                           message: str) -> None:
     game = start(rules={"max_cards": 3})
     game.bid(1, 1, 0, 0)
     response = game.post("/tricks", form)
@@ -173,7 +192,8 @@ def test_a_stale_version_is_refused_and_never_applied_twice(start: Start) -> Non
     first = game.post("/bid", seat=1, bid=2, version=version)
     again = game.post("/bid", seat=1, bid=2, version=version)  # the back button, or a double tap
     assert first.status_code == 302 and again.status_code == 409
-    assert "Bob has bid in deal 1 already: this bid was not saved." in text(again.get_data(as_text=True))
+    assert ("Bob has bid in deal 1 already: this bid was not saved."
+            in text(again.get_data(as_text=True)))
     assert game.export()["deals"][0]["bids"] == [None, 2, None, None]
 
 
@@ -191,10 +211,12 @@ def test_the_read_only_token_can_change_nothing(start: Start) -> None:
     token = game.view_token
     page = game.page()
     csrf = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', page).group(1)  # type: ignore[union-attr]
-    writes = ["/bid", "/bids", "/undo", "/trump", "/cards", "/tricks", "/adjust", "/adjust/0/remove", "/end",
-              "/resume", "/deal/1", "/delete", "/plan", "/rules", "/again"]
+    writes = ["/bid", "/bids", "/undo", "/trump", "/cards", "/tricks", "/adjust",
+              "/adjust/0/remove", "/end", "/resume", "/deal/1", "/delete", "/plan", "/rules",
+              "/again"]
     for path in writes:
-        response = game.client.post(f"/g/{token}{path}", data={"csrf_token": csrf, "version": game.version(),
+        response = game.client.post(f"/g/{token}{path}",
+                                    data={"csrf_token": csrf, "version": game.version(),
                                                               "seat": 1, "bid": 1})
         assert response.status_code in (403, 404), path
     assert game.export()["deals"] == []
@@ -217,7 +239,8 @@ def test_simultaneous_bids_are_entered_together(start: Start) -> None:
     page = game.page()
     assert 'name="bids-0"' in page and 'name="bids-2"' in page
     missing = game.post("/bids", {"bids-0": 1, "bids-1": 0})
-    assert missing.status_code == 422 and "Cy's bid: missing" in text(missing.get_data(as_text=True))
+    assert (missing.status_code == 422
+            and "Cy's bid: missing" in text(missing.get_data(as_text=True)))
     assert game.post("/bids", {"bids-0": 1, "bids-1": 0, "bids-2": 1}).status_code == 302
     assert game.export()["deals"][0]["bids"] == [1, 0, 1]
     assert "tricks-0" in game.page()
@@ -248,9 +271,10 @@ def test_a_trump_no_rule_needs_is_recorded_behind_a_small_control(start: Start) 
     game = start(rules={"max_cards": 2})
     page = game.page()
     assert "optional" not in text(page)
-    details = re.search(r'<details class="trump-more">\s*<summary>Record the trump</summary>(.*?)</details>', page,
-                        re.DOTALL)
-    assert details and 'name="trump" value="S"' in details.group(1)  # a plain form: no JavaScript needed
+    details = re.search(r'<details class="trump-more">\s*'
+                        r'<summary>Record the trump</summary>(.*?)</details>', page, re.DOTALL)
+    # a plain form: no JavaScript needed
+    assert details and 'name="trump" value="S"' in details.group(1)
     assert game.post("/trump", trump="H").status_code == 302
     assert "Trump recorded: ♥ · change" in text(game.page())
 
@@ -285,10 +309,9 @@ def test_a_players_name_is_shown_as_text(start: Start) -> None:
     assert "<i>Friday</i>" not in page
 
 
-
-
 def test_a_chart_of_the_running_totals_is_a_tap_away_from_the_board(start: Any) -> None:
-    """Drawn by the sheet's chart code, in the page's text colour, lines told apart by dashes and numbers."""
+    """Drawn by the sheet's chart code, in the page's text colour, lines told apart by dashes and
+    numbers."""
     game = start(rules={"max_cards": 3})
     assert "/chart" not in game.page()  # no deal scored yet: nothing to draw
     game.bid(1, 1, 0, 0)
@@ -303,7 +326,8 @@ def test_a_chart_of_the_running_totals_is_a_tap_away_from_the_board(start: Any) 
         assert 'role="img" aria-label="Running totals"' in svg
         assert svg.count("<polyline") == 4 and 'stroke="currentColor"' in svg and "#000" not in svg
         assert len(set(re.findall(r'polyline points="[^"]*" stroke-dasharray="([^"]*)"', svg))) == 4
-        assert all(f">{seat} {name}</text>" in svg for seat, name in enumerate(["Ann", "Bob", "Cy", "Dee"], 1))
+        assert all(f">{seat} {name}</text>" in svg
+                   for seat, name in enumerate(["Ann", "Bob", "Cy", "Dee"], 1))
         assert "told apart by their dashes" in text(html)
         assert f'href="{url}"' in html  # back to the game
     assert game.client.get("/g/no-such-game/chart").status_code == 404

@@ -11,18 +11,22 @@ from scorekeeper import create_app
 from scorekeeper.rules.errors import ValueRefused
 from scorekeeper.store.db import db
 
-FORWARDED = {"X-Forwarded-Proto": "https", "X-Forwarded-Host": "cards.example.org", "X-Forwarded-For": "10.0.0.7"}
+FORWARDED = {"X-Forwarded-Proto": "https", "X-Forwarded-Host": "cards.example.org",
+             "X-Forwarded-For": "10.0.0.7"}
 
 
 def app_with(database_url: str, **config: object) -> Flask:
-    return create_app({"TESTING": True, "SECRET_KEY": "test", "SQLALCHEMY_DATABASE_URI": database_url, **config})
+    return create_app({"TESTING": True, "SECRET_KEY": "test",
+                       "SQLALCHEMY_DATABASE_URI": database_url, **config})
 
 
 def links(app: Flask) -> dict[str, str]:
     """The links of a game stored through the proxy (the database's connections closed after)."""
-    created = app.test_client().post("/api/games", json={"players": ["Ann", "Bob"]}, headers=FORWARDED)
+    created = app.test_client().post("/api/games", json={"players": ["Ann", "Bob"]},
+                                     headers=FORWARDED)
     with app.app_context():
-        db.session.execute(db.text("DELETE FROM games"))  # the shared PostgreSQL database stays empty
+        # the shared PostgreSQL database stays empty
+        db.session.execute(db.text("DELETE FROM games"))
         db.session.commit()
         db.engine.dispose()
     assert created.status_code == 201
@@ -31,7 +35,8 @@ def links(app: Flask) -> dict[str, str]:
 
 def test_behind_one_proxy_the_links_are_the_proxys(database_url: str) -> None:
     found = links(app_with(database_url, PROXY_HOPS="1"))
-    assert found and all(link.startswith("https://cards.example.org/") for link in found.values()), found
+    assert found and all(link.startswith("https://cards.example.org/")
+                         for link in found.values()), found
 
 
 def test_without_proxy_hops_a_forwarded_header_is_not_believed(database_url: str) -> None:
@@ -40,6 +45,7 @@ def test_without_proxy_hops_a_forwarded_header_is_not_believed(database_url: str
 
 
 @pytest.mark.parametrize("hops", ["1e3", "-1", "6", "²", "one"])
-def test_a_proxy_hops_setting_that_is_no_small_number_stops_the_app_with_its_name(database_url: str, hops: str) -> None:
+def test_a_proxy_hops_setting_that_is_no_small_number_stops_the_app_with_its_name(
+        database_url: str, hops: str) -> None:
     with pytest.raises(ValueRefused, match="PROXY_HOPS"):
         app_with(database_url, PROXY_HOPS=hops)

@@ -60,12 +60,14 @@ def answered(port: int) -> bool:
 
 @pytest.fixture
 def app(database_url: str) -> Iterator[Flask]:  # the suite's app has no rate limits and no proxy
-    made = create_app({"TESTING": True, "SECRET_KEY": "test", "SQLALCHEMY_DATABASE_URI": database_url,
+    made = create_app({"TESTING": True, "SECRET_KEY": "test",
+                       "SQLALCHEMY_DATABASE_URI": database_url,
                        "PROXY_HOPS": "1", "RATELIMIT_ENABLED": True,
                        "RATE_LIMITS": dict.fromkeys(ratelimits.LIMITS, "2 per minute")})
     yield made
     with made.app_context():
-        db.session.execute(db.text("DELETE FROM games"))  # the shared PostgreSQL database stays empty
+        # the shared PostgreSQL database stays empty
+        db.session.execute(db.text("DELETE FROM games"))
         db.session.commit()
         db.engine.dispose()
 
@@ -79,6 +81,7 @@ def proxied(app: Flask, location: str, tmp_path: Path) -> Iterator[int]:
     thread.start()
     port = free_port()
     temp = {name: tmp_path / name for name in ("body", "proxy", "fastcgi", "uwsgi", "scgi")}
+    temp_paths = " ".join(f"{name}_temp_path {path};" for name, path in temp.items())
     config = tmp_path / "nginx.conf"
     config.write_text(f"""
         daemon off;
@@ -88,7 +91,7 @@ def proxied(app: Flask, location: str, tmp_path: Path) -> Iterator[int]:
         events {{ worker_connections 64; }}
         http {{
             access_log off;
-            {" ".join(f"{name}_temp_path {path};" for name, path in temp.items()).replace("body_temp", "client_body_temp")}
+            {temp_paths.replace("body_temp", "client_body_temp")}
             server {{
                 listen 127.0.0.1:{port};
                 {location.replace("127.0.0.1:8000", f"127.0.0.1:{server.server_port}")}
@@ -118,8 +121,10 @@ def new_games(port: int, client: str, forwarded: list[str | None]) -> list[int]:
     ``forwarded`` (the X-Forwarded-For the client sends, if any): the answers' status codes."""
     codes = []
     for header in forwarded:
-        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30, source_address=(client, 0))
-        headers = {"Content-Type": "application/json"} | ({"X-Forwarded-For": header} if header else {})
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30,
+                                                source_address=(client, 0))
+        headers = {"Content-Type": "application/json"} | (
+            {"X-Forwarded-For": header} if header else {})
         connection.request("POST", "/api/games", body=GAME, headers=headers)
         codes.append(connection.getresponse().status)
         connection.close()
@@ -132,16 +137,21 @@ MADE_UP = ["203.0.113.1", "203.0.113.2", "203.0.113.3", "198.51.100.9, 203.0.113
 def test_the_documented_nginx_lines_count_the_address_nginx_saw(app: Flask, tmp_path: Path) -> None:
     assert DOCUMENTED is not None, "docs/hosting.md shows no nginx block"
     with proxied(app, DOCUMENTED.group(1), tmp_path) as port:
-        assert new_games(port, "127.0.0.2", MADE_UP) == [201, 201, 429, 429]  # a new address each time: refused
-        assert new_games(port, "127.0.0.3", [None, None, None]) == [201, 201, 429]  # counted apart from .2
+        # a new address each time: refused
+        assert new_games(port, "127.0.0.2", MADE_UP) == [201, 201, 429, 429]
+        # counted apart from .2
+        assert new_games(port, "127.0.0.3", [None, None, None]) == [201, 201, 429]
         assert new_games(port, "127.0.0.4", [None]) == [201]
 
 
-def test_without_its_x_forwarded_for_line_a_made_up_address_passes(app: Flask, tmp_path: Path) -> None:
+def test_without_its_x_forwarded_for_line_a_made_up_address_passes(
+        app: Flask, tmp_path: Path) -> None:
     """What the line prevents, shown: the test above fails on the lines documented before."""
     assert DOCUMENTED is not None
-    location = "\n".join(line for line in DOCUMENTED.group(1).splitlines() if "X-Forwarded-For" not in line)
+    location = "\n".join(line for line in DOCUMENTED.group(1).splitlines()
+                         if "X-Forwarded-For" not in line)
     with proxied(app, location, tmp_path) as port:
         assert new_games(port, "127.0.0.2", MADE_UP[:3]) == [201, 201, 201]
         assert new_games(port, "127.0.0.3", [None, None]) == [201, 201]
-        assert new_games(port, "127.0.0.4", [None]) == [429]  # every client without the header: one count
+        # every client without the header: one count
+        assert new_games(port, "127.0.0.4", [None]) == [429]

@@ -28,11 +28,13 @@ AppMaker = Callable[..., Flask]
 
 @pytest.fixture
 def limited_app(database_url: str) -> Iterator[AppMaker]:
-    """Make the app with every kind limited to ``limit`` per client address (closed after the test)."""
+    """Make the app with every kind limited to ``limit`` per client address (closed after the
+    test)."""
     made: list[Flask] = []
 
     def make(limit: str = "2 per minute", **config: object) -> Flask:
-        made.append(create_app({"TESTING": True, "SECRET_KEY": "test", "SQLALCHEMY_DATABASE_URI": database_url,
+        made.append(create_app({"TESTING": True, "SECRET_KEY": "test",
+                                "SQLALCHEMY_DATABASE_URI": database_url,
                                 "RATE_LIMITS": dict.fromkeys(ratelimits.LIMITS, limit), **config}))
         return made[-1]
 
@@ -48,14 +50,16 @@ def limited(limited_app: AppMaker) -> Flask:
 
 def new_game_form(client: FlaskClient, action: str = "start") -> TestResponse:
     csrf = csrf_from(client.get("/new").get_data(as_text=True))
-    return client.post("/new", data={"csrf_token": csrf, "players-0": "Ann", "players-1": "Bob", "players-2": "Cy",
-                                     "first_dealer": "0", "preset": "oh-hell", "action": action})
+    return client.post("/new", data={"csrf_token": csrf, "players-0": "Ann", "players-1": "Bob",
+                                     "players-2": "Cy", "first_dealer": "0", "preset": "oh-hell",
+                                     "action": action})
 
 
 def upload(client: FlaskClient) -> TestResponse:
     csrf = csrf_from(client.get("/import").get_data(as_text=True))
     file = (io.BytesIO(json.dumps(GAME).encode()), "game.json")
-    return client.post("/import", data={"csrf_token": csrf, "file": file}, content_type="multipart/form-data")
+    return client.post("/import", data={"csrf_token": csrf, "file": file},
+                       content_type="multipart/form-data")
 
 
 def new_group(client: FlaskClient) -> TestResponse:
@@ -68,14 +72,16 @@ REQUESTS: dict[str, tuple[str, Callable[[FlaskClient], TestResponse]]] = {
     "a new game through the API": ("games", lambda c: c.post("/api/games", json=GAME)),
     "a new game from the form": ("games", new_game_form),
     "an import": ("imports", upload),
-    "a new group through the API": ("groups", lambda c: c.post("/api/groups", json={"name": "Friday club"})),
+    "a new group through the API": ("groups",
+                                    lambda c: c.post("/api/groups", json={"name": "Friday club"})),
     "a new group from the form": ("groups", new_group),
     "a blank sheet": ("sheets", lambda c: c.get("/sheets/blank.pdf?players=4")),
 }
 
 
 @pytest.mark.parametrize("asked", REQUESTS)
-def test_a_limit_refuses_past_its_count_and_says_when_to_try_again(limited: Flask, asked: str) -> None:
+def test_a_limit_refuses_past_its_count_and_says_when_to_try_again(
+        limited: Flask, asked: str) -> None:
     kind, send = REQUESTS[asked]
     client = limited.test_client()
     assert [send(client).status_code < 400 for _ in range(2)] == [True, True]
@@ -122,12 +128,15 @@ def test_a_game_s_sheet_is_limited_as_sheets(limited_app: AppMaker) -> None:
 def test_entering_scores_and_opening_a_game_are_never_limited(limited_app: AppMaker) -> None:
     app = limited_app("1 per hour")
     client = app.test_client()
-    links = client.post("/api/games", json={"players": FOUR, "rules": {"max_cards": 3}}).get_json()["links"]
+    links = client.post("/api/games",
+                        json={"players": FOUR, "rules": {"max_cards": 3}}).get_json()["links"]
     game = Scorer(client, links["edit"].rsplit("/", 1)[1], links["view"].rsplit("/", 1)[1])
-    for bids, tricks in (((1, 1, 0, 0), (1, 1, 1, 0)), ((1, 0, 0, 0), (0, 0, 1, 1))):  # 3 cards, then 2
+    # 3 cards, then 2
+    for bids, tricks in (((1, 1, 0, 0), (1, 1, 1, 0)), ((1, 0, 0, 0), (0, 0, 1, 1))):
         game.bid(*bids)
         assert game.tricks(*tricks).status_code == 302
-    for url in (game.url, f"/v/{game.view_token}", f"/api/games/{game.token}", f"/g/{game.token}/plan", "/"):
+    for url in (game.url, f"/v/{game.view_token}", f"/api/games/{game.token}",
+                f"/g/{game.token}/plan", "/"):
         assert all(client.get(url).status_code == 200 for _ in range(5)), url
     assert len(game.export()["deals"]) == 2
     assert client.post("/api/games", json=GAME).status_code == 429  # while new games are refused
@@ -154,15 +163,18 @@ FORWARDED = {"X-Forwarded-Proto": "https", "X-Forwarded-Host": "cards.example.or
 
 def test_behind_a_proxy_each_client_address_has_its_own_count(limited_app: AppMaker) -> None:
     client = limited_app(PROXY_HOPS="1").test_client()
-    first, second = ({**FORWARDED, "X-Forwarded-For": address} for address in ("10.0.0.7", "10.0.0.8"))
-    assert [client.post("/api/groups", json={"name": "A"}, headers=first).status_code for _ in range(3)] == \
-        [201, 201, 429]
+    first, second = ({**FORWARDED, "X-Forwarded-For": address}
+                     for address in ("10.0.0.7", "10.0.0.8"))
+    assert [client.post("/api/groups", json={"name": "A"}, headers=first).status_code
+            for _ in range(3)] == [201, 201, 429]
     assert client.post("/api/groups", json={"name": "B"}, headers=second).status_code == 201
 
 
-def test_without_a_proxy_a_forwarded_address_does_not_escape_the_limit(limited_app: AppMaker) -> None:
+def test_without_a_proxy_a_forwarded_address_does_not_escape_the_limit(
+        limited_app: AppMaker) -> None:
     client = limited_app().test_client()
-    codes = [client.post("/api/groups", json={"name": "A"}, headers={"X-Forwarded-For": f"10.0.0.{n}"}).status_code
+    codes = [client.post("/api/groups", json={"name": "A"},
+                         headers={"X-Forwarded-For": f"10.0.0.{n}"}).status_code
              for n in range(3)]
     assert codes == [201, 201, 429]
 
@@ -173,7 +185,8 @@ def test_the_limits_can_be_turned_off(limited_app: AppMaker) -> None:
 
 
 @pytest.mark.parametrize("setting", ["maybe", "2", ""])
-def test_a_limits_switch_that_is_no_yes_or_no_stops_the_app_with_its_name(limited_app: AppMaker, setting: str) -> None:
+def test_a_limits_switch_that_is_no_yes_or_no_stops_the_app_with_its_name(
+        limited_app: AppMaker, setting: str) -> None:
     with pytest.raises(ValueRefused, match="RATELIMIT_ENABLED"):
         limited_app(RATELIMIT_ENABLED=setting)
 
@@ -181,7 +194,8 @@ def test_a_limits_switch_that_is_no_yes_or_no_stops_the_app_with_its_name(limite
 @pytest.mark.parametrize(("uri", "storage"), [("memory://", "MemoryStorage"),
                                               ("redis://localhost:6379", "RedisStorage"),
                                               ("memcached://localhost:11211", "MemcachedStorage")])
-def test_the_counts_are_kept_where_the_storage_setting_says(limited_app: AppMaker, uri: str, storage: str) -> None:
+def test_the_counts_are_kept_where_the_storage_setting_says(limited_app: AppMaker, uri: str,
+                                                            storage: str) -> None:
     app = limited_app(RATELIMIT_STORAGE_URI=uri)
     [limiter] = app.extensions["limiter"]
     assert type(limiter.storage).__name__ == storage
@@ -196,13 +210,15 @@ def start_request(client: FlaskClient, edit: str, how: str) -> TestResponse:
 
 
 @pytest.mark.parametrize("how", ["page", "api"])
-def test_starting_a_round_counts_each_of_its_tables_as_a_new_game(limited_app: AppMaker, how: str) -> None:
+def test_starting_a_round_counts_each_of_its_tables_as_a_new_game(
+        limited_app: AppMaker, how: str) -> None:
     """Finding 7 of the club nights' review: three 400-player nights and their first rounds made 300
     games from one address in 0.6 s, and a new game right after was still welcome."""
     app = limited_app("10 per minute")
     client = app.test_client()
     names = [f"P{n}" for n in range(13)]  # three tables
-    event = client.post("/api/events", json={"name": "Club night", "players": names, "rounds": 3, "seed": 1})
+    event = client.post("/api/events",
+                        json={"name": "Club night", "players": names, "rounds": 3, "seed": 1})
     assert event.status_code == 201
     edit = event.get_json()["links"]["edit"].rsplit("/", 1)[1]
     assert [client.post("/api/games", json=GAME).status_code for _game in range(8)] == [201] * 8
@@ -210,35 +226,42 @@ def test_starting_a_round_counts_each_of_its_tables_as_a_new_game(limited_app: A
     refused = start_request(client, edit, how)
     assert refused.status_code == 429 and refused.headers["Retry-After"]
     said = refused.get_json()["error"] if how == "api" else message(refused)
-    assert said.startswith("Too many new games have been started from this network in a short time.")
+    assert said.startswith(
+        "Too many new games have been started from this network in a short time.")
     assert snapshot(app) == before  # no game, no round
 
     fresh = limited_app("10 per minute").test_client()
-    other = fresh.post("/api/events", json={"name": "Club night", "players": names, "rounds": 3, "seed": 1})
+    other = fresh.post("/api/events",
+                       json={"name": "Club night", "players": names, "rounds": 3, "seed": 1})
     edit = other.get_json()["links"]["edit"].rsplit("/", 1)[1]
     assert start_request(fresh, edit, how).status_code in (201, 302)
-    assert [fresh.post("/api/games", json=GAME).status_code for _game in range(8)] == [201] * 7 + [429]
+    assert ([fresh.post("/api/games", json=GAME).status_code for _game in range(8)]
+            == [201] * 7 + [429])
 
 
 def test_a_refused_start_counts_no_game(limited_app: AppMaker) -> None:
     app = limited_app("10 per minute")
     client = app.test_client()
-    event = client.post("/api/events", json={"name": "Club night", "players": [f"P{n}" for n in range(13)],
-                                             "rounds": 1, "seed": 1}).get_json()
+    event = client.post("/api/events",
+                        json={"name": "Club night", "players": [f"P{n}" for n in range(13)],
+                              "rounds": 1, "seed": 1}).get_json()
     edit = event["links"]["edit"].rsplit("/", 1)[1]
     assert client.post(f"/api/events/{edit}/rounds", json={"tables": [["P1"]]}).status_code == 422
     assert client.post(f"/api/events/{edit}/rounds", json={}).status_code == 201
     assert client.post(f"/api/events/{edit}/rounds", json={}).status_code == 409
-    assert [client.post("/api/games", json=GAME).status_code for _game in range(8)] == [201] * 7 + [429]
+    assert ([client.post("/api/games", json=GAME).status_code for _game in range(8)]
+            == [201] * 7 + [429])
 
 
 def test_the_largest_nights_round_starts_within_the_default_limits(database_url: str) -> None:
     """100 tables at once: one round of the largest night (EVENTS.md, "Limits") fits the limit on
     new games a minute, which counts them."""
-    limited = create_app({"TESTING": True, "SECRET_KEY": "test", "SQLALCHEMY_DATABASE_URI": database_url})
+    limited = create_app({"TESTING": True, "SECRET_KEY": "test",
+                          "SQLALCHEMY_DATABASE_URI": database_url})
     client = limited.test_client()
-    event = client.post("/api/events", json={"name": "Big night", "players": [f"Player {n}" for n in range(400)],
-                                             "rounds": 2, "seed": 1}).get_json()
+    event = client.post("/api/events",
+                        json={"name": "Big night", "players": [f"Player {n}" for n in range(400)],
+                              "rounds": 2, "seed": 1}).get_json()
     edit = event["links"]["edit"].rsplit("/", 1)[1]
     started = client.post(f"/api/events/{edit}/rounds", json={})
     assert started.status_code == 201 and len(started.get_json()["played"][0]["tables"]) == 100
@@ -251,8 +274,9 @@ def test_a_club_night_s_pdfs_count_against_the_limit_on_sheets(limited_app: AppM
     limit on sheets (30 a minute), cards and results count together, the game's sheets with them."""
     app = limited_app(ratelimits.LIMITS["sheets"])
     client = app.test_client()
-    event = client.post("/api/events", json={"name": "Club night", "players": [f"P{n}" for n in range(13)],
-                                             "rounds": 2, "seed": 1}).get_json()
+    event = client.post("/api/events",
+                        json={"name": "Club night", "players": [f"P{n}" for n in range(13)],
+                              "rounds": 2, "seed": 1}).get_json()
     edit, view = (event["links"][kind].rsplit("/", 1)[1] for kind in ("edit", "view"))
     assert client.post(f"/api/events/{edit}/rounds", json={}).status_code == 201
     pdfs = [f"/e/{edit}/cards.pdf", f"/e/{view}/results.pdf", f"/e/{edit}/results.pdf",
@@ -262,6 +286,7 @@ def test_a_club_night_s_pdfs_count_against_the_limit_on_sheets(limited_app: AppM
     for path in pdfs:
         refused = client.get(path)
         assert refused.status_code == 429 and refused.headers["Retry-After"]
-        assert message(refused).startswith("Too many printable sheets have been asked for from this network")
+        assert message(refused).startswith(
+            "Too many printable sheets have been asked for from this network")
     assert client.get("/sheets/blank.pdf?players=4").status_code == 429
     assert client.get(f"/e/{view}").status_code == 200  # the night's pages are never limited

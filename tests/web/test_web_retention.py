@@ -17,7 +17,8 @@ from scorekeeper.store.db import db
 
 
 def app_with(database_url: str, **config: object) -> Flask:
-    return create_app({"TESTING": True, "SECRET_KEY": "test", "SQLALCHEMY_DATABASE_URI": database_url,
+    return create_app({"TESTING": True, "SECRET_KEY": "test",
+                       "SQLALCHEMY_DATABASE_URI": database_url,
                        "RATELIMIT_ENABLED": False, **config})
 
 
@@ -31,7 +32,8 @@ def keeping_30_days(database_url: str) -> Iterator[Flask]:
 def store(client: FlaskClient, days_ago: int, **document: object) -> str:
     """A game stored through the API and last changed ``days_ago`` days ago: its edit token."""
     document.setdefault("players", FOUR)
-    token: str = client.post("/api/games", json=document).get_json()["links"]["edit"].rsplit("/", 1)[1]
+    token: str = client.post("/api/games",
+                             json=document).get_json()["links"]["edit"].rsplit("/", 1)[1]
     age_of(client.application, token, days_ago)
     return token
 
@@ -53,7 +55,8 @@ def tokens(app: Flask) -> set[str]:
     return {token for token, _data, _version in snapshot(app)}
 
 
-def test_a_game_without_a_deal_goes_after_the_days_and_one_with_a_deal_never(keeping_30_days: Flask) -> None:
+def test_a_game_without_a_deal_goes_after_the_days_and_one_with_a_deal_never(
+        keeping_30_days: Flask) -> None:
     app = keeping_30_days
     client = app.test_client()
     forgotten = store(client, 31)
@@ -61,7 +64,8 @@ def test_a_game_without_a_deal_goes_after_the_days_and_one_with_a_deal_never(kee
     finished = store(client, 4000, players=["Ann", "Bob", "Cy"], rules={"max_cards": 1, "deals": 1},
                      deals=[{"bids": [0, 0, 0], "tricks": [1, 0, 0]}])
     one_bid = store(client, 4000, players=["Ann", "Bob", "Cy"], deals=[{"bids": [None, 1, None]}])
-    renamed = store(client, 31, title="Friday", rules={"max_cards": 5}, stakes={"per_point": "0.10"})
+    renamed = store(client, 31, title="Friday", rules={"max_cards": 5},
+                    stakes={"per_point": "0.10"})
     assert "2 game(s) without a deal and unchanged for 30 days removed." in remove(app)
     assert tokens(app) == {recent, finished, one_bid}
     assert forgotten not in tokens(app) and renamed not in tokens(app)
@@ -85,7 +89,8 @@ def test_a_removed_game_leaves_its_group_and_the_group_stays(keeping_30_days: Fl
 
 def test_a_game_changed_within_the_days_stays(keeping_30_days: Flask) -> None:
     app = keeping_30_days
-    game = Scorer(app.test_client(), store(app.test_client(), 45, players=FOUR, rules={"max_cards": 3}), "")
+    game = Scorer(app.test_client(),
+                  store(app.test_client(), 45, players=FOUR, rules={"max_cards": 3}), "")
     game.bid(1)  # a bid, then taken back: no deal, but changed today
     assert game.post("/undo").status_code == 302
     assert "deals" not in game.export() or not game.export()["deals"]
@@ -102,7 +107,7 @@ def test_retention_is_off_by_default(database_url: str) -> None:
 
 
 @pytest.mark.parametrize("days", ["-1", "thirty", "1e3", "40000"])
-def test_a_retention_setting_that_is_no_number_of_days_stops_the_app_with_its_name(database_url: str,
-                                                                                   days: str) -> None:
+def test_a_retention_setting_that_is_no_number_of_days_stops_the_app_with_its_name(
+        database_url: str, days: str) -> None:
     with pytest.raises(ValueRefused, match="REMOVE_UNPLAYED_AFTER_DAYS"):
         app_with(database_url, REMOVE_UNPLAYED_AFTER_DAYS=days)

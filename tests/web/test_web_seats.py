@@ -15,7 +15,8 @@ from webhelpers import FOUR, Scorer, csrf_from, snapshot
 from werkzeug.datastructures import MultiDict
 
 Start = Callable[..., Scorer]
-SEATS = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+SEATS = settings(max_examples=80, deadline=None,
+                 suppress_health_check=[HealthCheck.function_scoped_fixture])
 #: Seat indexes no form of four players posts: out of range, or not written as a seat.
 ODD = ["4", "9", "10", "01", "00", "²", "١", "-1", "1 ", " 1", "1e0", "", "x"]
 
@@ -34,7 +35,8 @@ def posts(draw: st.DrawFn, prefix: str, values: st.SearchStrategy[str]) -> list[
 
 
 def _exactly(fields: list[tuple[str, str]], prefix: str) -> list[str] | None:
-    """The value posted for each of the four seats, when each was posted exactly once and nothing else."""
+    """The value posted for each of the four seats, when each was posted exactly once and nothing
+    else."""
     posted = [name for name, _ in fields]
     wanted = [f"{prefix}-{seat}" for seat in range(4)]
     if sorted(posted) != sorted(wanted):
@@ -43,14 +45,15 @@ def _exactly(fields: list[tuple[str, str]], prefix: str) -> list[str] | None:
 
 
 def _send(game: Scorer, path: str, fields: list[tuple[str, str]]) -> Any:
-    form = MultiDict([("csrf_token", csrf_from(game.page())), ("version", str(game.version())), *fields])
+    form = MultiDict([("csrf_token", csrf_from(game.page())),
+                      ("version", str(game.version())), *fields])
     return game.client.post(game.url + path, data=form)
 
 
 @SEATS
 @given(fields=posts("bids", st.sampled_from(["0", "1", "2", "3"])))
-def test_simultaneous_bids_are_stored_seat_by_seat_or_not_at_all(app: Flask, start: Start,
-                                                                  fields: list[tuple[str, str]]) -> None:
+def test_simultaneous_bids_are_stored_seat_by_seat_or_not_at_all(
+        app: Flask, start: Start, fields: list[tuple[str, str]]) -> None:
     game = start(rules={"preset": "british-oh-hell", "deal": "down", "max_cards": 3})
     before = snapshot(app)
     response = _send(game, "/bids", fields)
@@ -78,8 +81,10 @@ def test_tricks_are_stored_seat_by_seat_or_not_at_all(app: Flask, start: Start,
 
 
 @SEATS
-@given(bids=posts("bids", st.sampled_from(["0", "1", "2"])), tricks=posts("tricks", st.sampled_from(["0", "1"])))
-def test_a_correction_is_stored_seat_by_seat_or_not_at_all(app: Flask, start: Start, bids: list[tuple[str, str]],
+@given(bids=posts("bids", st.sampled_from(["0", "1", "2"])),
+       tricks=posts("tricks", st.sampled_from(["0", "1"])))
+def test_a_correction_is_stored_seat_by_seat_or_not_at_all(app: Flask, start: Start,
+                                                           bids: list[tuple[str, str]],
                                                            tricks: list[tuple[str, str]]) -> None:
     game = start(rules={"max_cards": 2, "bidding": "free"},
                  deals=[{"bids": [1, 0, 0, 0], "tricks": [1, 1, 0, 0]}])
@@ -89,7 +94,8 @@ def test_a_correction_is_stored_seat_by_seat_or_not_at_all(app: Flask, start: St
     if response.status_code == 302:
         assert posted_bids is not None and posted_tricks is not None
         deal = game.export()["deals"][0]
-        assert deal["bids"] == [int(v) for v in posted_bids] and deal["tricks"] == [int(v) for v in posted_tricks]
+        assert (deal["bids"] == [int(v) for v in posted_bids]
+                and deal["tricks"] == [int(v) for v in posted_tricks])
     else:
         assert response.status_code == 422 and snapshot(app) == before
 
@@ -97,16 +103,18 @@ def test_a_correction_is_stored_seat_by_seat_or_not_at_all(app: Flask, start: St
 @SEATS
 @given(rows=st.lists(st.tuples(st.sampled_from([*map(str, range(12)), *ODD]),
                                st.sampled_from([*FOUR, "", "Eve", "Fay"])), max_size=12))
-def test_a_new_game_has_exactly_the_names_in_their_rows_or_is_refused(app: Flask, rows: list[tuple[str, str]]) -> None:
+def test_a_new_game_has_exactly_the_names_in_their_rows_or_is_refused(
+        app: Flask, rows: list[tuple[str, str]]) -> None:
     client = app.test_client()
-    form = MultiDict([("csrf_token", csrf_from(client.get("/new").get_data(as_text=True))), ("action", "start"),
-                      *((f"players-{row}", name) for row, name in rows)])
+    form = MultiDict([("csrf_token", csrf_from(client.get("/new").get_data(as_text=True))),
+                      ("action", "start"), *((f"players-{row}", name) for row, name in rows)])
     response = client.post("/new", data=form)
     stored = snapshot(app)
     if response.status_code == 302:
         indexes = [row for row, _ in rows]
         assert len(set(indexes)) == len(indexes)  # no row posted twice
-        assert set(indexes) <= {str(row) for row in range(10)}  # every row one of the ten, written as such
+        # every row one of the ten, written as such
+        assert set(indexes) <= {str(row) for row in range(10)}
         by_row = {int(row): name for row, name in rows}
         names = [by_row.get(row, "") for row in range(max(by_row) + 1)]
         while not names[-1]:

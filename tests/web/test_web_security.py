@@ -1,6 +1,8 @@
-"""Security rules, each checked on every route of the app's URL map, so a route added later is covered.
+"""Security rules, each checked on every route of the app's URL map, so a route added later is
+covered.
 
-Hostile names in the PDF sheets: test_web_sheets.py; the PDF fetcher alone: tests/sheets/test_sheet_fetcher.py.
+Hostile names in the PDF sheets: test_web_sheets.py; the PDF fetcher alone:
+tests/sheets/test_sheet_fetcher.py.
 """
 
 from __future__ import annotations
@@ -24,14 +26,16 @@ import scorekeeper.sheets.pdf
 from scorekeeper.store.db import db
 from scorekeeper.store.games import Game
 
-#: What a page, a sheet or a header says, the same on any database: `make test` runs it on SQLite only.
+#: What a page, a sheet or a header says, the same on any database: `make test` runs it on SQLite
+#: only.
 pytestmark = pytest.mark.rendering
 
 Start = Callable[..., Scorer]
 DEALS = [{"bids": [0, 1, 1, 0], "tricks": [1, 1, 1, 0]}, {"bids": [None, None, 1, None]}]
 GAME = {"players": ["Ann", "Bob", "Cy"], "rules": {"max_cards": 3}}
 
-#: What each write route takes from its page, valid for the game ``playing`` makes; a new route gets all.
+#: What each write route takes from its page, valid for the game ``playing`` makes; a new route gets
+#: all.
 FORMS: dict[str, dict[str, Any]] = {
     "play.bid": {"seat": 3, "bid": 0},
     "play.bids": {f"bids-{seat}": bid for seat, bid in enumerate([0, 0, 1, 0])},
@@ -44,7 +48,8 @@ FORMS: dict[str, dict[str, Any]] = {
     "play.adjust": {"player": 0, "deal": 1, "points": "5", "reason": "revoke"},
     "games.new": {"players-0": "Ann", "players-1": "Bob", "action": "start"},
     "plan.plan": {"cards-0": "1", "action": "save"},
-    "plan.rules": {"preset": "oh-hell", "rules-max_cards": "3", "rules-scoring": "exact", "action": "save"},
+    "plan.rules": {"preset": "oh-hell", "rules-max_cards": "3", "rules-scoring": "exact",
+                   "action": "save"},
     "plan.again": {},
     "games.import_game": {"text": json.dumps(GAME)},
 }
@@ -54,7 +59,8 @@ CREATE = {"games.new", "games.import_game", "api.create_game"}
 #: Query strings that make a GET route do its real work.
 QUERIES = {"sheets.blank": {"players": "Ann,Bob,Cy"}, "play.state": {"v": "0"},
            "games.example": {"players-0": "Ann", "players-1": "Bob", "rules-scoring": "exact"}}
-GAME_ROUTES = [r for r in url_rules("POST") if "token" in r.arguments and not r.rule.startswith("/api/")]
+GAME_ROUTES = [r for r in url_rules("POST")
+               if "token" in r.arguments and not r.rule.startswith("/api/")]
 
 
 @pytest.fixture
@@ -84,19 +90,25 @@ def test_the_read_only_link_is_refused_on_every_write_route_and_changes_nothing(
     before = snapshot(app)
     response = viewer.post(url(rule, playing.view_token), data=form)
     assert response.status_code == 403
-    assert "This is the read-only link of a game: it can show the game but not change it." in message(response)
+    assert ("This is the read-only link of a game: it can show the game but not change it."
+            in message(response))
     assert snapshot(app) == before
-    mine = playing.client.post(url(rule, playing.token), data={**form, "csrf_token": csrf_from(playing.page())})
-    assert mine.status_code in (302, 422), "with the edit link, the same form is not refused as a write"
+    mine = playing.client.post(url(rule, playing.token),
+                               data={**form, "csrf_token": csrf_from(playing.page())})
+    assert mine.status_code in (302, 422), (
+        "with the edit link, the same form is not refused as a write")
 
 
-def test_every_write_route_without_a_game_link_only_creates_a_new_game_group_or_event_or_changes_one() -> None:
-    assert {r.endpoint for r in url_rules("POST") if not {"token", "group", "event"} & set(r.arguments)} \
+def test_every_write_route_without_a_game_link_only_creates_a_new_game_group_or_event_or_changes_one(
+) -> None:
+    assert {r.endpoint for r in url_rules("POST")
+            if not {"token", "group", "event"} & set(r.arguments)} \
         == CREATE | {"groups.new", "api.create_group", "events_api.create_event", "events.new"}
 
 
 @pytest.mark.parametrize("method", ["post", "put", "patch", "delete"])
-def test_the_json_api_has_no_write_reachable_with_a_read_only_link(app: Flask, playing: Scorer, method: str) -> None:
+def test_the_json_api_has_no_write_reachable_with_a_read_only_link(
+        app: Flask, playing: Scorer, method: str) -> None:
     before, client = snapshot(app), app.test_client()
     document = playing.export()
     for rule in (r for r in url_rules() if r.rule.startswith("/api/") and "token" in r.arguments):
@@ -106,11 +118,13 @@ def test_the_json_api_has_no_write_reachable_with_a_read_only_link(app: Flask, p
 
 
 @pytest.mark.parametrize("rule", url_rules("GET"), ids=str)
-def test_no_get_route_changes_a_game_or_anything_but_the_device_list_nor_shows_the_edit_link(app: Flask, playing: Scorer, rule: Rule) -> None:
+def test_no_get_route_changes_a_game_or_anything_but_the_device_list_nor_shows_the_edit_link(
+        app: Flask, playing: Scorer, rule: Rule) -> None:
     viewer = app.test_client()
     viewer.get(f"/v/{playing.view_token}")
     viewer.get("/new")  # its CSRF token: made once per session, by the first page with a form
-    for client, token, allowed in ((playing.client, playing.token, {playing.token, playing.view_token}),
+    for client, token, allowed in ((playing.client, playing.token,
+                                    {playing.token, playing.view_token}),
                                    (viewer, playing.view_token, {playing.view_token})):
         before = snapshot(app)
         with client.session_transaction() as session:
@@ -140,7 +154,8 @@ RESPONSES: dict[str, Callable[[FlaskClient, Scorer], TestResponse]] = {
     "400 CSRF page": lambda c, g: c.post(g.url + "/bid", data={"seat": 3, "bid": 0}),
     "413 page": lambda c, g: c.post("/import", data={"text": "x" * (1024 * 1024 + 10)}),
     "422 page": lambda c, g: g.post("/bid", seat=3, bid=9),
-    "409 page": lambda c, g: c.post(g.url + "/undo", data={"csrf_token": csrf_from(g.page()), "version": 0}),
+    "409 page": lambda c, g: c.post(g.url + "/undo",
+                                    data={"csrf_token": csrf_from(g.page()), "version": 0}),
     "302 redirect": lambda c, g: g.post("/bid", seat=3, bid=0),
     "JSON 201": lambda c, g: c.post("/api/games", json=GAME),
     "JSON 404": lambda c, g: c.get("/api/games/nothing-here"),
@@ -150,7 +165,8 @@ RESPONSES: dict[str, Callable[[FlaskClient, Scorer], TestResponse]] = {
     "HEAD": lambda c, g: c.head("/"),
     "OPTIONS": lambda c, g: c.options("/new"),
     "import result page": lambda c, g: c.post("/import", data={
-        "csrf_token": csrf_from(g.page()), "text": json.dumps({"format": "oh-hell-scorekeeper/backup-1", "games": []})}),
+        "csrf_token": csrf_from(g.page()),
+        "text": json.dumps({"format": "oh-hell-scorekeeper/backup-1", "games": []})}),
 }
 
 
@@ -162,13 +178,14 @@ def test_every_kind_of_response_carries_the_security_headers(playing: Scorer, na
 @pytest.mark.parametrize("rule", url_rules("GET"), ids=str)
 def test_every_get_route_carries_the_security_headers(playing: Scorer, rule: Rule) -> None:
     for token in (playing.token, playing.view_token):
-        with playing.client.get(url(rule, token), query_string=QUERIES.get(rule.endpoint, {})) as response:
+        with playing.client.get(url(rule, token),
+                                query_string=QUERIES.get(rule.endpoint, {})) as response:
             _check_headers(response)
 
 
 @pytest.mark.parametrize("path", ["/", "/api/games/x"])
-def test_a_crash_is_a_500_with_a_message_and_the_security_headers(app: Flask, monkeypatch: pytest.MonkeyPatch,
-                                                                  path: str) -> None:
+def test_a_crash_is_a_500_with_a_message_and_the_security_headers(
+        app: Flask, monkeypatch: pytest.MonkeyPatch, path: str) -> None:
     def crash(*args: object) -> None:
         raise RuntimeError("boom")
 
@@ -182,8 +199,8 @@ def test_a_crash_is_a_500_with_a_message_and_the_security_headers(app: Flask, mo
 
 @pytest.mark.parametrize("csrf", ["missing", "another phone's", "made up"])
 @pytest.mark.parametrize("rule", url_rules("POST"), ids=str)
-def test_a_form_without_its_own_csrf_token_is_refused_on_every_post_route(app: Flask, playing: Scorer,
-                                                                       rule: Rule, csrf: str) -> None:
+def test_a_form_without_its_own_csrf_token_is_refused_on_every_post_route(
+        app: Flask, playing: Scorer, rule: Rule, csrf: str) -> None:
     other = csrf_from(app.test_client().get("/new").get_data(as_text=True))
     form = {**FORMS.get(rule.endpoint, ANY_FORM), "version": version(app, playing.token)}
     if csrf != "missing":
@@ -192,12 +209,13 @@ def test_a_form_without_its_own_csrf_token_is_refused_on_every_post_route(app: F
     response = playing.client.post(url(rule, playing.token), data=form)
     if rule.rule.startswith("/api/"):  # JSON only, so a form from another site can't reach it
         assert response.status_code == 415 and "application/json" in message(response)
-        sent = playing.client.post(url(rule, playing.token), data=json.dumps(GAME), content_type="text/plain")
+        sent = playing.client.post(url(rule, playing.token), data=json.dumps(GAME),
+                                   content_type="text/plain")
         assert sent.status_code == 415
     else:
         assert response.status_code == 400
-        assert message(response) == ("The form expired or was sent from elsewhere; nothing was changed — "
-                                     "reload and try again.")
+        assert message(response) == ("The form expired or was sent from elsewhere; nothing was "
+                                     "changed — reload and try again.")
     assert snapshot(app) == before
 
 
@@ -215,15 +233,17 @@ def test_tokens_come_from_secrets_with_at_least_128_bits_and_are_never_shared(
     for _ in range(200):
         assert client.post("/api/games", json=GAME).status_code == 201
     with app.app_context():
-        tokens = [t for row in db.session.execute(db.select(Game.token, Game.view_token)) for t in row]
+        tokens = [t for row in db.session.execute(db.select(Game.token, Game.view_token))
+                  for t in row]
     assert len(tokens) == 400 and len(set(tokens)) == 400 and set(tokens) <= set(made)
-    assert all(re.fullmatch(r"[A-Za-z0-9_-]{22,64}", token) for token in tokens)  # 22 × 6 bits ≥ 128
+    # 22 × 6 bits ≥ 128
+    assert all(re.fullmatch(r"[A-Za-z0-9_-]{22,64}", token) for token in tokens)
 
 
 HOSTILE_SHEET = {
     "title": '<link rel=stylesheet href="http://127.0.0.1:1/x.css"> url(file:///etc/passwd)',
-    "players": ['<img src="file:///etc/passwd">', "url(file:///etc/passwd)", '<style>@import "file:///etc/passwd"',
-                "<link href=//127.0.0.1:1/x rel=icon>"],
+    "players": ['<img src="file:///etc/passwd">', "url(file:///etc/passwd)",
+                '<style>@import "file:///etc/passwd"', "<link href=//127.0.0.1:1/x rel=icon>"],
 }
 
 
@@ -239,10 +259,13 @@ def test_the_pdf_renderer_fetches_nothing_but_static_files_whatever_the_names(
     monkeypatch.setattr(scorekeeper.sheets.pdf, "static_file", spy)
     body = client.post("/api/games", json={**HOSTILE_SHEET, "rules": {"max_cards": 2}}).get_json()
     blank = {"players": ",".join(HOSTILE_SHEET["players"]), "title": HOSTILE_SHEET["title"]}
-    for response in (client.get(body["links"]["sheet"]), client.get("/sheets/blank.pdf", query_string=blank)):
+    for response in (client.get(body["links"]["sheet"]),
+                     client.get("/sheets/blank.pdf", query_string=blank)):
         assert response.status_code == 200 and response.mimetype == "application/pdf"
-        content = "".join("".join(page.extract_text() for page in PdfReader(io.BytesIO(response.data)).pages).split())
+        content = "".join("".join(page.extract_text()
+                                  for page in PdfReader(io.BytesIO(response.data)).pages).split())
         assert "root:x:0:0" not in content
         for name in [HOSTILE_SHEET["title"], *HOSTILE_SHEET["players"]]:
             assert "".join(name.split()) in content
-    assert asked and all(url.startswith(scorekeeper.sheets.pdf.BASE_URL + "static/") for url in asked)
+    assert asked and all(url.startswith(scorekeeper.sheets.pdf.BASE_URL + "static/")
+                         for url in asked)

@@ -18,7 +18,8 @@ from pypdf import PdfReader
 
 from scorekeeper.rules.values import LANGUAGES
 
-#: What a page, a sheet or a header says, the same on any database: `make test` runs it on SQLite only.
+#: What a page, a sheet or a header says, the same on any database: `make test` runs it on SQLite
+#: only.
 pytestmark = pytest.mark.rendering
 
 
@@ -34,8 +35,9 @@ def test_a_name_with_emoji_prints_its_emoji_in_an_embedded_font(client: FlaskCli
     reader = PdfReader(io.BytesIO(blank(client, players="Ann 🦊,Bob 🎲,Cy,Dee")))
     fonts = [font.get_object() for font in reader.pages[0]["/Resources"]["/Font"].values()]
     symbola = [font for font in fonts if "Symbola" in str(font["/BaseFont"])]
-    assert symbola and all("/FontFile2" in font["/DescendantFonts"][0].get_object()["/FontDescriptor"]
-                           for font in symbola)
+    assert (symbola
+            and all("/FontFile2" in font["/DescendantFonts"][0].get_object()["/FontDescriptor"]
+                    for font in symbola))
     page = reader.pages[0].extract_text()
     assert "🦊" in page and "🎲" in page
 
@@ -50,7 +52,8 @@ class Word(NamedTuple):
     text: str
 
 
-WORD = re.compile(r'<word xMin="([0-9.]+)" yMin="([0-9.]+)" xMax="([0-9.]+)" yMax="([0-9.]+)">([^<]*)</word>')
+WORD = re.compile(r'<word xMin="([0-9.]+)" yMin="([0-9.]+)" xMax="([0-9.]+)" '
+                  r'yMax="([0-9.]+)">([^<]*)</word>')
 
 
 def words(pdf: bytes) -> list[list[Word]]:
@@ -58,11 +61,12 @@ def words(pdf: bytes) -> list[list[Word]]:
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "sheet.pdf"
         path.write_bytes(pdf)
-        html = subprocess.run(["pdftotext", "-bbox", str(path), "-"], capture_output=True, text=True,
-                              check=True).stdout
+        html = subprocess.run(["pdftotext", "-bbox", str(path), "-"], capture_output=True,
+                              text=True, check=True).stdout
     pages = html.split("<page ")[1:]
-    return [[Word(float(a), float(b), float(c), float(d), w) for a, b, c, d, w in WORD.findall(page)]
-            for page in pages]
+    return [
+        [Word(float(a), float(b), float(c), float(d), w) for a, b, c, d, w in WORD.findall(page)]
+        for page in pages]
 
 
 def overlapping(page: list[Word]) -> list[tuple[str, str]]:
@@ -81,7 +85,8 @@ def overlapping(page: list[Word]) -> list[tuple[str, str]]:
 
 GAME = {"players": ["Annemarie", "Bartholomeus", "Cy", "Dee"], "title": "Vrijdag",
         "rules": {"max_cards": 3}, "stakes": {"per_point": "0.05", "currency": "EUR"},
-        "deals": [{"bids": [1, 0, 1, 0], "tricks": [2, 0, 1, 0]}, {"bids": [1, 1, 0, 1], "tricks": [0, 1, 0, 1]}]}
+        "deals": [{"bids": [1, 0, 1, 0], "tricks": [2, 0, 1, 0]},
+                  {"bids": [1, 1, 0, 1], "tricks": [0, 1, 0, 1]}]}
 
 
 def glued(page: list[Word], labels: list[str]) -> list[str]:
@@ -91,10 +96,11 @@ def glued(page: list[Word], labels: list[str]) -> list[str]:
 
 
 @pytest.mark.parametrize("language", sorted(LANGUAGES))
-def test_no_word_of_a_sheet_runs_into_or_over_another_in_any_language(app: Flask, client: FlaskClient,
-                                                                      language: str) -> None:
+def test_no_word_of_a_sheet_runs_into_or_over_another_in_any_language(
+        app: Flask, client: FlaskClient, language: str) -> None:
     with app.test_request_context(), force_locale(language):
-        labels = [gettext(label) for label in ("Bid", "Took", "Score", "Total", "Cards", "Dealer", "Trump")]
+        labels = [gettext(label)
+                  for label in ("Bid", "Took", "Score", "Total", "Cards", "Dealer", "Trump")]
     sheets = {
         "blank, 4 players": blank(client, players="4", lang=language),
         "blank, 8 players": blank(client, players="8", lang=language),
@@ -109,7 +115,8 @@ def test_no_word_of_a_sheet_runs_into_or_over_another_in_any_language(app: Flask
     sheets["filled"] = filled.get_data()
     clashes = {name: found for name, pdf in sheets.items()
                for found in [sorted({(*pair,) for page in words(pdf) for pair in overlapping(page)}
-                                    | {(word,) for page in words(pdf) for word in glued(page, labels)})] if found}
+                                    | {(word,) for page in words(pdf)
+                                       for word in glued(page, labels)})] if found}
     assert not clashes
 
 
@@ -119,7 +126,8 @@ THOUSANDS = {"players": ["Ann", "Bob", "Cy", "Dee"], "title": "Vrijdag",
                        "made": "10 + tricks * 2.25", "missed": "-bid * 1.5"},
              "stakes": {"per_point": "0.05", "currency": "EUR"},
              "adjustments": [{"deal": 1, "player": 0, "points": 1200, "reason": "start"}],
-             "deals": [{"bids": [1, 1, 1, 1], "tricks": [1, 1, 1, 0]}, {"bids": [0, 2, 0, 0], "tricks": [1, 2, 0, 0]},
+             "deals": [{"bids": [1, 1, 1, 1], "tricks": [1, 1, 1, 0]},
+                       {"bids": [0, 2, 0, 0], "tricks": [1, 2, 0, 0]},
                        {"bids": [1, 0, 1, 0], "tricks": [1, 0, 2, 0]}]}
 
 

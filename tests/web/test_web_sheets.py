@@ -23,7 +23,8 @@ from bench.worst_cases import largest_game as heaviest_game
 from scorekeeper.store.db import db
 from scorekeeper.store.games import Game
 
-#: What a page, a sheet or a header says, the same on any database: `make test` runs it on SQLite only.
+#: What a page, a sheet or a header says, the same on any database: `make test` runs it on SQLite
+#: only.
 pytestmark = pytest.mark.rendering
 
 FOUR = ["Ann", "Bob", "Cy", "Dee"]
@@ -50,7 +51,8 @@ class Sheet(PdfReader):
     def page_text(self, page: int, mode: str = "plain") -> str:
         """The text of a page, ``plain`` or laid out as printed (``layout``), with − as -."""
         if (page, mode) not in self.extracted:
-            self.extracted[page, mode] = self.pages[page].extract_text(extraction_mode=mode).replace(MINUS, "-")
+            extracted = self.pages[page].extract_text(extraction_mode=mode)
+            self.extracted[page, mode] = extracted.replace(MINUS, "-")
         return self.extracted[page, mode]
 
 
@@ -108,7 +110,8 @@ def long_rows(reader: Sheet) -> dict[int, list[str]]:
     for page in range(len(reader.pages)):
         for line in reader.page_text(page, "layout").splitlines():
             words = line.split()
-            if words and re.fullmatch(r"\d+[T↻]?", words[0]) and int(words[0].rstrip("T↻")) == len(rows) + 1:
+            if (words and re.fullmatch(r"\d+[T↻]?", words[0])
+                    and int(words[0].rstrip("T↻")) == len(rows) + 1):
                 rows[len(rows) + 1] = words
     return rows
 
@@ -116,7 +119,8 @@ def long_rows(reader: Sheet) -> dict[int, list[str]]:
 def pages_of_rows(reader: Sheet) -> list[int]:
     """The pages that hold a long sheet's deals: their lines begin with a number and the cards."""
     row = re.compile(r"^ *\d+[T↻]? +\d+ ", re.MULTILINE)
-    return [page for page in range(len(reader.pages)) if row.search(reader.page_text(page, "layout"))]
+    return [page for page in range(len(reader.pages))
+            if row.search(reader.page_text(page, "layout"))]
 
 
 def blank(client: FlaskClient, **params: Any) -> Sheet:
@@ -185,7 +189,8 @@ def test_blank_form_offers_every_preset_and_both_papers(client: FlaskClient) -> 
     for name in ("oh-hell", "elevator", "kachuful", "cooperative"):
         assert f'value="{name}"' in page
     assert 'value="a4"' in page and 'value="letter"' in page
-    assert "<style" not in page and "style=" not in page  # the CSP: no inline style, no inline script
+    # the CSP: no inline style, no inline script
+    assert "<style" not in page and "style=" not in page
     assert not re.search(r'<script(?![^>]*\s(?:src=|type="application/json"))', page)
 
 
@@ -274,7 +279,8 @@ def test_blank_oh_pshaw_last_deal_is_no_trump_when_all_cards_are_dealt(client: F
 
 
 def test_blank_hook_from_lets_one_card_deals_go_free(client: FlaskClient) -> None:
-    rows = [line.split() for line in row_lines(blank(client, players="Ann,Bob,Cy,Dee", hook_from="2")).values()]
+    rows = [line.split()
+            for line in row_lines(blank(client, players="Ann,Bob,Cy,Dee", hook_from="2")).values()]
     assert rows and all((row[1] == "1") == ("free" in row) for row in rows)
 
 
@@ -284,7 +290,8 @@ def test_blank_free_bidding_has_no_dealer_column(client: FlaskClient) -> None:
     assert "Trump Bid Took" in content
 
 
-def test_blank_open_pattern_prints_twenty_rows_and_manual_leaves_cards_blank(client: FlaskClient) -> None:
+def test_blank_open_pattern_prints_twenty_rows_and_manual_leaves_cards_blank(
+        client: FlaskClient) -> None:
     fixed = schedule(blank(client, players="Ann,Bob,Cy,Dee", deal="fixed", max_cards="5"))
     assert [cards for _, cards, _ in fixed] == ["5"] * 20
     manual = schedule(blank(client, players="Ann,Bob,Cy,Dee", deal="manual", deals="12"))
@@ -295,7 +302,8 @@ def test_blank_letter_paper_and_landscape_for_many_players(client: FlaskClient) 
     assert is_paper(blank(client, players="4", paper="letter"), LETTER, landscape=False)
     assert is_paper(blank(client, players="8", paper="letter"), LETTER, landscape=True)
     assert is_paper(blank(client, players="8", paper="a4"), A4, landscape=True)
-    assert is_paper(blank(client, players="3", paper="a4", orientation="landscape"), A4, landscape=True)
+    assert is_paper(blank(client, players="3", paper="a4", orientation="landscape"), A4,
+                    landscape=True)
 
 
 def test_blank_eight_players_and_twenty_five_deals_fit_one_page(client: FlaskClient) -> None:
@@ -306,7 +314,8 @@ def test_blank_eight_players_and_twenty_five_deals_fit_one_page(client: FlaskCli
         assert [n for n, _, _ in schedule(reader)] == list(range(1, 26))
 
 
-def test_blank_forty_deal_sequence_repeats_the_column_heads_on_every_page(client: FlaskClient) -> None:
+def test_blank_forty_deal_sequence_repeats_the_column_heads_on_every_page(
+        client: FlaskClient) -> None:
     sequence = "-".join(str(1 + k % 5) for k in range(40))
     reader = blank(client, players=",".join(TEN), deal="custom", sequence=sequence)
     assert len(reader.pages) >= 2
@@ -335,8 +344,9 @@ def test_names_in_chinese_or_japanese_print_in_a_font_that_has_them(client: Flas
     reader = blank(client, players="李雷,韩梅梅,さくら,Ann")
     fonts = [font.get_object() for font in reader.pages[0]["/Resources"]["/Font"].values()]
     fallback = [font for font in fonts if "Droid-Sans-Fallback" in str(font["/BaseFont"])]
-    assert fallback and all("/FontFile2" in font["/DescendantFonts"][0].get_object()["/FontDescriptor"]
-                            for font in fallback)
+    assert (fallback
+            and all("/FontFile2" in font["/DescendantFonts"][0].get_object()["/FontDescriptor"]
+                    for font in fallback))
     text = reader.pages[0].extract_text()
     assert all(name in text for name in ("李雷", "韩梅梅", "さくら"))
 
@@ -346,7 +356,8 @@ def test_names_in_chinese_or_japanese_print_in_a_font_that_has_them(client: Flas
     [
         ({"preset": "no-such-game", "players": "4"}, "Unknown preset 'no-such-game'"),
         ({"players": "1"}, "The number of players must be a whole number from 2 to 10, not '1'"),
-        ({"players": "200"}, "The number of players must be a whole number from 2 to 10, not '200'"),
+        ({"players": "200"},
+         "The number of players must be a whole number from 2 to 10, not '200'"),
         ({"players": "²"}, "2 to 10 players"),
         ({"players": "9" * 5000}, "The number of players must be a whole number from 2 to 10"),
         ({"players": "A,B,C,D,E,F,G,H,I,J,K"}, "2 to 10 players"),
@@ -354,25 +365,33 @@ def test_names_in_chinese_or_japanese_print_in_a_font_that_has_them(client: Flas
         ({"players": "Ann,ann"}, "listed twice"),
         ({"players": ""}, "Give the players"),
         ({"players": "4", "paper": "legal"}, "The paper must be one of a4, letter, not 'legal'"),
-        ({"players": "4", "orientation": "diagonal"}, "The orientation must be one of portrait, landscape, not 'diagonal'"),
+        ({"players": "4", "orientation": "diagonal"},
+         "The orientation must be one of portrait, landscape, not 'diagonal'"),
         ({"preset": "trickster", "players": "6"}, "the largest possible is 8"),
-        ({"players": "4", "max_cards": "ten"}, "Top hand (cards) must be a whole number from 1 to 104, not 'ten'"),
-        ({"players": "4", "spades_double": "maybe"}, "Spades double must be yes or no, not 'maybe'"),
-        ({"players": "4", "zero_bid": "1e100000000"}, "A made zero bid scores must be a whole number"),
+        ({"players": "4", "max_cards": "ten"},
+         "Top hand (cards) must be a whole number from 1 to 104, not 'ten'"),
+        ({"players": "4", "spades_double": "maybe"},
+         "Spades double must be yes or no, not 'maybe'"),
+        ({"players": "4", "zero_bid": "1e100000000"},
+         "A made zero bid scores must be a whole number"),
         ({"players": "4", "zero_bid": "²"}, "A made zero bid scores must be a whole number"),
         ({"players": "4", "deal": "custom", "sequence": "9" * 5000}, "is not a number of cards"),
         ({"players": "4", "first_dealer": "²"}, "first dealer '²'"),
-        ({"players": "4", "first_dealer": "5"}, "The first dealer's seat must be a whole number from 1 to 4"),
+        ({"players": "4", "first_dealer": "5"},
+         "The first dealer's seat must be a whole number from 1 to 4"),
         ({"players": "10", "deal": "fixed", "max_cards": "5", "deals": "1000"},
          "Number of deals must be a whole number from 1 to 200, not '1000'"),
-        ({"players": "4", "per_point": "1e-99999999"}, "The stake per point must be an amount from 0.0001 to 1,000"),
+        ({"players": "4", "per_point": "1e-99999999"},
+         "The stake per point must be an amount from 0.0001 to 1,000"),
         ({"players": "4", "scoring": "golf"}, "Unknown scoring system 'golf'"),
         ({"players": "4", "deal": "custom"}, "needs a sequence"),
-        ({"preset": "cooperative", "players": "4", "per_point": "0.1"}, "can't be played for stakes"),
+        ({"preset": "cooperative", "players": "4", "per_point": "0.1"},
+         "can't be played for stakes"),
         ({"players": "4", "per_point": "0.1", "ante": "2"}, "alternatives"),
         ({"players": "4", "first_dealer": "Zed"}, "first dealer 'Zed'"),
         ({"players": "4", "title": "x" * 101}, "The title is longer than 100 characters"),
-        ({"players": "4", "title": "Fri\x00day"}, "The title contains an invisible character (null)"),
+        ({"players": "4", "title": "Fri\x00day"},
+         "The title contains an invisible character (null)"),
         ({"players": "4", "colour": "red"}, "Unknown parameter 'colour'"),
     ],
 )
@@ -426,7 +445,8 @@ def test_filled_sheet_marks_leaders_and_dealer_restrictions(client: FlaskClient)
     assert lines[2].split()[:4] == ["2", "1", "Bob", "0"]
 
 
-def test_filled_sheet_by_edit_or_read_only_token_on_letter_paper(app: Flask, client: FlaskClient) -> None:
+def test_filled_sheet_by_edit_or_read_only_token_on_letter_paper(
+        app: Flask, client: FlaskClient) -> None:
     store(client, short_game())
     with app.app_context():
         game = db.session.execute(db.select(Game)).scalar_one()
@@ -438,7 +458,8 @@ def test_filled_sheet_by_edit_or_read_only_token_on_letter_paper(app: Flask, cli
 
 
 def test_filled_sheet_of_an_unfinished_game_keeps_the_rows_to_come(client: FlaskClient) -> None:
-    doc = short_game(deals=[{"bids": b, "tricks": t} for b, t in SHORT_GAME[:1]] + [{"bids": [1, None, 0]}])
+    doc = short_game(
+        deals=[{"bids": b, "tricks": t} for b, t in SHORT_GAME[:1]] + [{"bids": [1, None, 0]}])
     reader = pdf(client.get(store(client, doc)["links"]["sheet"]))
     assert [n for n, _, _ in schedule(reader)] == [1, 2, 3]
     content = text(reader)
@@ -471,13 +492,15 @@ def test_filled_elevator_game_of_twenty_three_deals_fits_one_page(client: FlaskC
     assert [cells[4 * s + 3] for s in range(4)] == [str(t) for t in final]
     best = max(final)
     winners = [name for name, total in zip(FOUR, final) if total == best]
-    assert ("Winner: " if len(winners) == 1 else "Winners (tied): ") + ", ".join(winners) in text(reader)
+    assert (("Winner: " if len(winners) == 1 else "Winners (tied): ") + ", ".join(winners)
+            in text(reader))
 
 
 def test_filled_eight_players_twenty_five_deals_fit_one_landscape_page(client: FlaskClient) -> None:
     deals = random_deals(8, 6, 25, seed=8)
     body = store(client, {"players": EIGHT, "deals": deals,
-                          "rules": {"deal": "fixed", "max_cards": 6, "deals": 25, "bidding": "free"},
+                          "rules": {"deal": "fixed", "max_cards": 6, "deals": 25,
+                                    "bidding": "free"},
                           "stakes": {"per_point": "0.05", "currency": "€"}})
     assert body["finished"]
     for paper, dims in (("a4", A4), ("letter", LETTER)):
@@ -493,7 +516,8 @@ def test_filled_eight_players_twenty_five_deals_fit_one_landscape_page(client: F
 def test_filled_ten_players_thirty_two_deals_repeat_the_heads(client: FlaskClient) -> None:
     deals = random_deals(10, 5, 32, seed=10)
     body = store(client, {"players": TEN, "deals": deals,
-                          "rules": {"deal": "fixed", "max_cards": 5, "deals": 32, "bidding": "free"}})
+                          "rules": {"deal": "fixed", "max_cards": 5, "deals": 32,
+                                    "bidding": "free"}})
     reader = pdf(client.get(body["links"]["sheet"]))
     assert len(reader.pages) >= 2
     second = text(reader, 1)
@@ -505,7 +529,8 @@ def test_filled_sheet_unknown_token_is_404_and_bad_paper_400(client: FlaskClient
     assert client.get("/g/no-such-token/sheet.pdf").status_code == 404
     sheet = store(client, short_game())["links"]["sheet"]
     response = client.get(sheet, query_string={"paper": "a3"})
-    assert response.status_code == 400 and "The paper must be one of a4, letter" in response.get_data(as_text=True)
+    assert (response.status_code == 400
+            and "The paper must be one of a4, letter" in response.get_data(as_text=True))
     assert client.get(sheet, query_string={"zoom": "2"}).status_code == 400
 
 
@@ -522,8 +547,9 @@ def test_the_largest_game_prints_every_deal_on_a_few_pages(client: FlaskClient) 
     totals = [0] * len(names)
     for number, deal in enumerate(doc["deals"], start=1):
         adjusted = [a for a in adjustments if a["deal"] == number]
-        totals = [total + common(bid, took) + sum(a["points"] for a in adjusted if a["player"] == seat)
-                  for seat, (total, bid, took) in enumerate(zip(totals, deal["bids"], deal["tricks"]))]
+        totals = [
+            total + common(bid, took) + sum(a["points"] for a in adjusted if a["player"] == seat)
+            for seat, (total, bid, took) in enumerate(zip(totals, deal["bids"], deal["tricks"]))]
         # The deal, its cards and dealer, then each player's bid/took (✗ if missed) and total.
         words = rows[number]
         assert words[:4] == [str(number), "5", "Player", str((number - 1) % 10)]
@@ -540,7 +566,8 @@ def test_the_largest_game_prints_every_deal_on_a_few_pages(client: FlaskClient) 
         assert squeezed(content).count("Bid/tookTotal") == len(names)
         assert all(name in content for name in names)
     ending = squeezed(text(reader))
-    for heading in ("RULESINFORCE", "RUNNINGTOTALS", "FINALSTANDINGS", "SETTLEMENT", "ADJUSTMENTS†"):
+    for heading in ("RULESINFORCE", "RUNNINGTOTALS", "FINALSTANDINGS", "SETTLEMENT",
+                    "ADJUSTMENTS†"):
         assert heading in ending
     for adjustment in adjustments:
         assert squeezed(adjustment["reason"]) in ending
@@ -561,15 +588,17 @@ def test_the_heaviest_game_prints_every_deal_on_five_pages_at_most(client: Flask
     assert len(reader.pages) <= 5 and is_paper(reader, A4, landscape=False)
     fonts = [font.get_object() for font in reader.pages[0]["/Resources"]["/Font"].values()]
     assert any("DejaVu-Sans-Mono" in str(font["/BaseFont"]) for font in fonts)  # the lines' font
-    assert all("/FontFile2" in font["/DescendantFonts"][0].get_object()["/FontDescriptor"] for font in fonts)
+    assert all("/FontFile2" in font["/DescendantFonts"][0].get_object()["/FontDescriptor"]
+               for font in fonts)
     rows = long_rows(reader)
     assert list(rows) == list(range(1, 301))
     totals = [0] * len(names)
     for number, deal in enumerate(doc["deals"], start=1):
         adjusted = [a for a in adjustments if a["deal"] == number]
-        totals = [total + house_points(MADE if bid == took else MISSED, bid, took)
-                  + sum(a["points"] for a in adjusted if a["player"] == seat)
-                  for seat, (total, bid, took) in enumerate(zip(totals, deal["bids"], deal["tricks"]))]
+        totals = [
+            total + house_points(MADE if bid == took else MISSED, bid, took)
+            + sum(a["points"] for a in adjusted if a["player"] == seat)
+            for seat, (total, bid, took) in enumerate(zip(totals, deal["bids"], deal["tricks"]))]
         # The deal, its cards, the dealer's name shortened ("0 Bartho…"), then each player's
         # bid/took (✗ if missed) and total (★ leading, † adjusted).
         words = rows[number]
@@ -595,7 +624,8 @@ def test_the_heaviest_game_prints_every_deal_on_five_pages_at_most(client: Flask
 def test_a_long_cooperative_sheet_prints_bids_and_tricks_only(client: FlaskClient) -> None:
     deals = [{"bids": d["tricks"], "tricks": d["tricks"]} for d in random_deals(5, 3, 120, seed=5)]
     body = store(client, {"players": EIGHT[:5], "deals": deals,
-                          "rules": {"preset": "cooperative", "deal": "fixed", "max_cards": 3, "deals": 120}})
+                          "rules": {"preset": "cooperative", "deal": "fixed",
+                                    "max_cards": 3, "deals": 120}})
     rows = long_rows(pdf(client.get(body["links"]["sheet"])))
     assert list(rows) == list(range(1, 121))
     for number, deal in enumerate(deals, start=1):
@@ -617,7 +647,8 @@ def test_the_largest_blank_sheet_keeps_rows_to_write_in(client: FlaskClient) -> 
 
 # --- hostile names ------------------------------------------------------------------------
 
-HOSTILE = ["<script>alert(1)</script>", "<img src=x onerror=alert(1)>", '<img src="file:///etc/passwd">']
+HOSTILE = ["<script>alert(1)</script>", "<img src=x onerror=alert(1)>",
+           '<img src="file:///etc/passwd">']
 
 
 def _images(reader: PdfReader) -> int:

@@ -31,14 +31,16 @@ from scorekeeper.store.db import db
 
 #: A house formula of the costliest kind within the limits, made different for each game so that
 #: nothing checked for one is reused for the next.
-MADE = ("10 + bid * 2 + max(bid, tricks) ** 2 - min(cards, players) + abs(bid - tricks) * 3 + (bid > 3) * 5"
-        " + cards // 2 + players % 3 - (tricks != bid) * 7 + max(1, 2, 3, bid) * min(4, cards) + {n}")
-MISSED = "-abs(bid - tricks) * 3 - (bid - tricks) ** 2 + max(bid, tricks) - min(cards, players) * 2 - {n}"
+MADE = ("10 + bid * 2 + max(bid, tricks) ** 2 - min(cards, players) + abs(bid - tricks) * 3"
+        " + (bid > 3) * 5 + cards // 2 + players % 3 - (tricks != bid) * 7"
+        " + max(1, 2, 3, bid) * min(4, cards) + {n}")
+MISSED = ("-abs(bid - tricks) * 3 - (bid - tricks) ** 2 + max(bid, tricks)"
+          " - min(cards, players) * 2 - {n}")
 
 
 def costly(number: int, top: int = 52) -> dict[str, Any]:
-    """A game with two decks, hands up to ``top`` cards and its own house formulas: its check replays
-    the formulas over every deal of the schedule."""
+    """A game with two decks, hands up to ``top`` cards and its own house formulas: its check
+    replays the formulas over every deal of the schedule."""
     return {"title": f"Costly {number}", "players": ["Ann", "Bob"],
             "rules": {"decks": 2, "max_cards": top, "scoring": "custom",
                       "made": MADE.format(n=number), "missed": MISSED.format(n=number)}}
@@ -48,13 +50,15 @@ def upload(client: FlaskClient, document: object) -> TestResponse:
     """Upload a file on the import page, as a phone would."""
     csrf = csrf_from(client.get("/import").get_data(as_text=True))
     file = (io.BytesIO(json.dumps(document).encode()), "games.json")
-    return client.post("/import", data={"csrf_token": csrf, "file": file}, content_type="multipart/form-data")
+    return client.post("/import", data={"csrf_token": csrf, "file": file},
+                       content_type="multipart/form-data")
 
 
 #: The costly requests: what each posts, and the module whose game-file check it runs.
 REQUESTS: dict[str, tuple[Callable[[FlaskClient], TestResponse], Any, int]] = {
     # four games of hands up to 39 cards: most of the checking one restore may do
-    "a backup import": (lambda c: upload(c, {"format": FORMAT, "games": [costly(n, 39) for n in range(4)]}),
+    "a backup import": (lambda c: upload(c, {"format": FORMAT,
+                                             "games": [costly(n, 39) for n in range(4)]}),
                         games.backup, 4),
     "a game file import": (lambda c: upload(c, costly(0)), games, 1),
     "a new game through the API": (lambda c: c.post("/api/games", json=costly(0)), api, 1),
@@ -64,7 +68,8 @@ REQUESTS: dict[str, tuple[Callable[[FlaskClient], TestResponse], Any, int]] = {
 @pytest.fixture
 def other_worker(database_url: str) -> Flask:
     """A second app on the same database: another worker of the same server."""
-    worker = create_app({"TESTING": True, "SECRET_KEY": "test", "SQLALCHEMY_DATABASE_URI": database_url})
+    worker = create_app({"TESTING": True, "SECRET_KEY": "test",
+                         "SQLALCHEMY_DATABASE_URI": database_url})
     yield worker
     with worker.app_context():
         db.engine.dispose()
@@ -72,12 +77,14 @@ def other_worker(database_url: str) -> Flask:
 
 @pytest.mark.parametrize("costly_request", REQUESTS)
 def test_a_tap_on_another_game_is_answered_while_a_costly_request_runs(
-        app: Flask, other_worker: Flask, monkeypatch: pytest.MonkeyPatch, costly_request: str) -> None:
+        app: Flask, other_worker: Flask, monkeypatch: pytest.MonkeyPatch,
+        costly_request: str) -> None:
     post, module, stored = REQUESTS[costly_request]
     table = other_worker.test_client()
     links = table.post("/api/games", json={"players": FOUR}).get_json()["links"]
     scorer = Scorer(table, links["edit"].rsplit("/", 1)[1], links["view"].rsplit("/", 1)[1])
-    form = {"csrf_token": csrf_from(scorer.page()), "version": scorer.version(), "deal": 1, "seat": 1, "bid": 0}
+    form = {"csrf_token": csrf_from(scorer.page()), "version": scorer.version(), "deal": 1,
+            "seat": 1, "bid": 0}
 
     checking, tapped, checked = threading.Event(), threading.Event(), []
     real_parse = module.parse
@@ -94,7 +101,8 @@ def test_a_tap_on_another_game_is_answered_while_a_costly_request_runs(
     answers: list[TestResponse] = []
     taps: list[TestResponse] = []
     worker = threading.Thread(target=lambda: answers.append(post(app.test_client())))
-    tapping = threading.Thread(target=lambda: taps.append(table.post(scorer.url + "/bid", data=form)))
+    tapping = threading.Thread(
+        target=lambda: taps.append(table.post(scorer.url + "/bid", data=form)))
     worker.start()
     try:
         assert checking.wait(60), "the costly request never got to its checks"

@@ -23,29 +23,37 @@ def test_a_token_another_phone_used_is_still_refused_here(app: Flask, start: Sta
     theirs = csrf_from(other.get(f"/g/{game.token}").get_data(as_text=True))
     version = game.version()
     assert other.post(f"/g/{game.token}/bid", data={"csrf_token": theirs, "version": version,
-                                                    "deal": 1, "seat": 1, "bid": 0}).status_code == 302
+                                                    "deal": 1, "seat": 1,
+                                                    "bid": 0}).status_code == 302
     before = snapshot(app)
-    response = game.client.post(f"/g/{game.token}/bid", data={"csrf_token": theirs, "version": version + 1,
+    response = game.client.post(f"/g/{game.token}/bid",
+                                data={"csrf_token": theirs, "version": version + 1,
                                                                "deal": 1, "seat": 2, "bid": 0})
     assert response.status_code == 400 and message(response) == EXPIRED
     assert snapshot(app) == before
 
 
-def test_a_token_signed_with_a_retired_key_is_refused_even_after_it_was_verified(app: Flask, start: Start) -> None:
+def test_a_token_signed_with_a_retired_key_is_refused_even_after_it_was_verified(
+        app: Flask, start: Start) -> None:
     game = start()
     token = csrf_from(game.page())
     assert game.client.post(f"{game.url}/bid", data={"csrf_token": token, "version": game.version(),
-                                                     "deal": 1, "seat": 1, "bid": 0}).status_code == 302
-    app.config.update(SECRET_KEY="rotated", SECRET_KEY_FALLBACKS=["test"])  # the session cookie still reads
-    response = game.client.post(f"{game.url}/bid", data={"csrf_token": token, "version": game.version(),
+                                                     "deal": 1, "seat": 1,
+                                                     "bid": 0}).status_code == 302
+    # the session cookie still reads
+    app.config.update(SECRET_KEY="rotated", SECRET_KEY_FALLBACKS=["test"])
+    response = game.client.post(f"{game.url}/bid",
+                                data={"csrf_token": token, "version": game.version(),
                                                           "deal": 1, "seat": 2, "bid": 0})
     assert response.status_code == 400 and message(response) == EXPIRED
     fresh = csrf_from(game.page())  # the page signs the phone's token with the new key
     assert game.client.post(f"{game.url}/bid", data={"csrf_token": fresh, "version": game.version(),
-                                                     "deal": 1, "seat": 2, "bid": 0}).status_code == 302
+                                                     "deal": 1, "seat": 2,
+                                                     "bid": 0}).status_code == 302
 
 
-def test_a_cookie_verified_before_still_expires(app: Flask, start: Start, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_cookie_verified_before_still_expires(app: Flask, start: Start,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
     game = start(title="Friday")
     assert "Friday" in game.client.get("/").get_data(as_text=True)  # verified and remembered
     lifetime = app.permanent_session_lifetime.total_seconds()
@@ -54,7 +62,8 @@ def test_a_cookie_verified_before_still_expires(app: Flask, start: Start, monkey
     assert "Friday" not in game.client.get("/").get_data(as_text=True)
 
 
-def test_a_changed_cookie_is_refused_however_close_to_a_verified_one(app: Flask, start: Start) -> None:
+def test_a_changed_cookie_is_refused_however_close_to_a_verified_one(
+        app: Flask, start: Start) -> None:
     game = start(title="Friday")
     assert "Friday" in game.client.get("/").get_data(as_text=True)
     cookie = game.client.get_cookie("session")
@@ -77,12 +86,14 @@ def test_each_request_gets_its_own_copy_of_a_remembered_session(app: Flask, star
     with app.test_request_context("/", headers=headers):
         first = app.session_interface.open_session(app, request)
         assert first is not None
-        first["games"].append("changed in place")  # a list inside the session, as flash() changes one
+        # a list inside the session, as flash() changes one
+        first["games"].append("changed in place")
     with app.test_request_context("/", headers=headers):
         assert "changed in place" not in session["games"]
 
 
-def test_a_refused_token_is_logged_as_flask_wtf_logs_it(start: Start, caplog: pytest.LogCaptureFixture) -> None:
+def test_a_refused_token_is_logged_as_flask_wtf_logs_it(start: Start,
+                                                        caplog: pytest.LogCaptureFixture) -> None:
     game = start()
     with caplog.at_level(logging.INFO, logger="flask_wtf.csrf"):
         response = game.client.post(f"{game.url}/bid", data={"csrf_token": "made up", "version": 1,

@@ -33,12 +33,15 @@ def _stored_before(app: Flask, start: Start) -> Scorer:
 def test_a_game_stored_before_a_limit_is_listed_with_the_reason(app: Flask, start: Start) -> None:
     game = _stored_before(app, start)
     home = text(game.client.get("/").get_data(as_text=True))
-    assert "Old friends" in home and "This game can't be shown" in home and "Download its game file" in home
+    assert ("Old friends" in home and "This game can't be shown" in home
+            and "Download its game file" in home)
 
 
-def test_its_pages_say_why_and_where_its_file_is_instead_of_failing(app: Flask, start: Start) -> None:
+def test_its_pages_say_why_and_where_its_file_is_instead_of_failing(
+        app: Flask, start: Start) -> None:
     game = _stored_before(app, start)
-    for url in (game.url, f"/v/{game.view_token}", f"/g/{game.token}/sheet.pdf", f"/g/{game.token}/share"):
+    for url in (game.url, f"/v/{game.view_token}", f"/g/{game.token}/sheet.pdf",
+                f"/g/{game.token}/share"):
         response = game.client.get(url)
         assert response.status_code == 409, url
         assert "This game can't be shown" in text(response.get_data(as_text=True))
@@ -46,7 +49,8 @@ def test_its_pages_say_why_and_where_its_file_is_instead_of_failing(app: Flask, 
     assert api.status_code == 409 and "limit" in api.get_json()["error"]
 
 
-def test_its_file_is_downloaded_and_backed_up_as_stored_and_it_can_be_deleted(app: Flask, start: Start) -> None:
+def test_its_file_is_downloaded_and_backed_up_as_stored_and_it_can_be_deleted(
+        app: Flask, start: Start) -> None:
     game = _stored_before(app, start)
     exported = game.client.get(f"/g/{game.token}/export.json").get_json()
     assert exported["stakes"]["currency"] == "Euro" and exported["adjustments"][0]["points"] == 2.5

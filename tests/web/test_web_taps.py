@@ -33,21 +33,28 @@ def test_a_refused_count_entered_again_after_its_deal_was_saved_never_lands_on_t
     assert game.post("/tricks", {**refused, "tricks-0": 1}).status_code == 302
     game.bid(2, 2, 2, 2)  # deal 2: 9 cards
     before = snapshot(app)
-    again = game.client.post(game.url + "/tricks", data=form(game, **refused, tap="tap-enter-again"))
+    again = game.client.post(game.url + "/tricks",
+                             data=form(game, **refused, tap="tap-enter-again"))
     assert again.status_code == 409
-    assert message(again) == ("Deal 1 is finished: this entry for it was not saved. To change the deal, "
-                              "correct it from the board.")
+    assert message(again) == ("Deal 1 is finished: this entry for it was not saved. To change the "
+                              "deal, correct it from the board.")
     assert snapshot(app) == before
     assert "tricks" not in game.export()["deals"][1]
 
 
 @pytest.mark.parametrize(("step", "fields", "said"), [
-    ("/bid", {"deal": 2, "seat": 2, "bid": 1}, "This entry is for deal 2, but the game is at deal 1: it was not saved."),
-    ("/bid", {"deal": 1, "seat": 1, "bid": 0}, "Bob has bid in deal 1 already: this bid was not saved."),
-    ("/bid", {"deal": 1, "seat": 3, "bid": 0}, "It is Cy's turn to bid in deal 1: Dee's bid was not saved."),
-    ("/tricks", {"deal": 1, "tricks-1": 1}, "Deal 1 is still at the bids: these tricks were not saved."),
-    ("/undo", {"deal": 1, "seat": 2}, "The last bid of deal 1 is Bob's now: nothing was taken back."),
-    ("/bid", {"seat": 2, "bid": 1}, "Deal: this entry doesn't say which deal it is for: reload the page."),
+    ("/bid", {"deal": 2, "seat": 2, "bid": 1},
+     "This entry is for deal 2, but the game is at deal 1: it was not saved."),
+    ("/bid", {"deal": 1, "seat": 1, "bid": 0},
+     "Bob has bid in deal 1 already: this bid was not saved."),
+    ("/bid", {"deal": 1, "seat": 3, "bid": 0},
+     "It is Cy's turn to bid in deal 1: Dee's bid was not saved."),
+    ("/tricks", {"deal": 1, "tricks-1": 1},
+     "Deal 1 is still at the bids: these tricks were not saved."),
+    ("/undo", {"deal": 1, "seat": 2},
+     "The last bid of deal 1 is Bob's now: nothing was taken back."),
+    ("/bid", {"seat": 2, "bid": 1},
+     "Deal: this entry doesn't say which deal it is for: reload the page."),
 ])
 def test_a_tap_that_does_not_fit_its_deal_and_step_is_refused_naming_the_deal(
         app: Flask, start: Start, step: str, fields: dict[str, Any], said: str) -> None:
@@ -59,7 +66,8 @@ def test_a_tap_that_does_not_fit_its_deal_and_step_is_refused_naming_the_deal(
     assert snapshot(app) == before
 
 
-def test_the_bids_of_a_finished_deal_are_refused_though_the_version_is_current(app: Flask, start: Start) -> None:
+def test_the_bids_of_a_finished_deal_are_refused_though_the_version_is_current(
+        app: Flask, start: Start) -> None:
     game = start(rules={"max_cards": 3})
     game.bid(1, 1, 0, 0)
     game.tricks(0, 1, 1, 1)
@@ -80,7 +88,8 @@ def test_an_undo_takes_back_only_the_bid_it_names(app: Flask, start: Start) -> N
     assert snapshot(app) == before
 
 
-def test_a_stored_tap_sent_again_after_many_others_is_answered_stored(app: Flask, start: Start) -> None:
+def test_a_stored_tap_sent_again_after_many_others_is_answered_stored(
+        app: Flask, start: Start) -> None:
     """Finding 2: a tap id is recognised for the life of the game, not only among the latest."""
     game = start(rules={"max_cards": 1, "deal": "fixed", "bidding": "free"})
     first = form(game, deal=1, seat=1, bid=0, tap="tap-the-very-first")
@@ -104,9 +113,11 @@ def test_a_game_keeps_the_client_id_of_every_tap_it_stored_and_forgets_them_when
     with app.app_context():
         kept = db.session.execute(db.select(stored_games.GameTap.tap, stored_games.GameTap.version)
                                          .order_by(stored_games.GameTap.version)).all()
-    assert [tuple(row) for row in kept] == [("tap-00000000", 2), ("tap-00000001", 3), ("tap-00000002", 4)]
+    assert [tuple(row) for row in kept] == [("tap-00000000", 2), ("tap-00000001", 3),
+                                            ("tap-00000002", 4)]
     page = game.client.get(game.url + "/delete").get_data(as_text=True)
-    assert game.client.post(game.url + "/delete", data={"csrf_token": csrf_from(page)}).status_code == 302
+    assert game.client.post(game.url + "/delete",
+                            data={"csrf_token": csrf_from(page)}).status_code == 302
     with app.app_context():
         assert db.session.execute(db.select(stored_games.GameTap)).all() == []
 
@@ -122,7 +133,8 @@ def test_two_copies_of_one_tap_arriving_at_once_give_one_change_and_both_are_ans
     if step == "tricks":
         game.bid(0)
     fields = {"bid": {"deal": 1, "seat": 1, "bid": 2}, "undo": {"deal": 1, "seat": 3},
-              "tricks": {"deal": 1, "tricks-0": 0, "tricks-1": 1, "tricks-2": 1, "tricks-3": 1}}[step]
+              "tricks": {"deal": 1, "tricks-0": 0, "tricks-1": 1, "tricks-2": 1,
+                         "tricks-3": 1}}[step]
     tap = form(game, **fields, tap="tap-sent-twice-at-once")
     version = game.version()
     cookie = game.client.get_cookie("session")

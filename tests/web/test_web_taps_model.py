@@ -43,7 +43,8 @@ from scorekeeper.store.db import db
 from scorekeeper.store.games import Game, GameTap
 
 Start = Callable[..., Scorer]
-STEP_DATA = re.compile(r'<script type="application/json" id="step-data" data-game="[^"]+">([^<]*)</script>')
+STEP_DATA = re.compile(r'<script type="application/json" id="step-data" '
+                       r'data-game="[^"]+">([^<]*)</script>')
 
 #: Games whose deals are quick to enter: bids in turn under the hook (four and three players), and
 #: bids shown at once.
@@ -54,8 +55,8 @@ GAMES = [
 ]
 
 #: Deterministic in CI: the same runs every time, none kept from an earlier one.
-MODEL = settings(max_examples=50, stateful_step_count=60, deadline=None, derandomize=True, database=None,
-                 suppress_health_check=[HealthCheck.too_slow])
+MODEL = settings(max_examples=50, stateful_step_count=60, deadline=None, derandomize=True,
+                 database=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def step_data(page: str) -> dict[str, Any]:
@@ -71,7 +72,8 @@ def names_deal(said: str, deal: int) -> bool:
 
 
 def allowed(d: dict[str, Any], position: int, total: int) -> list[int]:
-    """The bids the data allows the bidder at ``position`` after bids adding up to ``total`` (step.js)."""
+    """The bids the data allows the bidder at ``position`` after bids adding up to ``total``
+    (step.js)."""
     runs = d["bidding"][position]
     run = next((r for r in runs if total <= r[0]), runs[-1])
     return [bid for low, high in run[1] for bid in range(low, high + 1)]
@@ -87,13 +89,15 @@ class Tap:
     deal: int
     version: int
     fields: dict[str, str]
-    answers: list[tuple[int, str]] = field(default_factory=list)  # (status, message) of every copy sent
+    # (status, message) of every copy sent
+    answers: list[tuple[int, str]] = field(default_factory=list)
     applied: bool = False  # the server's first 302 for its id: the scorekeeper applied it then
     after: bool = False  # never sent: an earlier tap of its phone was refused
 
     def __str__(self) -> str:
         shown = " ".join(f"{k}={v}" for k, v in self.fields.items())
-        return f"phone {self.phone} {self.kind} deal {self.deal} v{self.version} {shown} [{self.id}]"
+        return (f"phone {self.phone} {self.kind} deal {self.deal} v{self.version} {shown} "
+                f"[{self.id}]")
 
 
 @dataclass
@@ -180,7 +184,8 @@ class Deal:
 
 
 class Scorekeeper:
-    """The careful scorekeeper: the game as it should be, from the taps the server said it stored."""
+    """The careful scorekeeper: the game as it should be, from the taps the server said it
+    stored."""
 
     def __init__(self, schedule: dict[int, dict[str, Any]], players: int) -> None:
         self.schedule, self.players, self.version = schedule, players, 1
@@ -220,7 +225,8 @@ class Scorekeeper:
         if tap.kind == "bids" and any(int(tap.fields[f"bids-{p}"]) not in allowed(d, i, 0)
                                       for i, p in enumerate(order)):
             return "the rules refuse a bid"
-        if tap.kind == "tricks" and sum(int(tap.fields[f"tricks-{p}"]) for p in order) != d["cards"]:
+        if (tap.kind == "tricks"
+                and sum(int(tap.fields[f"tricks-{p}"]) for p in order) != d["cards"]):
             return "the tricks don't add up"
         return None
 
@@ -252,7 +258,8 @@ class Scorekeeper:
     def _entered(self, number: int) -> None:
         deal = self.deals[number]
         for kind, entries in (("bids", deal.bids), ("tricks", deal.tricks or [])):
-            deal.sources.update((kind, seat, value) for seat, value in enumerate(entries) if value is not None)
+            deal.sources.update((kind, seat, value) for seat, value in enumerate(entries)
+                                if value is not None)
 
     def stored_form(self) -> list[dict[str, Any]]:
         """The deals as the game file stores them: those with something entered, in order."""
@@ -261,7 +268,8 @@ class Scorekeeper:
 
 
 class TapsModel(RuleBasedStateMachine):
-    """One game, one to three phones with their outboxes, another phone that corrects finished deals."""
+    """One game, one to three phones with their outboxes, another phone that corrects finished
+    deals."""
 
     def __init__(self, app: Flask) -> None:
         super().__init__()
@@ -282,7 +290,8 @@ class TapsModel(RuleBasedStateMachine):
         self.corrector = table
         first = step_data(self.page(table))
         later = table.get(self.url + "/deals.json").get_json()["deals"]
-        schedule = {first["deal"]: first, **{d["deal"]: {**d, "at_once": first["at_once"]} for d in later}}
+        schedule = {first["deal"]: first,
+                    **{d["deal"]: {**d, "at_once": first["at_once"]} for d in later}}
         self.model = Scorekeeper(schedule, len(game["players"]))
         for number in range(phones):
             client = self.app.test_client()
@@ -304,7 +313,8 @@ class TapsModel(RuleBasedStateMachine):
             data, version = db.session.execute(
                 db.select(Game.data, Game.version).where(Game.token == self.token)).one()
             db.session.remove()
-        deals = [{"bids": d["bids"], "tricks": d.get("tricks")} for d in json.loads(data).get("deals", [])]
+        deals = [{"bids": d["bids"], "tricks": d.get("tricks")}
+                 for d in json.loads(data).get("deals", [])]
         return version, deals
 
     # -- a phone and its outbox -------------------------------------------------------------------
@@ -313,15 +323,16 @@ class TapsModel(RuleBasedStateMachine):
         """The server's data of the game as it is now; the plan fetched when it names another one;
         the taps not saved of the deals the server has finished forgotten (outbox ``rebase``)."""
         phone.base = data
-        if phone.online and data.get("plan") and (phone.plan is None or phone.plan["plan"] != data["plan"]):
+        if (phone.online and data.get("plan")
+                and (phone.plan is None or phone.plan["plan"] != data["plan"])):
             phone.plan = phone.client.get(self.url + "/deals.json").get_json()
         at = data["deal"] if "order" in data else float("inf")
         phone.unsaved = [tap for tap in phone.unsaved if tap.deal >= at]
 
     def add(self, phone: Phone, kind: str, deal: int, fields: dict[str, Any]) -> Tap:
         self.count += 1
-        tap = Tap(f"p{phone.number}-tap-{self.count:05d}", phone.number, kind, deal, phone.next_version(),
-                  {name: str(value) for name, value in fields.items()})
+        tap = Tap(f"p{phone.number}-tap-{self.count:05d}", phone.number, kind, deal,
+                  phone.next_version(), {name: str(value) for name, value in fields.items()})
         phone.queue.append(tap)
         self.taps.append(tap)
         note(f"made: {tap}")
@@ -337,10 +348,12 @@ class TapsModel(RuleBasedStateMachine):
             bid = data.draw(st.sampled_from(allowed(d, order.index(seat), view.total)), "bid")
             self.add(phone, "bid", d["deal"], {"seat": seat, "bid": bid})
         elif view.kind == "bids":
-            bids = {f"bids-{p}": data.draw(st.sampled_from(allowed(d, i, 0)), "bid") for i, p in enumerate(order)}
+            bids = {f"bids-{p}": data.draw(st.sampled_from(allowed(d, i, 0)), "bid")
+                    for i, p in enumerate(order)}
             self.add(phone, "bids", d["deal"], bids)
         else:  # each trick to a player: the counts add up
-            winners = data.draw(st.lists(st.sampled_from(order), min_size=d["cards"], max_size=d["cards"]), "tricks")
+            winners = data.draw(st.lists(st.sampled_from(order), min_size=d["cards"],
+                                         max_size=d["cards"]), "tricks")
             self.add(phone, "tricks", d["deal"], {f"tricks-{p}": winners.count(p) for p in order})
 
     def tappable(self) -> list[Phone]:
@@ -354,7 +367,8 @@ class TapsModel(RuleBasedStateMachine):
         return [p for p in self.phones if p.online and p.queue]
 
     def form(self, phone: Phone, tap: Tap) -> dict[str, Any]:
-        return {"csrf_token": phone.csrf, "version": tap.version, "deal": tap.deal, "tap": tap.id, **tap.fields}
+        return {"csrf_token": phone.csrf, "version": tap.version, "deal": tap.deal,
+                "tap": tap.id, **tap.fields}
 
     def post(self, phone: Phone, tap: Tap) -> tuple[int, str, str]:
         """Post a tap: its status, the message of a refusal, and the page."""
@@ -385,7 +399,8 @@ class TapsModel(RuleBasedStateMachine):
             try:
                 with self.app.app_context():
                     response = client.post(f"{self.url}/{tap.kind}", data=self.form(phone, tap))
-                    answers[index] = (response.status_code, message(response), response.get_data(as_text=True))
+                    answers[index] = (response.status_code, message(response),
+                                      response.get_data(as_text=True))
             except BaseException as exc:  # noqa: BLE001 - raised again below, in the test's thread
                 failed.append(exc)
             finally:
@@ -411,23 +426,27 @@ class TapsModel(RuleBasedStateMachine):
 
     def take(self, phone: Phone, tap: Tap, answers: list[tuple[int, str, str]], why: str | None,
              before: tuple[int, list[dict[str, Any]]] | None = None) -> bool:
-        """Check the answers to a tap (one per copy sent) against what the scorekeeper expects, and take
-        them as the outbox does; False when refused. ``before``: the stored game before it was sent."""
+        """Check the answers to a tap (one per copy sent) against what the scorekeeper expects, and
+        take them as the outbox does; False when refused. ``before``: the stored game before it was
+        sent."""
         known = tap.id in self.model.applied
         note(f"sent x{len(answers)}: {tap} -> {[answer[:2] for answer in answers]}")
         event(f"{tap.kind}: {'stored before' if known else why or 'stored'}")
         for status, said, _page in answers:
             tap.answers.append((status, said))
             if why is None:
-                assert status == 302, f"{tap}: answered {status} ({said!r}), but it fits its deal and version"
+                assert status == 302, (
+                    f"{tap}: answered {status} ({said!r}), but it fits its deal and version")
             else:
                 assert status != 302, f"{tap}: stored, but {why}"
                 assert status in (409, 422), f"{tap}: answered {status} ({said!r})"
-                assert names_deal(said, tap.deal), f"{tap}: refused without naming deal {tap.deal}: {said!r}"
+                assert names_deal(said, tap.deal), (
+                    f"{tap}: refused without naming deal {tap.deal}: {said!r}")
         status, _said, page = answers[-1]
         if status == 302:
             if known and before is not None:
-                assert self.stored() == before, f"{tap}: stored before, yet sent again it changed the game"
+                assert self.stored() == before, (
+                    f"{tap}: stored before, yet sent again it changed the game")
             if not known:
                 self.model.apply(tap)
                 tap.applied = True
@@ -442,13 +461,14 @@ class TapsModel(RuleBasedStateMachine):
         return False
 
     def deliver(self, phone: Phone, copies: int = 1, at_once: bool = False) -> bool:
-        """Send the head of a phone's queue (``copies`` times in a row, or two copies at once) and take
-        the answer as the outbox does; False when refused."""
+        """Send the head of a phone's queue (``copies`` times in a row, or two copies at once) and
+        take the answer as the outbox does; False when refused."""
         tap = phone.queue[0]
         why, before = self.expect(tap), self.stored()
         if len({t.deal for t in phone.queue}) > 2:
             event("a queue of taps for three deals or more")
-        answers = self.at_once([(phone, tap)] * 2) if at_once else [self.post(phone, tap) for _ in range(copies)]
+        answers = (self.at_once([(phone, tap)] * 2) if at_once
+                   else [self.post(phone, tap) for _ in range(copies)])
         return self.take(phone, tap, answers, why, before)
 
     def choose(self, data: st.DataObject, phones: list[Phone]) -> Phone:
@@ -465,15 +485,16 @@ class TapsModel(RuleBasedStateMachine):
         view = phone.view()
         assert view is not None
         if what == "an undo" and view.entered:
-            self.add(phone, "undo", view.d["deal"], {} if view.d["at_once"] else {"seat": view.entered[-1]})
+            self.add(phone, "undo", view.d["deal"],
+                     {} if view.d["at_once"] else {"seat": view.entered[-1]})
         else:
             self.tap_step(phone, data)
 
     @precondition(lambda self: self.tappable())
     @rule(data=st.data())
     def enter_a_whole_deal(self, data: st.DataObject) -> None:
-        """A phone enters the rest of its deal (online or not), up to the tricks: the next deal is its
-        data's, from the plan."""
+        """A phone enters the rest of its deal (online or not), up to the tricks: the next deal is
+        its data's, from the plan."""
         phone = self.choose(data, self.tappable())
         deal = phone.view().d["deal"]  # type: ignore[union-attr]
         while (view := phone.view()) is not None and view.kind != "sent" and view.d["deal"] == deal:
@@ -482,12 +503,13 @@ class TapsModel(RuleBasedStateMachine):
     @precondition(lambda self: self.undoable())
     @rule(data=st.data())
     def an_undo_entered_again_after_its_answer_was_lost(self, data: st.DataObject) -> None:
-        """A phone takes back its last bid and sends it; its answer lost, the undo is entered again as
-        a new tap, as the outbox did before (finding 2): it must not take back a second bid."""
+        """A phone takes back its last bid and sends it; its answer lost, the undo is entered again
+        as a new tap, as the outbox did before (finding 2): it must not take back a second bid."""
         phone = self.choose(data, self.undoable())
         view = phone.view()
         assert view is not None
-        undo = self.add(phone, "undo", view.d["deal"], {} if view.d["at_once"] else {"seat": view.entered[-1]})
+        undo = self.add(phone, "undo", view.d["deal"],
+                        {} if view.d["at_once"] else {"seat": view.entered[-1]})
         if self.deliver(phone) and undo.applied:
             self.add(phone, "undo", undo.deal, undo.fields)
             self.deliver(phone)
@@ -495,8 +517,8 @@ class TapsModel(RuleBasedStateMachine):
     @precondition(lambda self: self.sendable())
     @rule(data=st.data(), how=st.sampled_from(["once", "twice in a row", "two copies at once"]))
     def send(self, data: st.DataObject, how: str) -> None:
-        """A phone sends the first tap of its queue: once; twice in a row (the first answer was lost);
-        or two copies at once (resent while the first is still being handled)."""
+        """A phone sends the first tap of its queue: once; twice in a row (the first answer was
+        lost); or two copies at once (resent while the first is still being handled)."""
         self.deliver(self.choose(data, self.sendable()), copies=1 if how == "once" else 2,
                      at_once=how == "two copies at once")
 
@@ -511,8 +533,9 @@ class TapsModel(RuleBasedStateMachine):
     @precondition(lambda self: len(self.sendable()) > 1)
     @rule(data=st.data())
     def two_phones_send_at_once(self, data: st.DataObject) -> None:
-        """Two phones send the first taps of their queues at the same moment: both are checked on the
-        game as it was; the second, if it fits too, finds the game changed by the first when it writes."""
+        """Two phones send the first taps of their queues at the same moment: both are checked on
+        the game as it was; the second, if it fits too, finds the game changed by the first when it
+        writes."""
         first = self.choose(data, self.sendable())
         second = self.choose(data, [p for p in self.sendable() if p is not first])
         taps = first.queue[0], second.queue[0]
@@ -520,20 +543,24 @@ class TapsModel(RuleBasedStateMachine):
         writes = [why is None and tap.id not in self.model.applied for tap, why in zip(taps, whys)]
         answers = self.at_once([(first, taps[0]), (second, taps[1])])
         self.take(first, taps[0], answers[:1], whys[0])
-        self.take(second, taps[1], answers[1:], "another phone's tap wrote first" if all(writes) else whys[1])
+        self.take(second, taps[1], answers[1:],
+                  "another phone's tap wrote first" if all(writes) else whys[1])
 
     @precondition(lambda self: any(tap.applied for tap in self.taps))
     @rule(data=st.data())
     def resend_a_stored_tap(self, data: st.DataObject) -> None:
-        """A tap the server stored, however long ago, sent again: answered stored, nothing changes."""
-        tap = self.taps[data.draw(st.sampled_from([i for i, tap in enumerate(self.taps) if tap.applied]), "tap")]
+        """A tap the server stored, however long ago, sent again: answered stored, nothing
+        changes."""
+        tap = self.taps[data.draw(
+            st.sampled_from([i for i, tap in enumerate(self.taps) if tap.applied]), "tap")]
         phone = self.phones[tap.phone]
         before = self.stored()
         response = phone.client.post(f"{self.url}/{tap.kind}", data=self.form(phone, tap))
         note(f"resent: {tap} -> {response.status_code}")
         tap.answers.append((response.status_code, message(response)))
         event("a stored tap sent again")
-        assert response.status_code == 302, f"{tap}: stored, but sent again answered {message(response)!r}"
+        assert response.status_code == 302, (
+            f"{tap}: stored, but sent again answered {message(response)!r}")
         assert self.stored() == before, f"{tap}: stored before, yet sent again it changed the game"
 
     @precondition(lambda self: self.phones)
@@ -559,9 +586,10 @@ class TapsModel(RuleBasedStateMachine):
         tap = phone.unsaved.pop(data.draw(st.integers(0, len(phone.unsaved) - 1), "not saved"))
         view = phone.view()
         fits = (view is not None and tap.kind == view.kind and tap.deal == view.d["deal"]
-                and (tap.kind != "bid" or (int(tap.fields["seat"]) == view.d["order"][len(view.entered)]
-                                           and int(tap.fields["bid"]) in allowed(view.d, len(view.entered),
-                                                                                 view.total))))
+                and (tap.kind != "bid"
+                     or (int(tap.fields["seat"]) == view.d["order"][len(view.entered)]
+                         and int(tap.fields["bid"]) in allowed(view.d, len(view.entered),
+                                                               view.total))))
         if fits and tap.kind != "undo":
             self.add(phone, tap.kind, tap.deal, tap.fields)
         else:
@@ -574,9 +602,11 @@ class TapsModel(RuleBasedStateMachine):
         deal, whatever the phone is at now: as the outbox did before taps named their deal (finding
         1), and with a stored tap whose answer was lost, which it listed as not saved (finding 2).
         The server applies it only where it fits, or refuses it naming its deal."""
-        phone = self.choose(data, [p for p in self.phones if any(tap.phone == p.number for tap in self.taps)])
+        phone = self.choose(data, [p for p in self.phones
+                                   if any(tap.phone == p.number for tap in self.taps)])
         made = [tap for tap in self.taps if tap.phone == phone.number]
-        stored, undos = [tap for tap in made if tap.applied], [tap for tap in made if tap.kind == "undo"]
+        stored, undos = ([tap for tap in made if tap.applied],
+                         [tap for tap in made if tap.kind == "undo"])
         if which == "the last it stored" and stored:
             tap = stored[-1]
         else:
@@ -599,7 +629,8 @@ class TapsModel(RuleBasedStateMachine):
         version = VERSION.search(page)
         assert version and int(version.group(1)) == self.model.version
         form = {"csrf_token": csrf_from(page), "version": version.group(1), "trump": "",
-                **{f"bids-{p}": deal.bids[p] for p in order}, **{f"tricks-{p}": tricks[p] for p in order}}
+                **{f"bids-{p}": deal.bids[p] for p in order},
+                **{f"tricks-{p}": tricks[p] for p in order}}
         response = self.corrector.post(f"{self.url}/deal/{number}", data=form)
         note(f"corrected deal {number}: tricks {tricks} -> {response.status_code}")
         assert response.status_code == 302, message(response)
@@ -630,8 +661,8 @@ class TapsModel(RuleBasedStateMachine):
             for kind in ("bids", "tricks"):
                 for seat, value in enumerate(stored[kind] or []):
                     assert value is None or (kind, seat, value) in sources, (
-                        f"deal {number} holds {kind[:-1]} {value} of seat {seat}, which no tap for deal {number} "
-                        f"and no correction of it entered")
+                        f"deal {number} holds {kind[:-1]} {value} of seat {seat}, which no tap for "
+                        f"deal {number} and no correction of it entered")
 
     @invariant()
     def the_stored_game_is_the_careful_scorekeepers(self) -> None:
@@ -651,20 +682,25 @@ class TapsModel(RuleBasedStateMachine):
                 assert not refusals, f"{tap} was stored, yet answered {refusals[0]!r}"
                 continue
             assert all(names_deal(said, tap.deal) for said in refusals), f"{tap}: {refusals}"
-            assert tap.id in queued or refusals or tap.after, f"{tap}: neither stored, waiting nor refused"
-            assert not any(status == 302 for status, _ in tap.answers), f"{tap}: answered stored, not stored"
+            assert tap.id in queued or refusals or tap.after, (
+                f"{tap}: neither stored, waiting nor refused")
+            assert not any(status == 302 for status, _ in tap.answers), (
+                f"{tap}: answered stored, not stored")
 
 
-def test_taps_from_one_to_three_phones_land_once_on_their_own_deal_or_say_why_not(app: Flask) -> None:
+def test_taps_from_one_to_three_phones_land_once_on_their_own_deal_or_say_why_not(
+        app: Flask) -> None:
     run_state_machine_as_test(lambda: TapsModel(app), settings=MODEL)
 
 
 # -- a tap with hostile fields --------------------------------------------------------------------
 
-#: A tap the server stores, as it is: its route, its game's rules and bids entered (Bob's first, by a
-#: tap of id ``FIRST_TAP``; none for the bids shown at once), and its fields but the version and id.
+#: A tap the server stores, as it is: its route, its game's rules and bids entered (Bob's first, by
+#: a tap of id ``FIRST_TAP``; none for the bids shown at once), and its fields but the version and
+#: id.
 STORED = {
-    "bid": ("/bid", {"max_cards": 2}, [None, 1, None, None], {"deal": "1", "seat": "2", "bid": "1"}),
+    "bid": ("/bid", {"max_cards": 2}, [None, 1, None, None],
+            {"deal": "1", "seat": "2", "bid": "1"}),
     "undo": ("/undo", {"max_cards": 2}, [None, 1, None, None], {"deal": "1", "seat": "1"}),
     "tricks": ("/tricks", {"max_cards": 2}, [0, 1, 0, 0],
                {"deal": "1", "tricks-0": "1", "tricks-1": "1", "tricks-2": "0", "tricks-3": "0"}),
@@ -681,12 +717,14 @@ def hostile_game(start: Start, case: str) -> tuple[Scorer, dict[str, str]]:
     game = start(rules=rules)
     if bids is not None:
         page = game.page()
-        first = {"csrf_token": csrf_from(page), "version": "1", "deal": "1", "seat": "1", "bid": "1", "tap": FIRST_TAP}
+        first = {"csrf_token": csrf_from(page), "version": "1", "deal": "1", "seat": "1",
+                 "bid": "1", "tap": FIRST_TAP}
         assert game.client.post(game.url + "/bid", data=first).status_code == 302
         for value in bids[2:] + bids[:1]:  # Cy, Dee, then Ann
             if value is not None:
                 game.bid(value)
-    form = {"csrf_token": csrf_from(game.page()), "version": str(game.version()), "tap": "a-new-tap-0001", **fields}
+    form = {"csrf_token": csrf_from(game.page()), "version": str(game.version()),
+            "tap": "a-new-tap-0001", **fields}
     return game, form
 
 
@@ -697,7 +735,8 @@ def taps_kept(app: Flask) -> list[tuple[int, str, int]]:
 
 
 @pytest.mark.parametrize("case", sorted(STORED))
-def test_each_tap_the_hostile_fields_go_into_is_stored_as_it_is(app: Flask, start: Start, case: str) -> None:
+def test_each_tap_the_hostile_fields_go_into_is_stored_as_it_is(
+        app: Flask, start: Start, case: str) -> None:
     """The taps below refuse only because of the hostile field: as they are, each is stored."""
     game, form = hostile_game(start, case)
     version = game.version()
@@ -714,9 +753,11 @@ def reads_as(text: str, number: int) -> bool:
         return False
 
 
-#: (case, field): a hostile deal, seat or version in a tap that is stored as it is; a hostile id in Bob's bid.
-FIELDS = [("bid", "tap"), *((case, name) for case in sorted(STORED) for name in ("deal", "seat", "version")
-                            if name in STORED[case][3] or name == "version")]
+#: (case, field): a hostile deal, seat or version in a tap that is stored as it is; a hostile id in
+#: Bob's bid.
+FIELDS = [("bid", "tap"),
+          *((case, name) for case in sorted(STORED) for name in ("deal", "seat", "version")
+            if name in STORED[case][3] or name == "version")]
 
 
 @settings(max_examples=120, deadline=None, derandomize=True, database=None,

@@ -1,5 +1,5 @@
-"""Every page, both printed sheets and the refusals, asked for in each language: its <html lang>, and
-no English sentence left.
+"""Every page, both printed sheets and the refusals, asked for in each language: its <html lang>,
+and no English sentence left.
 
 Each page is asked for in English and in the language, with the same games behind it: any piece
 of text (or a label, a title, a placeholder) that reads the same in both is English left behind,
@@ -21,7 +21,8 @@ from webhelpers import FOUR, Scorer, csrf_from
 from scorekeeper.rules.values import LANGUAGES
 from scorekeeper.web.language import TAGS
 
-#: What a page, a sheet or a header says, the same on any database: `make test` runs it on SQLite only.
+#: What a page, a sheet or a header says, the same on any database: `make test` runs it on SQLite
+#: only.
 pytestmark = pytest.mark.rendering
 
 Start = Callable[..., Scorer]
@@ -33,11 +34,12 @@ NAMES = ["Scorekeeper", "Oh Hell", *LANGUAGES.values()]
 #: Words a language writes as English does ("Total" in Spanish), or names kept in every language
 #: (the presets named after a website or a book), by language; "" for all of them.
 SAME = {
-    "": {"NT", "PDF", "CSV", "QR", "JSON", "EN", "NL", "DE", "FR", "ES", "IT", "PT", "CardGames", "io",
-         "Trickster", "Cards", "playohshit", "com", "Denexa", "Pagat", "Parlett", "Bicycle", "Kachuful",
-         "Boerenbridge", "Blackout", "Blob", "Cypriot", "Hassenpfeffer", "Oy", "Vey", "Get", "Fred", "Oh",
-         "Pshaw", "Well", "Sh", "Elevator", "Hell", "Nomination", "Whist", "British", "Up", "and", "Down",
-         "the", "River", "Cooperative", "EUR", "A4", "A5", "x", "id", "US", "Letter"},
+    "": {"NT", "PDF", "CSV", "QR", "JSON", "EN", "NL", "DE", "FR", "ES", "IT", "PT", "CardGames",
+         "io", "Trickster", "Cards", "playohshit", "com", "Denexa", "Pagat", "Parlett", "Bicycle",
+         "Kachuful", "Boerenbridge", "Blackout", "Blob", "Cypriot", "Hassenpfeffer", "Oy", "Vey",
+         "Get", "Fred", "Oh", "Pshaw", "Well", "Sh", "Elevator", "Hell", "Nomination", "Whist",
+         "British", "Up", "and", "Down", "the", "River", "Cooperative", "EUR", "A4", "A5", "x",
+         "id", "US", "Letter"},
     "nl": {"Offline", "even", "exact", "Rating"},
     "de": {"Offline", "optional", "Name"},
     "fr": {"exact", "rotation", "Place", "Points", "Total", "total"},
@@ -47,7 +49,8 @@ SAME = {
 }
 WORD = re.compile(r"[A-Za-z]{2,}")
 #: A house formula, as typed or shown as an example: its four names are the same in every language.
-FORMULA = re.compile(r"[-+*/()0-9., ²×÷−]*(?:(?:bid|tricks|cards|players|abs|min|max|n)\b[-+*/()0-9., ²×÷−]*)+")
+FORMULA = re.compile(r"[-+*/()0-9., ²×÷−]*"
+                     r"(?:(?:bid|tricks|cards|players|abs|min|max|n)\b[-+*/()0-9., ²×÷−]*)+")
 ATTRIBUTES = ("aria-label", "title", "placeholder", "alt")
 #: A link or a host name, shown to be copied: the same in every language.
 ADDRESS = re.compile(r"(?:https?://|localhost)\S*")
@@ -66,7 +69,8 @@ class _Texts(HTMLParser):
         found = dict(attrs)
         if tag == "html":
             self.lang = found.get("lang") or ""
-        if tag in ("script", "style", "code"):  # code: a command or a field as typed, in every language
+        # code: a command or a field as typed, in every language
+        if tag in ("script", "style", "code"):
             self._skip += 1
         for name in ATTRIBUTES:
             if found.get(name):
@@ -108,7 +112,8 @@ def _page(client: FlaskClient, url: str, code: str) -> tuple[str, set[str]]:
     if response.mimetype == "application/pdf":
         reader = PdfReader(io.BytesIO(response.data))
         lines = [line for page in reader.pages for line in page.extract_text().splitlines()]
-        return str(reader.trailer["/Root"].get("/Lang", "")), _pieces(lines)  # the sheet's <html lang>
+        # the sheet's <html lang>
+        return str(reader.trailer["/Root"].get("/Lang", "")), _pieces(lines)
     parser = _Texts()
     parser.feed(response.get_data(as_text=True))
     return parser.lang, _pieces(parser.texts)
@@ -122,13 +127,15 @@ def _refusals(client: FlaskClient, game: Scorer, code: str) -> set[str]:
     assert seat
     for bid in ("1", "99", "1e100000000"):
         response = client.post(f"{game.url}/bid?lang={code}", data={
-            "csrf_token": csrf_from(page), "version": game.version(), "seat": seat.group(1), "bid": bid})
+            "csrf_token": csrf_from(page), "version": game.version(),
+            "seat": seat.group(1), "bid": bid})
         parser = _Texts()
         parser.feed(client.get(game.url, query_string={"lang": code}).get_data(as_text=True)
                     if response.status_code == 302 else response.get_data(as_text=True))
         said |= _pieces(parser.texts)
     form = client.get("/new", query_string={"lang": code}).get_data(as_text=True)
-    response = client.post(f"/new?lang={code}", data={"csrf_token": csrf_from(form), "players": "Ann\n\n"})
+    response = client.post(f"/new?lang={code}",
+                           data={"csrf_token": csrf_from(form), "players": "Ann\n\n"})
     parser = _Texts()
     parser.feed(response.get_data(as_text=True))
     return said | _pieces(parser.texts)
@@ -140,27 +147,30 @@ def pages(client: FlaskClient, start: Start) -> list[str]:
     one over with a settlement, a group holding them."""
     playing = start(title="Friday game", rules={"preset": "oh-hell", "max_cards": 3},
                     stakes={"per_point": "0.10", "currency": "€"},
-                    deals=[{"bids": [1, 0, 1, 0], "tricks": [1, 1, 1, 0]}, {"bids": [None, None, 0, 1]}])
+                    deals=[{"bids": [1, 0, 1, 0], "tricks": [1, 1, 1, 0]},
+                           {"bids": [None, None, 0, 1]}])
     at_once = start(players=[*FOUR, "Eve"], rules={"preset": "british-oh-hell"})
     tricks = start(rules={"max_cards": 2}, deals=[{"bids": [1, 0, 0, 0]}])
     over = start(players=["Ann", "Bob", "Cy"], rules={"deal": "fixed", "max_cards": 1, "deals": 1},
-                 stakes={"per_point": "0.5", "currency": "EUR"}, deals=[{"bids": [1, 0, 1], "tricks": [1, 0, 0]}])
+                 stakes={"per_point": "0.5", "currency": "EUR"},
+                 deals=[{"bids": [1, 0, 1], "tricks": [1, 0, 0]}])
     group = client.post("/api/groups", json={"name": "Friday club"}).get_json()
     group_token = group["links"]["edit"].rstrip("/").rsplit("/", 1)[1]
     for game in (playing, over):
-        client.post(f"/api/groups/{group_token}/games", json={"game": f"http://localhost{game.url}"})
+        client.post(f"/api/groups/{group_token}/games",
+                    json={"game": f"http://localhost{game.url}"})
     urls = ["/", "/new", "/import", "/groups/new", "/sheets/blank", "/offline", "/no-such-page",
             f"/gr/{group_token}", f"/gr/{group_token}/players/Ann", f"/gr/{group_token}/share",
             f"/new?group={group_token}", at_once.url, tricks.url, over.url, f"/v/{over.view_token}",
             f"{over.url}/sheet.pdf", "/sheets/blank.pdf"]
-    urls += [playing.url + path for path in ("", "/deal/1", "/share", "/rules", "/plan", "/arrive", "/leave",
-                                             "/delete", "/group", "/end")]
+    urls += [playing.url + path for path in ("", "/deal/1", "/share", "/rules", "/plan", "/arrive",
+                                             "/leave", "/delete", "/group", "/end")]
     return [*urls, f"/v/{playing.view_token}", f"/g/{playing.token}/sheet.pdf"]
 
 
 @pytest.mark.parametrize("code", OTHER_LANGUAGES)
-def test_no_english_is_left_on_any_page_or_sheet(client: FlaskClient, pages: list[str], start: Start,
-                                                 code: str) -> None:
+def test_no_english_is_left_on_any_page_or_sheet(client: FlaskClient, pages: list[str],
+                                                 start: Start, code: str) -> None:
     left = {}
     for url in pages:
         english_lang, english = _page(client, url, "en")
@@ -169,7 +179,8 @@ def test_no_english_is_left_on_any_page_or_sheet(client: FlaskClient, pages: lis
         found = _english_left(english, translated, code)
         if found:
             left[url] = found
-    game = start(title="Sunday", rules={"preset": "oh-hell", "max_cards": 2}, deals=[{"bids": [None, 1, 0, 0]}])
+    game = start(title="Sunday", rules={"preset": "oh-hell", "max_cards": 2},
+                 deals=[{"bids": [None, 1, 0, 0]}])
     found = _english_left(_refusals(client, game, "en"), _refusals(client, game, code), code)
     if found:
         left["refusals"] = found

@@ -1,5 +1,6 @@
 """Two app servers on one database, as a host runs them when one machine is not enough: a reverse
-proxy sends each of a phone's requests to either (docs/hosting.md, bench/load_tables.py --servers 2).
+proxy sends each of a phone's requests to either (docs/hosting.md,
+bench/load_tables.py --servers 2).
 """
 
 from __future__ import annotations
@@ -22,7 +23,8 @@ Start = Callable[..., Scorer]
 
 def server(database_url: str) -> Flask:
     """An app server on the shared database, with no SECRET_KEY in its own settings."""
-    return create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": database_url, "RATELIMIT_ENABLED": False})
+    return create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": database_url,
+                       "RATELIMIT_ENABLED": False})
 
 
 def test_a_phone_taps_on_either_server_when_both_have_the_secret_key_in_their_environment(
@@ -35,7 +37,8 @@ def test_a_phone_taps_on_either_server_when_both_have_the_secret_key_in_their_en
         phone = first.test_client()
         links = phone.post("/api/games", json={"players": FOUR}).get_json()["links"]
         token = links["edit"].rsplit("/", 1)[1]
-        page = phone.get(f"/g/{token}").get_data(as_text=True)  # the game page, from the first server
+        # the game page, from the first server
+        page = phone.get(f"/g/{token}").get_data(as_text=True)
         seat = re.search(r'name="seat" value="(\d+)"', page)
         version = VERSION.search(page)
         assert seat and version
@@ -43,8 +46,9 @@ def test_a_phone_taps_on_either_server_when_both_have_the_secret_key_in_their_en
         assert cookie is not None
         other = second.test_client()  # the same phone, its next request sent to the second server
         other.set_cookie("session", cookie.value)
-        tap = other.post(f"/g/{token}/bid", data={"csrf_token": csrf_from(page), "version": version.group(1),
-                                                  "deal": 1, "seat": seat.group(1), "bid": 0, "tap": "tap-on-b-1"})
+        tap = other.post(f"/g/{token}/bid",
+                         data={"csrf_token": csrf_from(page), "version": version.group(1),
+                               "deal": 1, "seat": seat.group(1), "bid": 0, "tap": "tap-on-b-1"})
         assert tap.status_code == 302, message(tap)
         bids = phone.get(f"/api/games/{token}").get_json()["deals"][0]["bids"]
         assert bids[int(seat.group(1))] == 0
@@ -60,7 +64,8 @@ def test_a_phone_taps_on_either_server_when_both_have_the_secret_key_in_their_en
 def test_a_key_in_the_instance_settings_still_comes_before_the_environment(
         database_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SECRET_KEY", "from the environment")
-    app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": database_url, "SECRET_KEY": "from the settings"})
+    app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": database_url,
+                      "SECRET_KEY": "from the settings"})
     try:
         assert app.config["SECRET_KEY"] == "from the settings"
     finally:
@@ -68,8 +73,8 @@ def test_a_key_in_the_instance_settings_still_comes_before_the_environment(
             db.engine.dispose()
 
 
-def test_a_game_played_again_after_the_new_game_was_deleted_shows_its_own_bids(client: FlaskClient,
-                                                                                 start: Start) -> None:
+def test_a_game_played_again_after_the_new_game_was_deleted_shows_its_own_bids(
+        client: FlaskClient, start: Start) -> None:
     game = start(rules={"deal": "fixed", "max_cards": 1, "deals": 1})
     game.bid(0, 0, 0, 0)
     game.tricks(1, 0, 0, 0)
@@ -79,9 +84,11 @@ def test_a_game_played_again_after_the_new_game_was_deleted_shows_its_own_bids(c
     deleted = Scorer(client, token, "")
     deleted.view_token = deleted.export()["links"]["view"].rsplit("/", 1)[1]
     deleted.bid(0)
-    shown = text(client.get(f"/v/{deleted.view_token}").get_data(as_text=True))  # every worker keeps it
+    # every worker keeps it
+    shown = text(client.get(f"/v/{deleted.view_token}").get_data(as_text=True))
     assert deleted.post("/delete").status_code == 302
-    second = game.post("/again")  # the same table plays again: a new game, whose links are made the same
+    # the same table plays again: a new game, whose links are made the same
+    second = game.post("/again")
     assert second.headers["Location"] == first.headers["Location"]
     again = Scorer(client, token, deleted.view_token)
     assert again.export()["deals"] == []
@@ -89,4 +96,5 @@ def test_a_game_played_again_after_the_new_game_was_deleted_shows_its_own_bids(c
     bids = again.export()["deals"][0]["bids"]
     assert sorted(bids, key=str) == [1, None, None, None]
     page = text(client.get(f"/v/{again.view_token}").get_data(as_text=True))
-    assert page != shown  # its bid is not the deleted game's: no worker shows that game's page for it
+    # its bid is not the deleted game's: no worker shows that game's page for it
+    assert page != shown

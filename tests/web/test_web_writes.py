@@ -100,9 +100,11 @@ def test_a_save_over_a_version_another_write_replaced_stores_nothing(
     assert snapshot(app) == before
 
 
-def test_a_new_game_is_kept_once_its_first_page_replayed_it(app: Flask, client: FlaskClient) -> None:
-    links = client.post("/api/games", json={"players": ["Ann", "Bob"], "rules": {"max_cards": 2},
-                                            "deals": [{"bids": [1, 0], "tricks": [1, 1]}]}).get_json()["links"]
+def test_a_new_game_is_kept_once_its_first_page_replayed_it(app: Flask,
+                                                            client: FlaskClient) -> None:
+    links = client.post("/api/games",
+                        json={"players": ["Ann", "Bob"], "rules": {"max_cards": 2},
+                              "deals": [{"bids": [1, 0], "tricks": [1, 1]}]}).get_json()["links"]
     stored, replayed = _stored(app, links["edit"].rsplit("/", 1)[1])
     assert _kept(stored.key) is None  # an import pushes no game being played out of the cache
     client.get(links["edit"])
@@ -115,7 +117,8 @@ def test_a_new_game_is_one_insert(app: Flask, client: FlaskClient) -> None:
         db.session.execute(db.text("SELECT 1"))  # the database's first connection says hello first
         db.session.commit()
         event.listen(db.engine, "before_cursor_execute", lambda *a: statements.append(a[2]))
-    response = client.post("/api/games", json={"players": ["Ann", "Bob"], "rules": {"max_cards": 2}})
+    response = client.post("/api/games",
+                           json={"players": ["Ann", "Bob"], "rules": {"max_cards": 2}})
     assert response.status_code == 201
     assert [s.split()[0].upper() for s in statements] == ["INSERT"]
     assert response.headers["Location"] == response.get_json()["links"]["api"]
@@ -123,7 +126,8 @@ def test_a_new_game_is_one_insert(app: Flask, client: FlaskClient) -> None:
 
 def test_json_responses_keep_the_game_files_key_order_and_flasks_encodings(app: Flask) -> None:
     with app.test_request_context():
-        body = jsonify({"z": 1, "a": "Zoë <b>", "n": Decimal("0.10"), 3: None}).get_data(as_text=True)
+        body = jsonify({"z": 1, "a": "Zoë <b>", "n": Decimal("0.10"),
+                        3: None}).get_data(as_text=True)
     assert json.loads(body) == {"z": 1, "a": "Zoë <b>", "n": "0.10", "3": None}
     assert list(json.loads(body)) == ["z", "a", "n", "3"]
     assert body.endswith("\n")
@@ -151,32 +155,39 @@ def test_read_json_names_what_is_wrong(raw: str | bytes, why: str) -> None:
 
 
 @pytest.mark.parametrize("page", ["edit", "view", "tap"])
-def test_a_game_page_and_a_tap_read_the_game_once(app: Flask, start: Callable[..., Scorer], page: str) -> None:
+def test_a_game_page_and_a_tap_read_the_game_once(app: Flask, start: Callable[..., Scorer],
+                                                  page: str) -> None:
     game = start(rules={"preset": "oh-hell", "max_cards": 3})
     game.bid(1)
     statements: list[str] = []
     with app.app_context():
         event.listen(db.engine, "before_cursor_execute", lambda *a: statements.append(a[2]))
     if page == "tap":
-        form = {"csrf_token": csrf_from(game.page()), "version": game.version(), "deal": 1, "seat": 2, "bid": 0}
+        form = {"csrf_token": csrf_from(game.page()), "version": game.version(), "deal": 1,
+                "seat": 2, "bid": 0}
         statements.clear()
         assert game.client.post(f"{game.url}/bid", data=form).status_code == 302
     else:
-        assert game.client.get(game.url if page == "edit" else f"/v/{game.view_token}").status_code == 200
-    assert [s.split()[0].upper() for s in statements] == ["SELECT"] + (["UPDATE"] if page == "tap" else [])
+        assert (game.client.get(game.url if page == "edit" else f"/v/{game.view_token}").status_code
+                == 200)
+    assert ([s.split()[0].upper() for s in statements]
+            == ["SELECT"] + (["UPDATE"] if page == "tap" else []))
 
 
 def test_a_new_game_is_stored_as_the_orm_reads_it(app: Flask, client: FlaskClient) -> None:
-    tokens = [client.post("/api/games", json={"players": ["Ann", "Bob"], "title": f"Game {n}"}).get_json()
+    tokens = [client.post("/api/games",
+                          json={"players": ["Ann", "Bob"], "title": f"Game {n}"}).get_json()
               ["links"]["edit"].rsplit("/", 1)[1] for n in range(2)]
     with app.app_context():
-        rows = [db.session.execute(db.select(Game).where(Game.token == t)).scalar_one() for t in tokens]
+        rows = [db.session.execute(db.select(Game).where(Game.token == t)).scalar_one()
+                for t in tokens]
         found = [find_game(t)[0] for t in tokens]
     assert rows[0].id != rows[1].id and [g.id for g in found if g] == [r.id for r in rows]
     for row, title in zip(rows, ("Game 0", "Game 1")):
         assert row.title == title and row.version == 1 and json.loads(row.data)["title"] == title
         made = row.created_at.replace(tzinfo=row.created_at.tzinfo or UTC)
-        assert row.created_at == row.updated_at and abs(datetime.now(UTC) - made) < timedelta(minutes=1)
+        assert (row.created_at == row.updated_at
+                and abs(datetime.now(UTC) - made) < timedelta(minutes=1))
 
 
 def test_a_tap_is_stored_as_the_orm_reads_it(app: Flask, start: Callable[..., Scorer]) -> None:
@@ -185,7 +196,8 @@ def test_a_tap_is_stored_as_the_orm_reads_it(app: Flask, start: Callable[..., Sc
     with app.app_context():
         row = db.session.execute(db.select(Game).where(Game.token == game.token)).scalar_one()
     assert row.version == 2 and json.loads(row.data)["deals"][0]["bids"] == [None, 1, None, None]
-    assert row.created_at <= row.updated_at and row.updated_at - row.created_at < timedelta(minutes=1)
+    assert (row.created_at <= row.updated_at
+            and row.updated_at - row.created_at < timedelta(minutes=1))
 
 
 def test_a_games_row_is_read_in_the_order_of_its_record() -> None:
@@ -198,8 +210,8 @@ def test_a_tap_sent_again_with_its_client_id_is_stored_once(app: Flask, start: S
     """A phone that did not hear back sends its tap again, with the same client id and the version
     it was made on: the game holds it once, and the page answers as for the first time."""
     game = start(rules={"max_cards": 3})
-    form = {"csrf_token": csrf_from(game.page()), "version": game.version(), "deal": 1, "seat": 1, "bid": 1,
-            "tap": "tap-0000-first"}
+    form = {"csrf_token": csrf_from(game.page()), "version": game.version(), "deal": 1, "seat": 1,
+            "bid": 1, "tap": "tap-0000-first"}
     first = game.client.post(game.url + "/bid", data=form)
     again = game.client.post(game.url + "/bid", data=form)
     assert first.status_code == again.status_code == 302

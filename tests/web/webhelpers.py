@@ -1,4 +1,5 @@
-"""What the page tests share: real CSRF tokens taken from the pages, page text, a scorer driving a game."""
+"""What the page tests share: real CSRF tokens taken from the pages, page text, a scorer driving a
+game."""
 
 from __future__ import annotations
 
@@ -28,22 +29,24 @@ UNDO_SEAT = re.compile(r'/undo"[^>]*>(?:(?!</form>).)*?name="seat" value="(\d+)"
 
 FOUR = ["Ann", "Bob", "Cy", "Dee"]
 
-#: Text that broke or slowed the app before RULES.md §8 bounded it: exponents, other scripts' digits,
-#: long and huge numbers, NaN, control and format characters, formulas of text.
+#: Text that broke or slowed the app before RULES.md §8 bounded it: exponents, other scripts'
+#: digits, long and huge numbers, NaN, control and format characters, formulas of text.
 HOSTILE_TEXT = [
-    "1e100000000", "1e-99999999", "1e20", "1E5", "2e0", "0.5e1", "²", "³", "١٢", "１２", "߁", "٣", "𝟗", "Ⅻ", "½",
-    "9" * 13, "9" * 4400, "-" + "9" * 300, "99999999999999999999", "-0", "+5", "5.0", "1.5", "0,05", "1_000", "0x10",
-    "0o7", "0b1", "NaN", "nan", "inf", "-Infinity", "", " ", "−2", "\x00", "1\x00", "\x1b[2J", "\x7f", "\u0085",
-    "\u200b", "\u200b\u200b", "Bob\u202e", "\u2066x", "\ufeff", "\u00ad", "\ud7ff", "A\u0301", "\u0301",
-    "('%0999999999d'%1)<'2'", "max('%0999999999d'%1, '%0999999999d'%1)", "f'{bid}'", "10/(cards-5)", "bid ** 999",
-    "9 ** 9 ** 9", "__import__('os')", "5+n", "1001+n", "5 + N", "n", "<script>alert(1)</script>", "' OR 1=1 --",
-    "1-2-3NT-2-1", "1-²-3", "S-D-C-H-NT", "a" * 300,
+    "1e100000000", "1e-99999999", "1e20", "1E5", "2e0", "0.5e1", "²", "³", "١٢", "１２", "߁", "٣",
+    "𝟗", "Ⅻ", "½", "9" * 13, "9" * 4400, "-" + "9" * 300, "99999999999999999999", "-0", "+5", "5.0",
+    "1.5", "0,05", "1_000", "0x10", "0o7", "0b1", "NaN", "nan", "inf", "-Infinity", "", " ", "−2",
+    "\x00", "1\x00", "\x1b[2J", "\x7f", "\u0085", "\u200b", "\u200b\u200b", "Bob\u202e", "\u2066x",
+    "\ufeff", "\u00ad", "\ud7ff", "A\u0301", "\u0301", "('%0999999999d'%1)<'2'",
+    "max('%0999999999d'%1, '%0999999999d'%1)", "f'{bid}'", "10/(cards-5)", "bid ** 999",
+    "9 ** 9 ** 9", "__import__('os')", "5+n", "1001+n", "5 + N", "n", "<script>alert(1)</script>",
+    "' OR 1=1 --", "1-2-3NT-2-1", "1-²-3", "S-D-C-H-NT", "a" * 300,
 ]
 hostile_text = st.one_of(
     st.sampled_from(HOSTILE_TEXT),
     st.integers(-10**15, 10**15).map(str),
     st.floats().map(str),
-    st.text(st.characters(whitelist_categories=("Nd", "No", "Nl", "Cc", "Cf", "Zs", "Mn", "So")), max_size=8),
+    st.text(st.characters(whitelist_categories=("Nd", "No", "Nl", "Cc", "Cf", "Zs", "Mn", "So")),
+            max_size=8),
     st.text(st.characters(blacklist_categories=("Cs",)), max_size=12),
 )
 
@@ -52,7 +55,8 @@ json_values = st.recursive(
     st.none() | st.booleans() | st.integers(-10**12, 10**12) | st.floats(allow_nan=False)
     | st.sampled_from([10**20, 10**30, -(2**63), 2**64, 10**4000, 1e300, 5.0, -0.0])
     | st.text(max_size=30) | hostile_text,
-    lambda children: st.lists(children, max_size=5) | st.dictionaries(st.text(max_size=10), children, max_size=5),
+    lambda children: (st.lists(children, max_size=5)
+                      | st.dictionaries(st.text(max_size=10), children, max_size=5)),
     max_leaves=12,
 )
 
@@ -111,8 +115,10 @@ class Scorer:
         found, seat = DEAL.search(page), UNDO_SEAT.search(page)
         tap = {"deal": found.group(1) if found else None,
                "seat": seat.group(1) if seat and path == "/undo" else None}
-        form = {"csrf_token": csrf_from(page), "version": self.version(), **tap, **(data or {}), **fields}
-        return self.client.post(self.url + path, data={k: v for k, v in form.items() if v is not None})
+        form = {"csrf_token": csrf_from(page), "version": self.version(), **tap,
+                **(data or {}), **fields}
+        return self.client.post(self.url + path,
+                                data={k: v for k, v in form.items() if v is not None})
 
     def bid(self, *bids: int) -> TestResponse:
         """Bids in bidding order, one tap each; the last response."""
@@ -136,16 +142,20 @@ class Scorer:
 def snapshot(app: Flask) -> list[tuple[str, str, int]]:
     """Every stored game as (token, data, version): what a refused request must leave as it was."""
     with app.app_context():
-        rows = db.session.execute(db.select(Game.token, Game.data, Game.version).order_by(Game.id)).all()
+        rows = db.session.execute(
+            db.select(Game.token, Game.data, Game.version).order_by(Game.id)).all()
     return [(token, data, version) for token, data, version in rows]
 
 
 def groups_snapshot(app: Flask) -> list[tuple[object, ...]]:
-    """Every stored group and the place of every game in one: what a refused request leaves as it was."""
+    """Every stored group and the place of every game in one: what a refused request leaves as it
+    was."""
     with app.app_context():
-        groups = db.session.execute(db.select(Group.token, Group.name, Group.version).order_by(Group.id)).all()
-        places = db.session.execute(db.select(GroupGame.game_id, GroupGame.group_id, GroupGame.position,
-                                              GroupGame.active).order_by(GroupGame.game_id)).all()
+        groups = db.session.execute(
+            db.select(Group.token, Group.name, Group.version).order_by(Group.id)).all()
+        places = db.session.execute(
+            db.select(GroupGame.game_id, GroupGame.group_id, GroupGame.position,
+                      GroupGame.active).order_by(GroupGame.game_id)).all()
     return [tuple(row) for row in [*groups, *places]]
 
 
@@ -168,11 +178,13 @@ def message(response: TestResponse) -> str:
     found = re.search(r'role="alert"[^>]*>(.*?)</p>', page, re.DOTALL)
     if found:
         return text(found.group(1))
-    return " ".join(text(said) for said in re.findall(r'<small class="field-error"[^>]*>(.*?)</small>', page, re.DOTALL))
+    return " ".join(text(said) for said in re.findall(
+        r'<small class="field-error"[^>]*>(.*?)</small>', page, re.DOTALL))
 
 
 #: The app's URL map, read once from an app that never opens its database.
-URL_MAP = create_app({"TESTING": True, "SECRET_KEY": "x", "SQLALCHEMY_DATABASE_URI": "sqlite://"}).url_map
+URL_MAP = create_app({"TESTING": True, "SECRET_KEY": "x",
+                      "SQLALCHEMY_DATABASE_URI": "sqlite://"}).url_map
 PLACEHOLDER = re.compile(r"<(?:\w+:)?(\w+)>")
 
 
@@ -182,13 +194,15 @@ def url_rules(method: str = "") -> list[Rule]:
                   key=lambda r: r.rule)
 
 
-#: What fills a placeholder a test leaves out: a group's or an event's link that leads to none, a player.
+#: What fills a placeholder a test leaves out: a group's or an event's link that leads to none, a
+#: player.
 DEFAULTS = {"group": "no-such-group", "event": "no-such-event", "name": "Ann"}
 
 
 def fill(rule: Rule, **values: object) -> str:
     """A route's URL with its placeholders (<token>, <int:number>, <group>, …) filled in."""
-    return PLACEHOLDER.sub(lambda match: str(values.get(match.group(1), DEFAULTS.get(match.group(1)))), rule.rule)
+    return PLACEHOLDER.sub(
+        lambda match: str(values.get(match.group(1), DEFAULTS.get(match.group(1)))), rule.rule)
 
 
 def scanned(image: Any) -> list[str]:
@@ -197,7 +211,8 @@ def scanned(image: Any) -> list[str]:
     import zxingcpp
 
     big = image.convert("L").resize((image.width * 8, image.height * 8), resample=0)
-    return [found.text for found in zxingcpp.read_barcodes(big, formats=zxingcpp.BarcodeFormat.QRCode)]
+    return [found.text
+            for found in zxingcpp.read_barcodes(big, formats=zxingcpp.BarcodeFormat.QRCode)]
 
 
 def svg_picture(svg: str) -> Any:
@@ -211,7 +226,8 @@ def svg_picture(svg: str) -> Any:
     for fill, path in re.findall(r'<path fill="(#fff|#000)" d="([^"]*)"', svg):
         for x, y, width, height in re.findall(r"M(\d+) (\d+)h(\d+)v(\d+)h-\3z", path):
             x0, y0 = int(x), int(y)
-            draw.rectangle((x0, y0, x0 + int(width) - 1, y0 + int(height) - 1), fill=255 if fill == "#fff" else 0)
+            draw.rectangle((x0, y0, x0 + int(width) - 1, y0 + int(height) - 1),
+                           fill=255 if fill == "#fff" else 0)
     return picture
 
 
