@@ -283,7 +283,7 @@ def test_a_tap_whose_answer_is_lost_is_sent_again_and_stored_once(phones: Phones
     assert version(page) == 2 and outbox(page)["unsaved"] == []  # one change after the import
 
 
-def test_with_the_phones_storage_turned_off_each_tap_waits_for_its_answer_and_a_whole_deal_is_stored(  # noqa: E501, RUF100 (the test's name)
+def test_with_the_phones_storage_off_each_tap_waits_for_its_answer_and_a_whole_deal_is_stored(
         phones: Phones, server: str) -> None:
     page = phones()
     page.context.add_init_script("""Object.defineProperty(window, "localStorage", {

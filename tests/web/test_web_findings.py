@@ -233,7 +233,7 @@ def _restore(client: FlaskClient, document: object) -> TestResponse:
                        content_type="multipart/form-data")
 
 
-def test_a_full_backup_restored_on_a_fresh_phone_is_all_in_its_list_and_a_second_restore_imports_nothing(  # noqa: E501, RUF100 (the test's name)
+def test_a_full_backup_restored_on_a_fresh_phone_is_all_listed_and_a_second_restore_imports_nothing(
         app: Flask) -> None:
     """Finding 7: "50 games imported", but the phone's list kept 25; each restore added 25
     copies."""

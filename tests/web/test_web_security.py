@@ -99,7 +99,7 @@ def test_the_read_only_link_is_refused_on_every_write_route_and_changes_nothing(
         "with the edit link, the same form is not refused as a write")
 
 
-def test_every_write_route_without_a_game_link_only_creates_a_new_game_group_or_event_or_changes_one(
+def test_every_write_route_without_a_game_link_only_makes_a_new_game_group_or_event_or_changes_one(
 ) -> None:
     assert {r.endpoint for r in url_rules("POST")
             if not {"token", "group", "event"} & set(r.arguments)} \
