@@ -62,16 +62,18 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         # The address the share page's links and QR codes use, e.g. http://192.168.1.20:5000
         # (empty: the one the page was opened at, or this computer's network address for localhost).
         PUBLIC_URL=os.environ.get("PUBLIC_URL", ""),
-        # How many reverse proxies (Caddy, nginx) stand in front of the app: their X-Forwarded-Proto,
-        # -Host and -For headers are then believed, so links say https. 0: none is believed.
+        # How many reverse proxies (Caddy, nginx) stand in front of the app: their
+        # X-Forwarded-Proto, -Host and -For headers are then believed, so links say https. 0: none
+        # is believed.
         PROXY_HOPS=os.environ.get("PROXY_HOPS", "0"),
         # Rate limits per client address on new games, imports, groups and sheets (ratelimits.py),
-        # counted in this worker's memory, or in Redis or memcached shared by every worker and server
-        # (redis://host:6379, memcached://host:11211).
+        # counted in this worker's memory, or in Redis or memcached shared by every worker and
+        # server (redis://host:6379, memcached://host:11211).
         RATELIMIT_ENABLED=os.environ.get("RATELIMIT_ENABLED", "yes"),
         RATELIMIT_STORAGE_URI=os.environ.get("RATELIMIT_STORAGE_URI", "memory://"),
-        # How many costly requests (a sheet drawn, a backup restored, a large group counted) a server
-        # works on at once, whatever its workers (web/lanes.py); the others are answered 503 at once.
+        # How many costly requests (a sheet drawn, a backup restored, a large group counted) a
+        # server works on at once, whatever its workers (web/lanes.py); the others are answered 503
+        # at once.
         COSTLY_AT_ONCE=os.environ.get("COSTLY_AT_ONCE", "1"),
         # Days after which `flask remove-unplayed` removes a game nobody entered a deal in and
         # nobody changed (retention.py); 0: never.
@@ -88,7 +90,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config.from_mapping(test_config)
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(instance)
-    hops = whole(app.config["PROXY_HOPS"], "PROXY_HOPS (the reverse proxies in front of the app)", 0, 5)
+    hops = whole(app.config["PROXY_HOPS"], "PROXY_HOPS (the reverse proxies in front of the app)",
+                 0, 5)
     if hops:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)  # type: ignore[method-assign]
 
@@ -109,7 +112,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from .table import views as table
     from .web import address, lanes, language, logs, ratelimits, site
 
-    logs.install(app.logger.name, "werkzeug")  # Flask's error log, and the development server's (flask run)
+    # Flask's error log, and the development server's (flask run)
+    logs.install(app.logger.name, "werkzeug")
     init_db(app)
     migrate.init_app(app, db, directory=str(ROOT / "migrations"))
     site.init_app(app)
@@ -121,7 +125,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     sheets.init_app(app)
     groups.init_app(app)
     events.init_app(app)
-    for blueprint in (api.bp, events_api.bp, events.bp, games.bp, play.bp, plan.bp, sheets.bp, table.bp, offline.bp, groups.bp, group_files.bp):
+    for blueprint in (api.bp, events_api.bp, events.bp, games.bp, play.bp, plan.bp, sheets.bp,
+                      table.bp, offline.bp, groups.bp, group_files.bp):
         app.register_blueprint(blueprint)
     ratelimits.init_app(app, costs={"events.start": events.games_to_start,
                                     "events_api.start_round": events.games_to_start})

@@ -56,18 +56,20 @@ def document(loaded: rounds.Loaded) -> dict[str, Any]:
             entry["deal"], entry["deals"] = deal, planned
             if table.game is not None:
                 links = game_links(table.game, loaded.editable)
-                entry["links"] = {name: links[name] for name in ("edit", "view", "api") if name in links}
+                entry["links"] = {name: links[name]
+                                  for name in ("edit", "view", "api") if name in links}
             tables.append(entry)
-        played.append({"round": started.number, "byes": list(started.byes), "finished": started.finished,
-                       "tables": tables})
+        played.append({"round": started.number, "byes": list(started.byes),
+                       "finished": started.finished, "tables": tables})
     found: dict[str, Any] = {
         "format": documents.FORMAT, "name": doc["name"], "date": doc["date"],
-        "players": [p["name"] for p in doc["players"]], "rules": doc["rules"], "rounds": doc["rounds"],
-        "tables": doc["tables"], "seating": doc["seating"], "ranking": doc["ranking"], "seed": doc["seed"],
-        "language": doc.get("language"),
-        "changes": [{"name": p["name"], "arrives": p["arrives"], "last": p["last"], "away": p.get("away", []),
-                     "byes": p["asked"]}
-                    for p in doc["players"] if p["arrives"] > 1 or p["last"] is not None or p["asked"] or p.get("away")],
+        "players": [p["name"] for p in doc["players"]], "rules": doc["rules"],
+        "rounds": doc["rounds"], "tables": doc["tables"], "seating": doc["seating"],
+        "ranking": doc["ranking"], "seed": doc["seed"], "language": doc.get("language"),
+        "changes": [{"name": p["name"], "arrives": p["arrives"], "last": p["last"],
+                     "away": p.get("away", []), "byes": p["asked"]}
+                    for p in doc["players"]
+                    if p["arrives"] > 1 or p["last"] is not None or p["asked"] or p.get("away")],
         "played": played, "standings": rounds.standing_lines(loaded),
         "links": event_links(loaded.stored, loaded.editable),
     }
@@ -82,7 +84,8 @@ def _answer(stored: StoredEvent, editable: bool = True) -> Response:
 @bp.post("/events")
 def create_event() -> tuple[Response, int]:
     """Start an event: 201 with the event, or 422 naming what is wrong; nothing stored then."""
-    data, refused = json_object(_("the event (%(example)s)", example='{"name": "Club night", "players": […], "rounds": 3}'))
+    data, refused = json_object(_("the event (%(example)s)",
+                                  example='{"name": "Club night", "players": […], "rounds": 3}'))
     if refused is not None:
         return refused
     assert data is not None
@@ -99,10 +102,12 @@ def create_event() -> tuple[Response, int]:
     return response, 201
 
 
-def _change(event: str, what: str, make: Callable[[StoredEvent, dict[str, Any]], documents.Document],
+def _change(event: str, what: str,
+            make: Callable[[StoredEvent, dict[str, Any]], documents.Document],
             status: int) -> Response | tuple[Response, int]:
     """Read the request's JSON object, make the event's new document from it and save it: the
-    event with ``status``; 409 when it can't be done now, 422 naming what is wrong, nothing stored."""
+    event with ``status``; 409 when it can't be done now, 422 naming what is wrong, nothing
+    stored."""
     data, refused = json_object(what)
     if refused is not None:
         return refused
@@ -145,7 +150,8 @@ def change_players(event: str) -> Response | tuple[Response, int]:
 
 @bp.post("/events/<event>/plan")
 def change_plan(event: str) -> Response | tuple[Response, int]:
-    """Another number of planned rounds or another seating for the rounds to come: 200 with the event."""
+    """Another number of planned rounds or another seating for the rounds to come: 200 with the
+    event."""
     return _change(event, _("the plan (%(example)s)", example='{"rounds": 5, "seating": "ranked"}'),
                    lambda stored, data: documents.change_plan(stored.document, data), 200)
 

@@ -49,7 +49,8 @@ def export_game(game: StoredGame, editable: bool = True) -> dict[str, Any]:
 def create_game() -> tuple[Response, int]:
     """Store a game file: 201 with the export, or 422 naming what is wrong; nothing stored then."""
     if not request.is_json:
-        return error(_("send the game file as JSON (Content-Type: %(type)s)", type="application/json"), 415)
+        return error(_("send the game file as JSON (Content-Type: %(type)s)",
+                       type="application/json"), 415)
     try:
         data = read_json(request.get_data())
     except ValueError as exc:
@@ -60,7 +61,8 @@ def create_game() -> tuple[Response, int]:
         return error(str(exc), 422)
     game = games.create(checked)
     links = game_links(game)
-    response = no_store(jsonify(export(checked, links)))  # made before the commit: a failure stores nothing
+    # Made before the commit: a failure stores nothing
+    response = no_store(jsonify(export(checked, links)))
     response.headers["Location"] = links["api"]
     commit()
     return response, 201
@@ -91,9 +93,10 @@ def replace_game(token: str) -> Response | tuple[Response, int]:
     if expected is None:
         return error(_("send If-Match with the ETag of the game as you read it (GET %(path)s)",
                         path=request.path), 428)
-    if etag not in (tag.strip() for tag in expected.split(",")):  # any of those sent; "*" skips no check
-        return error(_("the game has changed since you read it: read it again (its ETag is now %(etag)s)",
-                        etag=etag), 412)
+    # Any of those sent; "*" skips no check
+    if etag not in (tag.strip() for tag in expected.split(",")):
+        return error(_("the game has changed since you read it: "
+                       "read it again (its ETag is now %(etag)s)", etag=etag), 412)
     data, refused = json_object(_("the game file"))
     if refused is not None:
         return refused
@@ -155,8 +158,10 @@ def create_group() -> tuple[Response, int]:
 
 @bp.post("/groups/<group>/games")
 def add_game(group: str) -> Response | tuple[Response, int]:
-    """Put a game in a group: ``{"game": "<the game's edit link or token>"}`` → 200 with the group."""
-    data, refused = json_object(_("the game (%(example)s)", example=_('{"game": "<its edit link>"}')))
+    """Put a game in a group: ``{"game": "<the game's edit link or token>"}`` → 200 with the
+    group."""
+    data, refused = json_object(_("the game (%(example)s)",
+                                  example=_('{"game": "<its edit link>"}')))
     if refused is not None:
         return refused
     assert data is not None

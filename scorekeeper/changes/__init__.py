@@ -43,12 +43,12 @@ from ..store.games import StoredGame, Written, find_game
 from .edits import Document, EditError
 from .taps import Target, misplaced
 
-STALE = N_("This screen was out of date: the game had changed since it was shown (on another phone, "
-           "or before going back). Nothing was changed — this is the game as it is now.")
+STALE = N_("This screen was out of date: the game had changed since it was shown (on another "
+           "phone, or before going back). Nothing was changed — this is the game as it is now.")
 
 #: The same, for a tap: it names its deal.
-STALE_TAP = N_("Deal %(deal)s: this entry was made on a screen that was out of date (the game had changed on "
-               "another phone). Nothing was changed — this is the game as it is now.")
+STALE_TAP = N_("Deal %(deal)s: this entry was made on a screen that was out of date (the game had "
+               "changed on another phone). Nothing was changed — this is the game as it is now.")
 
 #: A change: it edits the game's input document in place (``edits``), or raises EditError.
 Change = Callable[[Document], None]
@@ -103,7 +103,8 @@ def apply(game: StoredGame, change: Change, *, version: int | None, refusals: Se
           tap: str | None = None, target: Target | None = None, refused: str | None = None,
           check: Check | None = None) -> Outcome:
     """Apply one change to the game as read, if it was made on its current ``version``, fits its
-    ``target`` (a tap's deal and step) and the rules accept the result; else say why, changing nothing.
+    ``target`` (a tap's deal and step) and the rules accept the result; else say why, changing
+    nothing.
 
     ``refusals``: what the form refused (422). ``tap``: the tap's client id (stored once).
     ``refused``: why this link may not make the change (web/access.py), None when it may (else 403).

@@ -33,8 +33,8 @@ def open_game(checked: GameFile, tokens: tuple[str, str] | None = None,
               group: StoredGroup | None = None) -> Opened:
     """Store a new game (in ``group``, if given) and commit.
 
-    With ``tokens`` made from what asked for it (``derived_tokens``), a second ask, a double tap or a
-    resent form, finds the game the first one stored instead of storing another.
+    With ``tokens`` made from what asked for it (``derived_tokens``), a second ask, a double tap or
+    a resent form, finds the game the first one stored instead of storing another.
     """
     game = find_game(tokens[0])[0] if tokens else None
     full = False

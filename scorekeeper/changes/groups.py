@@ -13,7 +13,8 @@ ADD_REFUSALS = {
     "none": N_("No game has this link: check that the whole link was pasted."),
     "other": N_("This game is in another group: it can be in one group only."),
     "here": N_("This game is already in the group."),
-    "full": N_("This group holds %(num)s games, the most a group can hold: start a new group for the next games."),
+    "full": N_("This group holds %(num)s games, the most a group can hold: "
+               "start a new group for the next games."),
     "night": N_("This game is a table of a club night: it can be in the club night's group only."),
 }
 STATUS = {"view": 403, "none": 404, "other": 409, "here": 200, "full": 409, "night": 403}

@@ -35,8 +35,8 @@ from ..rules.words import N_, _, ngettext
 from ..store.groups import find_group
 
 FORMAT = "oh-hell-scorekeeper/event-1"
-FIELDS = ("format", "name", "date", "players", "rules", "rounds", "tables", "seating", "ranking", "seed", "group",
-          "language")
+FIELDS = ("format", "name", "date", "players", "rules", "rounds", "tables", "seating", "ranking",
+          "seed", "group", "language")
 SEATINGS = ("mixed", "ranked", "manual")
 MIN_PLAYERS, MAX_PLAYERS = 4, 400
 MAX_ROUNDS, MAX_TABLES = 20, 100
@@ -47,9 +47,9 @@ _DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 Document = dict[str, Any]
 
 #: Each field in a player's words.
-LABELS = {"name": N_("The event's name"), "date": N_("The event's date"), "rounds": N_("The number of rounds"),
-          "seating": N_("The seating"), "ranking": N_("The ranking"), "seed": N_("The seed"),
-          "round": N_("The round")}
+LABELS = {"name": N_("The event's name"), "date": N_("The event's date"),
+          "rounds": N_("The number of rounds"), "seating": N_("The seating"),
+          "ranking": N_("The ranking"), "seed": N_("The seed"), "round": N_("The round")}
 
 
 def _label(field: str) -> values.What:
@@ -92,8 +92,9 @@ def player_names(given: object) -> list[str]:
     for typed in given:
         name = values.name(typed)
         if key(name) in seen:
-            raise EventError(_("%(name)s and %(other)s are the same name: give every player a different one",
-                               name=seen[key(name)], other=name))
+            raise EventError(_("%(name)s and %(other)s are the same name: "
+                               "give every player a different one", name=seen[key(name)],
+                               other=name))
         seen[key(name)] = name
         names.append(name)
     return names
@@ -103,18 +104,21 @@ def _tables(given: object, rules: Mapping[str, Any]) -> TableSizes:
     if given is None:
         given = {"size": 4}
     if not isinstance(given, Mapping):
-        raise EventError(_("The tables must be an object such as %(example)s", example='{"size": 4, "sizes": [3, 4, 5]}'))
+        raise EventError(_("The tables must be an object such as %(example)s",
+                           example='{"size": 4, "sizes": [3, 4, 5]}'))
     values.fields(given, ("size", "sizes"), lambda: _("The tables"))
     sizes = given.get("sizes")
     if sizes is not None and not isinstance(sizes, list):
-        raise EventError(_("The allowed table sizes must be a list such as %(example)s", example="[3, 4, 5]"))
+        raise EventError(_("The allowed table sizes must be a list such as %(example)s",
+                           example="[3, 4, 5]"))
     found = table_sizes(given.get("size"), sizes)
     playable(rules, found)
     return found
 
 
 def playable(rules: Mapping[str, Any], found: TableSizes) -> None:
-    """Refuse rules that a table of an allowed size can't play, naming the size and the rule to change."""
+    """Refuse rules that a table of an allowed size can't play, naming the size and the rule to
+    change."""
     problems: dict[int, RulesError] = {}
     for size in found.sizes:
         try:
@@ -127,7 +131,8 @@ def playable(rules: Mapping[str, Any], found: TableSizes) -> None:
     if len(problems) == len(found.sizes) and len({str(p) for p in problems.values()}) == 1:
         refused = EventError(_("These rules can't be played: %(problem)s", problem=problem))
     else:
-        refused = EventError(_("A table of %(size)s can't play these rules: %(problem)s", size=size, problem=problem))
+        refused = EventError(_("A table of %(size)s can't play these rules: %(problem)s", size=size,
+                               problem=problem))
     refused.field = problem.field  # the rule to change
     raise refused
 
@@ -139,9 +144,10 @@ def check_tables(players: int, tables: TableSizes) -> None:
         raise EventError(_("An event has at most %(num)s players", num=MAX_PLAYERS))
     seated = split(players - fewest_byes(players, tables), tables)
     if seated is not None and len(seated) > MAX_TABLES:
-        raise EventError(ngettext("%(num)s player would sit at more than %(most)s tables: allow larger tables",
-                                  "%(num)s players would sit at more than %(most)s tables: allow larger tables",
-                                  players, most=MAX_TABLES))
+        raise EventError(ngettext("%(num)s player would sit at more than %(most)s tables: "
+                                  "allow larger tables",
+                                  "%(num)s players would sit at more than %(most)s tables: "
+                                  "allow larger tables", players, most=MAX_TABLES))
 
 
 def new_event(data: object, today: date, language: str = "en") -> Document:
@@ -158,19 +164,22 @@ def new_event(data: object, today: date, language: str = "en") -> Document:
     players = player_names(data.get("players"))
     rules = data.get("rules", {"preset": "oh-hell"})
     if not isinstance(rules, Mapping):
-        raise EventError(_("The rules must be an object such as %(example)s", example='{"preset": "oh-hell"}'))
+        raise EventError(_("The rules must be an object such as %(example)s",
+                           example='{"preset": "oh-hell"}'))
     rounds = values.count(data.get("rounds"), _label("rounds"), 1, MAX_ROUNDS)
     tables = _tables(data.get("tables"), rules)
     check_tables(len(players), tables)
     seating = values.choice(data.get("seating", "mixed"), _label("seating"), SEATINGS)
     ranking = values.choice(data.get("ranking", "percent"), _label("ranking"), RANKINGS)
     seed = data.get("seed")
-    seed = secrets.randbelow(MAX_SEED + 1) if seed is None else values.count(seed, _label("seed"), 0, MAX_SEED)
+    seed = (secrets.randbelow(MAX_SEED + 1) if seed is None
+            else values.count(seed, _label("seed"), 0, MAX_SEED))
     spoken = values.language(data.get("language", language))
     doc: Document = {
         "name": name, "date": day, "rules": dict(rules), "rounds": rounds,
-        "tables": {"size": tables.size, "sizes": list(tables.sizes)}, "seating": seating, "ranking": ranking,
-        "seed": seed, "players": [{"name": n, "arrives": 1, "last": None, "asked": []} for n in players],
+        "tables": {"size": tables.size, "sizes": list(tables.sizes)}, "seating": seating,
+        "ranking": ranking, "seed": seed,
+        "players": [{"name": n, "arrives": 1, "last": None, "asked": []} for n in players],
         "played": [], "proposal": None, "group": None, "language": spoken,
     }
     fewest_byes(len(players), tables)  # refuses too few players for a table
@@ -194,12 +203,14 @@ def sizes(doc: Document) -> TableSizes:
 
 def seatings(doc: Document) -> tuple[Seating, ...]:
     """The rounds started, as the rules core sees them."""
-    return tuple(Seating(tuple(tuple(t["players"]) for t in r["tables"]), tuple(r["byes"])) for r in doc["played"])
+    return tuple(Seating(tuple(tuple(t["players"]) for t in r["tables"]), tuple(r["byes"]))
+                 for r in doc["played"])
 
 
 def core_event(doc: Document) -> Event:
     """The event as the rules core takes it."""
-    entrants = tuple(Entrant(p["name"], p["arrives"], p["last"], frozenset(p["asked"])) for p in doc["players"])
+    entrants = tuple(Entrant(p["name"], p["arrives"], p["last"], frozenset(p["asked"]))
+                     for p in doc["players"])
     return Event(entrants, doc["rounds"], sizes(doc), doc["seed"], seatings(doc))
 
 
@@ -220,16 +231,17 @@ def _next(doc: Document) -> int:
 
 
 def change_players(doc: Document, data: Mapping[str, Any]) -> Document:
-    """The document after ``{"arrive": name}``, ``{"withdraw": name}``, ``{"bye": name, "round": r}``
-    or ``{"play": name, "round": r}`` (a bye taken back), the rounds to come still playable (EVENTS.md,
-    "Who plays a round" and "Coming back"). A withdrawn player who arrives comes back from the next
-    round, keeping the rounds played; the rounds missed meanwhile are kept as ``away``. The proposed
-    seating is dropped, to be planned again."""
+    """The document after ``{"arrive": name}``, ``{"withdraw": name}``,
+    ``{"bye": name, "round": r}`` or ``{"play": name, "round": r}`` (a bye taken back), the rounds
+    to come still playable (EVENTS.md, "Who plays a round" and "Coming back"). A withdrawn player
+    who arrives comes back from the next round, keeping the rounds played; the rounds missed
+    meanwhile are kept as ``away``. The proposed seating is dropped, to be planned again."""
     kinds = [kind for kind in ("arrive", "withdraw", "bye", "play") if kind in data]
     values.fields(data, ("arrive", "withdraw", "bye", "play", "round"), lambda: _("The change"))
     if len(kinds) != 1 or ("round" in data) != (kinds[0] in ("bye", "play")):
-        raise EventError(_("Send one change: %(examples)s", examples='{"arrive": "Eve"}, {"withdraw": "Bob"}, '
-                           '{"bye": "Cy", "round": 3}, {"play": "Cy", "round": 3}'))
+        raise EventError(_("Send one change: %(examples)s",
+                           examples='{"arrive": "Eve"}, {"withdraw": "Bob"}, '
+                                    '{"bye": "Cy", "round": 3}, {"play": "Cy", "round": 3}'))
     number = _next(doc)
     changed = dict(doc, players=[dict(p) for p in doc["players"]], proposal=None)
     if kinds == ["arrive"]:
@@ -263,15 +275,16 @@ def _byes(doc: Document, player: Document, kind: str, typed: object, number: int
     name = player["name"]
     if kind == "play":
         if bye < number:
-            raise EventError(_("Round %(round)s has started already: a bye can be taken back before its round",
-                               round=bye))
+            raise EventError(_("Round %(round)s has started already: "
+                               "a bye can be taken back before its round", round=bye))
         if bye not in player["asked"]:
             raise EventError(_("%(name)s has no bye in round %(round)s", name=name, round=bye))
         return [r for r in player["asked"] if r != bye]
     if player["last"] is not None:
         raise EventError(_("%(name)s has withdrawn: bring %(name)s back first", name=name))
     if bye < number:
-        raise EventError(_("Round %(round)s has started already: a bye can be given for a round to come", round=bye))
+        raise EventError(_("Round %(round)s has started already: "
+                           "a bye can be given for a round to come", round=bye))
     if bye < player["arrives"]:
         raise EventError(_("%(name)s arrives at round %(arrives)s: no bye is needed before",
                            name=name, arrives=player["arrives"]))
@@ -286,16 +299,19 @@ def change_plan(doc: Document, data: Mapping[str, Any]) -> Document:
     again, and byes asked for dropped rounds go with them."""
     values.fields(data, ("rounds", "seating"), lambda: _("The plan"))
     if not data:
-        raise EventError(_("Send what changes: %(examples)s", examples='{"rounds": 5}, {"seating": "ranked"}'))
+        raise EventError(_("Send what changes: %(examples)s",
+                           examples='{"rounds": 5}, {"seating": "ranked"}'))
     started = len(doc["played"])
     changed = dict(doc, proposal=None)
     if "rounds" in data:
         planned = values.count(data["rounds"], _label("rounds"), 1, MAX_ROUNDS)
         if planned < started:
             raise EventError(ngettext("%(num)s round has started already: plan at least %(num)s",
-                                      "%(num)s rounds have started already: plan at least %(num)s", started))
+                                      "%(num)s rounds have started already: plan at least %(num)s",
+                                      started))
         changed["rounds"] = planned
-        changed["players"] = [dict(p, asked=[r for r in p["asked"] if r <= planned]) for p in doc["players"]]
+        changed["players"] = [dict(p, asked=[r for r in p["asked"] if r <= planned])
+                              for p in doc["players"]]
     if "seating" in data:
         changed["seating"] = values.choice(data["seating"], _label("seating"), SEATINGS)
         _next(changed)  # a seating is given to rounds still to come

@@ -71,19 +71,21 @@ class Rounds:
         deals = sorted({length.deals for length in lengths if length})
         said = (ngettext("%(num)s deal", "%(num)s deals", deals[0]) if len(deals) == 1
                 else _("%(low)s–%(high)s deals", low=deals[0], high=deals[-1]))
-        minutes = sorted({length.minutes for length in lengths if length and length.minutes is not None})
+        minutes = sorted({length.minutes
+                          for length in lengths if length and length.minutes is not None})
         if not minutes:
             return said
         if len(minutes) == 1:
             return _("%(deals)s, about %(num)s min", deals=said, num=minutes[0])
-        return _("%(deals)s, about %(low)s–%(high)s min", deals=said, low=minutes[0], high=minutes[-1])
+        return _("%(deals)s, about %(low)s–%(high)s min", deals=said, low=minutes[0],
+                 high=minutes[-1])
 
     def line(self) -> str:
         """What a round of the rules as they are takes, or why they can't be played."""
         if self.problem:
             return self.problem
-        return _("A round: %(length)s, at tables of %(low)s to %(high)s.", length=self.words(self.now),
-                 low=self.sizes.sizes[0], high=self.sizes.sizes[-1])
+        return _("A round: %(length)s, at tables of %(low)s to %(high)s.",
+                 length=self.words(self.now), low=self.sizes.sizes[0], high=self.sizes.sizes[-1])
 
 
 def _sizes(typed: str) -> TableSizes:
@@ -121,7 +123,8 @@ def rounds(preset: str, form: HouseRulesForm, size: str) -> Rounds:
     choices = [Choice("", _lengths(own, sizes), not typed)]
     for top in [top for top in SHORTER if top < largest.max_cards][:2]:
         try:
-            choices.append(Choice(str(top), _lengths({**own, "max_cards": top}, sizes), typed == str(top)))
+            choices.append(Choice(str(top), _lengths({**own, "max_cards": top}, sizes),
+                                  typed == str(top)))
         except RulesError:  # a hand of ``top`` cards is too many for the largest table
             continue
     return Rounds(sizes, now, tuple(choices))
@@ -147,8 +150,10 @@ def new() -> str | BaseResponse | tuple[str, int]:
         doc = documents.new_event({
             "name": typed["name"], "date": typed["date"].strip() or None,
             "players": [line for line in typed["players"].splitlines() if line.strip()],
-            "rounds": values.whole(typed["rounds"], lambda: _(documents.LABELS["rounds"]), 1, documents.MAX_ROUNDS),
-            "tables": {"size": values.whole(typed["size"], lambda: _("The preferred table size"), 3, 8)},
+            "rounds": values.whole(typed["rounds"], lambda: _(documents.LABELS["rounds"]), 1,
+                                   documents.MAX_ROUNDS),
+            "tables": {"size": values.whole(typed["size"], lambda: _("The preferred table size"),
+                                            3, 8)},
             "seating": typed["seating"], "ranking": typed["ranking"],
             "rules": {"preset": typed["preset"], **form.overrides()},
         }, date.today(), language.current())
@@ -160,16 +165,18 @@ def new() -> str | BaseResponse | tuple[str, int]:
     device.remember_event(stored, True)
     response = redirect(url_for("events.event", event=stored.token))
     commit()
-    flash(_("The club night is ready: seat and start the first round below. Keep this page's link to yourself; "
-            "the room screen's link is for everyone."), "done")
+    flash(_("The club night is ready: seat and start the first round below. "
+            "Keep this page's link to yourself; the room screen's link is for everyone."), "done")
     return response
 
 
-def _page(typed: dict[str, str], form: HouseRulesForm, error: str = "", chosen: bool = False) -> str:
+def _page(typed: dict[str, str], form: HouseRulesForm, error: str = "",
+          chosen: bool = False) -> str:
     """The form; a refused rule says why beside it, in the house rules opened."""
     refused = beside(form) is not None or bool(error)
     return render_template("events/new.html", typed=typed, rules=form, error=error, presets=PRESETS,
-                           rounds=rounds(typed["preset"], form, typed["size"]), refused=refused, chosen=chosen)
+                           rounds=rounds(typed["preset"], form, typed["size"]), refused=refused,
+                           chosen=chosen)
 
 
 def lengths() -> Response:
@@ -178,4 +185,5 @@ def lengths() -> Response:
     form = HouseRulesForm(request.args, prefix="rules")
     found = rounds(str(request.args.get("preset", NEW_FIELDS["preset"])), form,
                    str(request.args.get("size", NEW_FIELDS["size"])))
-    return jsonify(line=found.line(), choices=str(get_template_attribute("events/_rounds.html", "choices")(found)))
+    return jsonify(line=found.line(),
+                   choices=str(get_template_attribute("events/_rounds.html", "choices")(found)))

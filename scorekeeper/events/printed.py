@@ -30,7 +30,8 @@ from .views import bp, event_page
 _printed: LRU[bytes] = LRU(16)
 #: The most names of the rounds' tables one results sheet prints: 300 tables of 4, every round of a
 #: night of 60 players and 20 rounds, or of 400 players and 3 rounds. A PDF draws each line and each
-#: character of its text one at a time: the 20 rounds of 400 players, 8,000 names, took 4 s and more.
+#: character of its text one at a time: the 20 rounds of 400 players, 8,000 names, took 4 s and
+#: more.
 ROUND_NAMES = 1200
 
 
@@ -40,7 +41,8 @@ def cards(event: str) -> Response:
     to score it): four cards to a page, of A4 paper or of Letter (``?paper=letter``)."""
     stored, _editable = event_or_404(event, edit=True)
     try:
-        paper = values.choice(request.args.get("paper", "").strip().lower() or "a4", _("The paper"), PAPERS)
+        paper = values.choice(request.args.get("paper", "").strip().lower() or "a4", _("The paper"),
+                              PAPERS)
     except RulesError as exc:
         return event_page(stored, True, str(exc), 422)
     state = rounds.mark(stored)
@@ -50,7 +52,8 @@ def cards(event: str) -> Response:
         abort(404, _("No round has started yet: the table cards are made when a round starts."))
 
     def printed() -> bytes:
-        drawn = {f"qr-{t.number}.png": qr.png(game_links(t.game)["edit"]) for t in current.tables if t.game}
+        drawn = {f"qr-{t.number}.png": qr.png(game_links(t.game)["edit"])
+                 for t in current.tables if t.game}
         page = render_template("events/cards.html", doc=loaded.doc, current=current, paper=paper,
                                static=current_app.static_url_path)
         return pdf.page_pdf(page, drawn)[0]
@@ -86,26 +89,31 @@ def results(event: str) -> Response:
     if asked:
         numbers = {played.number: played for played in finished}
         if not asked.isascii() or not asked.isdigit() or int(asked) not in numbers:
-            abort(404, _("Round %(round)s has no results yet: a round's tables are printed once every table has "
-                         "finished.", round=asked[:12]))
+            abort(404, _("Round %(round)s has no results yet: "
+                         "a round's tables are printed once every table has finished.",
+                         round=asked[:12]))
         shown: tuple[rounds.Round, ...] = (numbers[int(asked)],)
     else:
         shown = printed_rounds(finished)
     left_out = 0 if asked else len(finished) - len(shown)  # rounds 1 to left_out
 
     def printed() -> bytes:
-        tables = [(r.number, listing.round_tables([_("Table %(table)s", table=t.number) for t in r.tables],
-                                                  [(t.result, t.players) for t in r.tables], score), r.byes)
+        tables = [(r.number,
+                   listing.round_tables([_("Table %(table)s", table=t.number) for t in r.tables],
+                                        [(t.result, t.players) for t in r.tables], score),
+                   r.byes)
                   for r in shown]
         header = ["#", _("Player"), _("Score"), _("Tables won"), _("Bids made"), _("Points")]
-        page = render_template("events/results.html", doc=loaded.doc, rounds=tables, played=len(finished), round_size=listing.ROUNDS,
-                               standings=None if asked else listing.standings(header, loaded.lines, score),
-                               left_out=left_out,
-                               static=current_app.static_url_path)
+        page = render_template(
+            "events/results.html", doc=loaded.doc, rounds=tables, played=len(finished),
+            round_size=listing.ROUNDS,
+            standings=None if asked else listing.standings(header, loaded.lines, score),
+            left_out=left_out, static=current_app.static_url_path)
         return pdf.page_pdf(page)[0]
 
     key = ("results", stored.id, stored.token, editable, state, asked, language.current())
-    return _pdf(_printed.get(key, printed), f"round-{asked}-results.pdf" if asked else "results.pdf")
+    return _pdf(_printed.get(key, printed),
+                f"round-{asked}-results.pdf" if asked else "results.pdf")
 
 
 def _pdf(data: bytes, name: str) -> Response:

@@ -47,7 +47,6 @@ bp = Blueprint("events", __name__)
 STALE = N_("The event was changed meanwhile on another screen: here it is as it is now. Try again.")
 
 
-
 def _token(loaded: rounds.Loaded) -> str:
     return loaded.stored.token if loaded.editable else loaded.stored.view_token
 
@@ -62,11 +61,13 @@ def _live(loaded: rounds.Loaded, state: str) -> str:
     ``CSRF_MARK`` where each phone's form token goes)."""
     code = language.current()
     key = (loaded.stored.id, _token(loaded), state, code)
-    return _parts.get(key, lambda: render_template("events/_live.html", loaded=loaded, token=_token(loaded),
-                                                    lines=loaded.provisional or loaded.lines,
-                                                    provisional=loaded.provisional is not None,
-                                                    scored=partial(score_in, code=code),
-                                                    csrf_mark=Markup(CSRF_MARK), ends=round_clock(loaded)))
+    return _parts.get(key, lambda: render_template("events/_live.html", loaded=loaded,
+                                                   token=_token(loaded),
+                                                   lines=loaded.provisional or loaded.lines,
+                                                   provisional=loaded.provisional is not None,
+                                                   scored=partial(score_in, code=code),
+                                                   csrf_mark=Markup(CSRF_MARK),
+                                                   ends=round_clock(loaded)))
 
 
 def where(loaded: rounds.Loaded, typed: str) -> str:
@@ -80,8 +81,8 @@ def where(loaded: rounds.Loaded, typed: str) -> str:
         return _("%(name)s: the first round has not been seated yet.", name=name)
     for table in current.tables:
         if name in table.players:
-            return _("%(name)s: round %(round)s, table %(table)s, seat %(seat)s.", name=name, round=current.number,
-                     table=table.number, seat=table.players.index(name) + 1)
+            return _("%(name)s: round %(round)s, table %(table)s, seat %(seat)s.", name=name,
+                     round=current.number, table=table.number, seat=table.players.index(name) + 1)
     if name in current.byes:
         return _("%(name)s has a bye in round %(round)s.", name=name, round=current.number)
     return _("%(name)s does not play round %(round)s.", name=name, round=current.number)
@@ -92,7 +93,8 @@ def event_page(stored: StoredEvent, editable: bool, error: str = "", status: int
     it carries nothing for one visitor (an error, a name asked, a message); each phone's form token
     is put in as it is sent."""
     state = rounds.mark(stored)
-    asked = "" if editable else characters.visible(str(request.args.get("name", "")))[:values.MAX_NAME]
+    asked = ("" if editable
+             else characters.visible(str(request.args.get("name", "")))[:values.MAX_NAME])
     plain = not error and not asked.strip() and not session.get("_flashes")
     key = ("page", stored.token, editable, state, language.current())
     page = _parts.find(key) if plain else None
@@ -100,21 +102,24 @@ def event_page(stored: StoredEvent, editable: bool, error: str = "", status: int
         page = _render(rounds.load(stored, editable, state), state, error, asked)
         if plain:
             _parts.put(key, page)
-    return no_store(make_response(page.replace(CSRF_MARK, str(csrf_field())) if editable else page, status))
+    return no_store(make_response(page.replace(CSRF_MARK, str(csrf_field())) if editable else page,
+                                  status))
 
 
 def _render(loaded: rounds.Loaded, state: str, error: str, asked: str) -> str:
     live = Markup(_live(loaded, state))
     if not loaded.editable:
         answer = where(loaded, asked) if asked.strip() else ""
-        return render_template("events/room.html", loaded=loaded, live=live, mark=state, asked=asked, answer=answer)
+        return render_template("events/room.html", loaded=loaded, live=live, mark=state,
+                               asked=asked, answer=answer)
     try:
         loaded.ready()
         busy = ""
     except rounds.Busy as exc:
         busy = str(exc)
-    return render_template("events/director.html", loaded=loaded, live=live, mark=state, proposal=loaded.proposal(),
-                           busy=busy, error=error, next_round=len(loaded.rounds) + 1, csrf_mark=Markup(CSRF_MARK),
+    return render_template("events/director.html", loaded=loaded, live=live, mark=state,
+                           proposal=loaded.proposal(), busy=busy, error=error,
+                           next_round=len(loaded.rounds) + 1, csrf_mark=Markup(CSRF_MARK),
                            titled=rounds.game_title(loaded.doc, 1, 1))
 
 
@@ -193,9 +198,11 @@ def clock(event: str) -> Response | BaseResponse:
     def set_clock(loaded: rounds.Loaded) -> documents.Document:
         minutes = values.whole(typed, lambda: _("The round clock's minutes"), 0, MAX_CLOCK)
         if loaded.current is None or loaded.current.finished:
-            raise rounds.Busy(_("No round is being played: the clock is set for a round under way."))
+            raise rounds.Busy(_("No round is being played: "
+                                "the clock is set for a round under way."))
         ends = datetime.now(UTC) + timedelta(minutes=minutes)
-        found = {"round": loaded.current.number, "ends": ends.isoformat(timespec="seconds")} if minutes else None
+        found = ({"round": loaded.current.number, "ends": ends.isoformat(timespec="seconds")}
+                 if minutes else None)
         return dict(loaded.doc, clock=found)
 
     return _save(stored, set_clock, _("The round clock is set."))
@@ -212,28 +219,34 @@ def round_clock(loaded: rounds.Loaded) -> datetime | None:
 
 @bp.post("/e/<event>/players")
 def players(event: str) -> Response | BaseResponse:
-    """Someone arrives (or comes back), withdraws, takes a bye in a round to come, or plays it after all."""
+    """Someone arrives (or comes back), withdraws, takes a bye in a round to come, or plays it after
+    all."""
     stored, _editable = event_or_404(event, edit=True)
     action = str(request.form.get("action", ""))
     if action not in ("arrive", "withdraw", "bye", "play"):
-        return event_page(stored, True, _("Choose what changes: someone arrives, withdraws or takes a bye."), 422)
+        return event_page(stored, True,
+                          _("Choose what changes: someone arrives, withdraws or takes a bye."), 422)
     change: dict[str, Any] = {action: str(request.form.get("name", ""))}
     if action in ("bye", "play"):
         change["round"] = str(request.form.get("round", ""))
 
     def changed(loaded: rounds.Loaded) -> documents.Document:
         if "round" in change:
-            change["round"] = values.whole(change["round"], lambda: _("The round"), 1, loaded.doc["rounds"])
+            change["round"] = values.whole(change["round"], lambda: _("The round"), 1,
+                                           loaded.doc["rounds"])
         return documents.change_players(loaded.doc, change)
 
     name = change[action].strip()
-    back = action == "arrive" and any(documents.key(p["name"]) == documents.key(name) and p["last"] is not None
-                                      for p in stored.document["players"])
+    back = action == "arrive" and any(
+        documents.key(p["name"]) == documents.key(name) and p["last"] is not None
+        for p in stored.document["players"])
     done = {"arrive": _("%(name)s plays again from the next round.", name=name) if back
             else _("%(name)s plays from the next round.", name=name),
             "withdraw": _("%(name)s has withdrawn.", name=name),
-            "bye": _("%(name)s has a bye in round %(round)s.", name=name, round=change.get("round", "")),
-            "play": _("%(name)s plays round %(round)s after all.", name=name, round=change.get("round", ""))}[action]
+            "bye": _("%(name)s has a bye in round %(round)s.", name=name,
+                     round=change.get("round", "")),
+            "play": _("%(name)s plays round %(round)s after all.", name=name,
+                      round=change.get("round", ""))}[action]
     return _save(stored, changed, done)
 
 
@@ -244,8 +257,8 @@ def plan(event: str) -> Response | BaseResponse:
     typed, seating = str(request.form.get("rounds", "")), str(request.form.get("seating", ""))
 
     def changed(loaded: rounds.Loaded) -> documents.Document:
-        change: dict[str, Any] = {"rounds": values.whole(typed, lambda: _("The number of rounds"), 1,
-                                                         documents.MAX_ROUNDS)}
+        change: dict[str, Any] = {"rounds": values.whole(typed, lambda: _("The number of rounds"),
+                                                         1, documents.MAX_ROUNDS)}
         if seating != loaded.doc["seating"]:
             change["seating"] = seating
         return documents.change_plan(loaded.doc, change)
@@ -259,7 +272,8 @@ def swap(event: str) -> Response | BaseResponse:
     stored, _editable = event_or_404(event, edit=True)
     one, other = str(request.form.get("one", "")), str(request.form.get("other", ""))
     return _save(stored, lambda loaded: rounds.swapped(loaded, one, other),
-                 _("%(one)s and %(other)s have changed seats.", one=one.strip(), other=other.strip()))
+                 _("%(one)s and %(other)s have changed seats.", one=one.strip(),
+                   other=other.strip()))
 
 
 def games_to_start() -> int:
@@ -292,7 +306,8 @@ def start(event: str) -> Response | BaseResponse:
     """Start the next round as proposed: one game per table."""
     stored, _editable = event_or_404(event, edit=True)
     return _save(stored, lambda loaded: rounds.start(loaded, None),
-                 _("Round %(round)s has started: every table's game is ready.", round=len(stored.document["played"]) + 1))
+                 _("Round %(round)s has started: every table's game is ready.",
+                   round=len(stored.document["played"]) + 1))
 
 
 @bp.post("/e/<event>/tables/<int:number>/end")
@@ -304,11 +319,14 @@ def end_table(event: str, number: int) -> Response | BaseResponse:
     stored, _editable = event_or_404(event, edit=True)
     loaded = rounds.load(stored, True)
     current = loaded.current
-    table = current.tables[number - 1] if current is not None and 1 <= number <= len(current.tables) else None
+    table = (current.tables[number - 1]
+             if current is not None and 1 <= number <= len(current.tables) else None)
     if table is None or table.game is None:
-        return event_page(stored, True, _("The current round has no table %(table)s.", table=number), 404)
+        return event_page(stored, True,
+                          _("The current round has no table %(table)s.", table=number), 404)
     if table.finished:
-        return event_page(stored, True, _("Table %(table)s has finished already.", table=number), 409)
+        return event_page(stored, True, _("Table %(table)s has finished already.", table=number),
+                          409)
     staged = changes.stage(table.game, edits.end_as_it_stands)
     if isinstance(staged, changes.Refused):
         return event_page(stored, True, staged.reason, staged.status)
@@ -318,7 +336,8 @@ def end_table(event: str, number: int) -> Response | BaseResponse:
     tables = [dict(t) for t in played[-1]["tables"]]
     tables[number - 1]["ended_early"] = True
     played[-1] = dict(played[-1], tables=tables)
-    if not stored.save(dict(stored.document, played=played)):  # the game's change is rolled back with it
+    # The game's change is rolled back with it
+    if not stored.save(dict(stored.document, played=played)):
         return event_page(event_or_404(stored.token, edit=True)[0], True, _(STALE), 409)
     changes.keep(staged)
     flash(_("Table %(table)s's game has ended: it counts as it stands.", table=number), "done")

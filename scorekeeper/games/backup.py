@@ -53,7 +53,8 @@ def is_backup(data: object) -> TypeGuard[dict[str, Any]]:
     if not isinstance(data, dict):
         return False
     kind = data.get("format")
-    return "games" in data if kind is None else isinstance(kind, str) and kind.startswith(FORMAT[:-2])
+    return ("games" in data if kind is None
+            else isinstance(kind, str) and kind.startswith(FORMAT[:-2]))
 
 
 def backup() -> dict[str, Any]:
@@ -65,7 +66,8 @@ def backup() -> dict[str, Any]:
             games.append(export(game.load(), links))
         except RulesError:  # a game the rules no longer replay is kept exactly as stored
             games.append({**game.document, "links": links})
-    return {"format": FORMAT, "exported": datetime.now(UTC).isoformat(timespec="seconds"), "games": games}
+    return {"format": FORMAT, "exported": datetime.now(UTC).isoformat(timespec="seconds"),
+            "games": games}
 
 
 def _canonical(game: GameFile) -> str:
@@ -133,38 +135,45 @@ def _match_held(checked: list[tuple[Restored, GameFile | None]]) -> None:
     for result, game in checked:
         if game is None:
             continue
-        same = [(found, editable) for found, editable in held.get(_canonical(game), []) if found.id not in claimed]
+        same = [(found, editable)
+                for found, editable in held.get(_canonical(game), []) if found.id not in claimed]
         if same:
             result.outcome, result.game, result.editable = "here", *same[0]
             claimed.add(same[0][0].id)
 
 
 def restore(data: dict[str, Any]) -> list[Restored]:
-    """Import every game of a backup and remember them all on this device; BackupError if it has no games."""
+    """Import every game of a backup and remember them all on this device; BackupError if it has no
+    games."""
     games = data.get("games")
     if data.get("format", FORMAT) != FORMAT:
-        raise BackupError(_("This backup's format %(format)s is not known here: backups %(known)s can be "
-                            "restored; nothing was imported.", format=repr(data["format"][:40]), known=repr(FORMAT)))
+        raise BackupError(_("This backup's format %(format)s is not known here: "
+                            "backups %(known)s can be restored; nothing was imported.",
+                            format=repr(data["format"][:40]), known=repr(FORMAT)))
     if not isinstance(games, list):
         raise BackupError(_("This backup has no list of games (%(example)s); nothing was imported.",
                             example='"games": [...]'))
     if len(games) > MAX_GAMES:
         raise BackupError(ngettext(
-            "This backup holds %(num)s game; at most %(most)s can be restored at once, so nothing was imported.",
-            "This backup holds %(num)s games; at most %(most)s can be restored at once, so nothing was imported.",
-            len(games), most=MAX_GAMES))
+            "This backup holds %(num)s game; at most %(most)s can be restored at once, "
+            "so nothing was imported.",
+            "This backup holds %(num)s games; at most %(most)s can be restored at once, "
+            "so nothing was imported.", len(games), most=MAX_GAMES))
     try:  # the house formulas of all its games together bounded, as one game's are (docs/api.md)
         with check_budget():
             checked = [_check(number, doc) for number, doc in enumerate(games, 1)]
     except CheckBudgetExceeded:
         raise BackupError(ngettext(
-            "This backup holds %(num)s game; checking its house scoring formulas is too much work for one "
-            "restore, so nothing was imported. Import the game from its own game file.",
-            "This backup holds %(num)s games; checking the house scoring formulas of them all is too much work "
-            "for one restore, so nothing was imported. Import its games one at a time from their own game files.",
+            "This backup holds %(num)s game; "
+            "checking its house scoring formulas is too much work for one restore, "
+            "so nothing was imported. Import the game from its own game file.",
+            "This backup holds %(num)s games; "
+            "checking the house scoring formulas of them all is too much work for one restore, "
+            "so nothing was imported. Import its games one at a time from their own game files.",
             len(games))) from None
     _match_held(checked)
-    for result, game in checked:  # every check made: the writes, one short transaction the caller commits
+    # Every check made: the writes, one short transaction the caller commits
+    for result, game in checked:
         if result.outcome == "imported" and game is not None:
             result.game = create_game(game)
     results = [result for result, _game in checked]

@@ -1,4 +1,5 @@
-"""The forms of a new game, of the house rules it (and a blank sheet) may set, and of a game file imported.
+"""The forms of a new game, of the house rules it (and a blank sheet) may set, and of a game file
+imported.
 """
 
 from __future__ import annotations
@@ -39,19 +40,22 @@ class HouseRulesForm(Form):
 
     class Meta:
         def get_translations(self, form: Form) -> Any:
-            """WTForms' own messages ("Not a valid choice.") in the page's language, as a FlaskForm's."""
+            """WTForms' own messages ("Not a valid choice.") in the page's language, as a
+            FlaskForm's."""
             return translations
 
     deal = choice_field(RULE_LABELS["deal"], PATTERNS)
     max_cards = TextField(_l(RULE_LABELS["max_cards"]))
     # the longest of MAX_SEQUENCE deals, each of up to 52 cards at no trump: "52NT-52NT-…"
-    sequence = TextField(_l(RULE_LABELS["sequence"]), validators=[longest(len("52NT-") * MAX_SEQUENCE)])
+    sequence = TextField(_l(RULE_LABELS["sequence"]),
+                         validators=[longest(len("52NT-") * MAX_SEQUENCE)])
     deals = TextField(_l(RULE_LABELS["deals"]))
     decks = choice_field(RULE_LABELS["decks"], (1, 2))
     deck_size = choice_field(RULE_LABELS["deck_size"], DECK_SIZES)
     only = choice_field(RULE_LABELS["only"], ("odd", "even"), N_("all"))
     trump = choice_field(RULE_LABELS["trump"], TRUMP_RULES)
-    trump_cycle = TextField(_l(RULE_LABELS["trump_cycle"]), validators=[longest(len("NT-") * MAX_SEQUENCE)])
+    trump_cycle = TextField(_l(RULE_LABELS["trump_cycle"]),
+                            validators=[longest(len("NT-") * MAX_SEQUENCE)])
     bidding = choice_field(RULE_LABELS["bidding"], BIDDING_RULES)
     hook_from = TextField(_l(RULE_LABELS["hook_from"]))
     simultaneous = choice_field(RULE_LABELS["simultaneous"], YES_NO)
@@ -66,17 +70,19 @@ class HouseRulesForm(Form):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        # A sequence typed means the custom pattern (with another pattern chosen, the rules refuse the two).
+        # A sequence typed means the custom pattern (with another pattern chosen, the rules refuse
+        # the two).
         if (self.sequence.data or "").strip() and not self.deal.data:
             self.deal.data = "custom"
-        # A deck the list doesn't offer (a game file may give 20 to 104 cards) is offered too, so the
-        # game's own is shown and kept; ``validate`` reads it within its bounds.
+        # A deck the list doesn't offer (a game file may give 20 to 104 cards) is offered too, so
+        # the game's own is shown and kept; ``validate`` reads it within its bounds.
         size = self.deck_size.data
         if size and size not in [choice.value for choice in self.deck_size.iter_choices()]:
             self.deck_size.choices = [*(self.deck_size.choices or []), str(size)]
 
     def validate(self, extra_validators: Any = None) -> bool:
-        """Each field's own checks, then its value read as the rules read it (a number, yes/no, …)."""
+        """Each field's own checks, then its value read as the rules read it (a number, yes/no,
+        …)."""
         valid = super().validate(extra_validators)
         for field in self:
             if field.errors:
@@ -89,7 +95,8 @@ class HouseRulesForm(Form):
         return valid
 
     def overrides(self) -> dict[str, Any]:
-        """The fields the table changed, typed as the game file wants them (RulesError if one can't be)."""
+        """The fields the table changed, typed as the game file wants them (RulesError if one can't
+        be)."""
         return rules_from_text({field.short_name: field.data or "" for field in self})
 
     def refused(self, exc: RulesError) -> bool:
@@ -103,14 +110,15 @@ class HouseRulesForm(Form):
 
 
 #: The stakes field of the new-game form that each stakes field of the game file is typed in.
-STAKES_TYPED = {"per_point": "amount", "ante": "amount", "currency": "currency", "settlement": "settlement",
-                "hard_score_bonus": "hard_score_bonus", "stakes": "stakes"}
+STAKES_TYPED = {"per_point": "amount", "ante": "amount", "currency": "currency",
+                "settlement": "settlement", "hard_score_bonus": "hard_score_bonus",
+                "stakes": "stakes"}
 
 
 def _too_many() -> str:
     """The refusal of more player rows than a game takes."""
-    return ngettext("A game has at most %(num)s player: remove one.", "A game has at most %(num)s players: remove one.",
-                    MAX_PLAYERS)
+    return ngettext("A game has at most %(num)s player: remove one.",
+                    "A game has at most %(num)s players: remove one.", MAX_PLAYERS)
 
 
 class NewGameForm(PostedForm, StakesFields):
@@ -131,8 +139,10 @@ class NewGameForm(PostedForm, StakesFields):
         self.rows: list[str] = [""] * 4
         self.row_errors: list[str] = []
         if posted is not None:
-            # More rows than a game takes are read (and refused by validate), so what was typed stays.
-            found, self.row_errors = indexed(posted, "players", 2 * MAX_PLAYERS, "name", beyond=_too_many())
+            # More rows than a game takes are read (and refused by validate), so what was typed
+            # stays.
+            found, self.row_errors = indexed(posted, "players", 2 * MAX_PLAYERS, "name",
+                                             beyond=_too_many())
             last = max((seat for seat, text in enumerate(found) if text is not None), default=-1)
             self.rows = [text or "" for text in found[: max(last + 1, 2)]]
 
@@ -150,7 +160,8 @@ class NewGameForm(PostedForm, StakesFields):
             raise ValidationError(str(exc)) from None
 
     def validate(self, extra_validators: Any = None) -> bool:
-        """The form's fields, then the players: a name in every row up to the last, as a game needs them."""
+        """The form's fields, then the players: a name in every row up to the last, as a game needs
+        them."""
         valid = super().validate(extra_validators)
         self.row_errors = list(self.row_errors)
         names = self.names()
@@ -158,7 +169,8 @@ class NewGameForm(PostedForm, StakesFields):
         if len(names) > MAX_PLAYERS:
             self.row_errors.append(_too_many())
         elif blank:
-            self.row_errors.append(_("Player %(row)s has no name: type one, or remove the row.", row=blank[0]))
+            self.row_errors.append(_("Player %(row)s has no name: type one, or remove the row.",
+                                     row=blank[0]))
         else:
             try:
                 check_players(names)
@@ -166,12 +178,14 @@ class NewGameForm(PostedForm, StakesFields):
                 self.row_errors.append(sentence(str(exc)))
         if self.first_dealer.data != "random":
             try:
-                row = values.whole(self.first_dealer.data or "0", _("The first dealer"), 0, MAX_PLAYERS - 1)
+                row = values.whole(self.first_dealer.data or "0", _("The first dealer"), 0,
+                                   MAX_PLAYERS - 1)
             except RulesError as exc:
                 self.row_errors.append(sentence(str(exc)))
             else:
                 if row >= len(names) and not blank:
-                    self.row_errors.append(_("The first dealer's row has no name: choose who deals first."))
+                    self.row_errors.append(_("The first dealer's row has no name: "
+                                             "choose who deals first."))
         return valid and not self.row_errors
 
     def refused(self, exc: RulesError) -> bool:
@@ -188,7 +202,8 @@ class NewGameForm(PostedForm, StakesFields):
         """The seat who deals first (checked by ``validate``); None for a random draw."""
         if self.first_dealer.data == "random":
             return None
-        return values.whole(self.first_dealer.data or "0", _("The first dealer"), 0, MAX_PLAYERS - 1)
+        return values.whole(self.first_dealer.data or "0", _("The first dealer"), 0,
+                            MAX_PLAYERS - 1)
 
     def document(self, first_dealer: int) -> dict[str, Any]:
         """The game file of the new game (no deals yet); RulesError when a rule can't be read."""
@@ -211,14 +226,16 @@ class ImportForm(PostedForm):
     text = TextAreaField(_l("…or paste it here"), validators=[Length(max=1_000_000)])
 
     def document(self) -> object:
-        """The uploaded or pasted JSON, decoded; ValidationError when there is none or it isn't JSON."""
+        """The uploaded or pasted JSON, decoded; ValidationError when there is none or it isn't
+        JSON."""
         upload = self.file.data
         raw = upload.read() if upload and getattr(upload, "filename", "") else b""
         if raw:
             try:
                 self.text.data = raw.decode("utf-8-sig")
             except UnicodeDecodeError:
-                raise ValidationError(_("The file is not a text file: choose the .json file you exported.")) \
+                raise ValidationError(_("The file is not a text file: "
+                                        "choose the .json file you exported.")) \
                     from None
         text = (self.text.data or "").strip()
         if not text:
@@ -226,4 +243,5 @@ class ImportForm(PostedForm):
         try:
             return read_json(text)
         except ValueError as exc:
-            raise ValidationError(_("This is not a JSON game file: %(problem)s.", problem=exc)) from None
+            raise ValidationError(_("This is not a JSON game file: %(problem)s.",
+                                    problem=exc)) from None

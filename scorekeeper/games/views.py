@@ -66,8 +66,8 @@ def index() -> str:
                         "variant": board.variant(checked.rules),
                         "played": played(_local(game.created_at), _local(game.updated_at), now)})
     nights = [(night, night.document, editable) for night, editable in device.events()]
-    return render_template("games/index.html", entries=entries, groups=device.groups(), nights=nights,
-                           blank_sheet=endpoint_url("sheets.blank_form"))
+    return render_template("games/index.html", entries=entries, groups=device.groups(),
+                           nights=nights, blank_sheet=endpoint_url("sheets.blank_form"))
 
 
 def _local(moment: datetime) -> datetime:
@@ -106,7 +106,8 @@ def _row(text: str, rows: int) -> int | None:
 
 
 def examples(rules: Rules) -> list[dict[str, Any]]:
-    """What the scoring gives on a 3-card deal, for the rules being chosen (none when cooperative)."""
+    """What the scoring gives on a 3-card deal, for the rules being chosen (none when
+    cooperative)."""
     rows: list[dict[str, Any]] = []
     if rules.scoring is None:
         return rows
@@ -131,7 +132,8 @@ def new() -> str | BaseResponse | tuple[str, int]:
     if action not in ("preview", "start"):
         _rearrange(form, action)
         # The row just added opens with the focus: a name typed next goes into it.
-        return _form(form, group=group, roster=roster, focus=len(form.rows) - 1 if action == "add" else None)
+        return _form(form, group=group, roster=roster,
+                     focus=len(form.rows) - 1 if action == "add" else None)
     if refusal:
         return _form(form, refusal, group=group, roster=roster), 422
     if not form.validate():
@@ -142,23 +144,25 @@ def new() -> str | BaseResponse | tuple[str, int]:
     try:
         checked = parse(form.document(first))
     except RulesError as exc:
-        return _form(form, "" if form.refused(exc) else sentence(str(exc)), group=group, roster=roster), 422
+        return _form(form, "" if form.refused(exc) else sentence(str(exc)), group=group,
+                     roster=roster), 422
     if action == "start":
         return open_new(checked, group=group)
     keep = [(k, v) for k, v in request.form.items(multi=True)
             if k not in ("csrf_token", "action", "first_dealer") and not k.startswith("players-")]
-    return render_template("games/preview.html", form=form, file=checked, drawn=drawn, keep=keep, group=group,
-                           rows=board.board(checked), examples=examples(checked.rules),
+    return render_template("games/preview.html", form=form, file=checked, drawn=drawn, keep=keep,
+                           group=group, rows=board.board(checked), examples=examples(checked.rules),
                            description=_(PRESETS[checked.rules.preset].description),
                            summary=rules_summary(checked.rules, checked.stakes))
 
 
-def _form(form: NewGameForm, error: str = "", group: StoredGroup | None = None, roster: list[str] | None = None,
-          focus: int | None = None) -> str:
+def _form(form: NewGameForm, error: str = "", group: StoredGroup | None = None,
+          roster: list[str] | None = None, focus: int | None = None) -> str:
     """The new-game form; a refused field says why beside it, in its panel opened."""
     beside(form)
-    return render_template("games/new.html", form=form, error=error, presets=PRESETS, systems=SYSTEMS,
-                           group=group, chips=_chips(form, roster or []), focus=focus)
+    return render_template("games/new.html", form=form, error=error, presets=PRESETS,
+                           systems=SYSTEMS, group=group, chips=_chips(form, roster or []),
+                           focus=focus)
 
 
 def _chips(form: NewGameForm, roster: list[str]) -> list[tuple[str, bool]]:
@@ -174,7 +178,8 @@ def _seat(form: NewGameForm, roster: list[str], action: str) -> None:
     if chip is None:
         return
     name, names = roster[chip], list(form.rows)
-    seated = [row for row, typed in enumerate(names) if values.name_key(typed.strip()) == values.name_key(name)]
+    seated = [row for row, typed in enumerate(names)
+              if values.name_key(typed.strip()) == values.name_key(name)]
     if seated:
         names[seated[0]] = ""
         while len(names) > 2 and not names[-1]:
@@ -221,7 +226,8 @@ def backup_file() -> Response:
     """Every game this device holds, in one file to download (a backup)."""
     document = backup.backup()
     response = jsonify(document)
-    response.headers["Content-Disposition"] = f'attachment; filename="oh-hell-backup-{document["exported"][:10]}.json"'
+    response.headers["Content-Disposition"] = (
+        f'attachment; filename="oh-hell-backup-{document["exported"][:10]}.json"')
     return no_store(response)  # it holds the games' edit links
 
 
@@ -242,7 +248,8 @@ def import_game() -> str | BaseResponse | tuple[str, int]:
     if form.validate_on_submit():
         try:
             document = form.document()
-            with lanes.costly():  # checking and storing a backup's games takes seconds (web/lanes.py)
+            # Checking and storing a backup's games takes seconds (web/lanes.py)
+            with lanes.costly():
                 if backup.is_backup(document):
                     return _restored(backup.restore(document))
                 return open_new(parse(document))
@@ -259,12 +266,14 @@ def import_game() -> str | BaseResponse | tuple[str, int]:
 @bp.route("/g/<token>/delete", methods=("GET", "POST"))
 def delete(token: str) -> str | BaseResponse:
     """Delete a game for good, after a confirmation page: only a POST (with its form token) deletes;
-    a GET, a HEAD (a link checker, a prefetch) or an OPTIONS shows or answers, and changes nothing."""
+    a GET, a HEAD (a link checker, a prefetch) or an OPTIONS shows or answers, and changes
+    nothing."""
     game = game_or_404(token, edit=True)
     refused = access.refusal(game, Act.DELETE)
     if refused is not None:
         abort(403, refused)
-    name = game.title or ", ".join(game.document["players"])  # also for a game the rules no longer replay
+    # Also for a game the rules no longer replay
+    name = game.title or ", ".join(game.document["players"])
     if request.method != "POST":
         return no_store(make_response(render_template("games/delete.html", game=game, name=name)))
     device.forget(game)

@@ -49,7 +49,8 @@ class Rating(NamedTuple):
 
 
 def rate(ratings: Sequence[Rating], ranks: Sequence[int]) -> list[Rating]:
-    """The ratings of one game's players after it, ranked by its standings (1 the best, ties share)."""
+    """The ratings of one game's players after it, ranked by its standings (1 the best, ties
+    share)."""
     return list(_rated(tuple(ratings), tuple(ranks)))
 
 
@@ -61,7 +62,8 @@ def _rated(ratings: tuple[Rating, ...], ranks: tuple[int, ...]) -> tuple[Rating,
     return tuple(Rating(player.mu, player.sigma) for (player,) in new)
 
 
-#: Reads the stored records of games (by id) that are of each game's current version (``store.games``).
+#: Reads the stored records of games (by id) that are of each game's current version
+#: (``store.games``).
 Records = Callable[[list[int]], dict[int, str]]
 
 
@@ -71,7 +73,8 @@ def no_records(_ids: list[int]) -> dict[int, str]:
 
 
 class Entry(Record):
-    """One game of a group as its page shows it: its record (``rules.record``), and its rules' name."""
+    """One game of a group as its page shows it: its record (``rules.record``), and its rules'
+    name."""
 
     __slots__ = ()
 
@@ -160,11 +163,13 @@ class Figures:
             for line in lines:
                 if line.key not in mine:
                     found = players.get(line.key)
-                    players[line.key] = Player(line.key, line.name) if found is None else found.copy()
+                    players[line.key] = (Player(line.key, line.name) if found is None
+                                         else found.copy())
                     mine.add(line.key)
             places = ranked(game.summary)
             if places is not None:
-                after = rate([players[who].rating for who, _rank in places], [rank for _who, rank in places])
+                after = rate([players[who].rating for who, _rank in places],
+                             [rank for _who, rank in places])
                 for (who, _rank), rating in zip(places, after):
                     players[who].rating = rating
                 rated.append(index)
@@ -177,7 +182,8 @@ class Figures:
 
     def leaderboard(self) -> list[Player]:
         """The players, best rating (ordinal) first; then more games, then by name."""
-        return sorted(self.players.values(), key=lambda p: (-p.rating.ordinal, -p.tally.games, p.name.casefold()))
+        return sorted(self.players.values(),
+                      key=lambda p: (-p.rating.ordinal, -p.tally.games, p.name.casefold()))
 
 
 #: The figures of each group, by its edit token: the newest computed in this worker.
@@ -193,7 +199,8 @@ _marked: LRU[tuple[Hashable, list[Member], Figures]] = LRU(16)
 
 
 def marked(group: str, mark: Hashable, members: Callable[[], list[Member]],
-           data: Callable[[list[int]], dict[int, str]], records: Records = no_records) -> tuple[list[Member], Figures]:
+           data: Callable[[list[int]], dict[int, str]],
+           records: Records = no_records) -> tuple[list[Member], Figures]:
     """The games of the group with this token (``members`` reads them) and their figures, as
     ``figures`` counts them; while the group's mark (``StoredGroup.mark``) is the one they were
     read at, neither is read nor counted again: a page of an unchanged group reads no game."""
@@ -223,9 +230,12 @@ def figures(group: str, members: Sequence[Member], data: Callable[[list[int]], d
     if kept is not None and kept.keys == keys:
         return kept
     found = [f for f in (kept, _settled.find(group)) if f is not None]
-    start = max((f for f in found if keys[:len(f.keys)] == f.keys), key=lambda f: len(f.keys), default=Figures())
-    later = _entries_of(members[len(start.keys):], [f for f in found if len(f.keys) > len(start.keys)], data, records)
-    cut = next((n for n, (_key, game) in enumerate(later) if not game.finished), len(later)) if start.settled else 0
+    start = max((f for f in found if keys[:len(f.keys)] == f.keys), key=lambda f: len(f.keys),
+                default=Figures())
+    later = _entries_of(members[len(start.keys):],
+                        [f for f in found if len(f.keys) > len(start.keys)], data, records)
+    cut = (next((n for n, (_key, game) in enumerate(later) if not game.finished), len(later))
+           if start.settled else 0)
     settled = start.extended(later[:cut]) if cut else start
     result = settled.extended(later[cut:]) if cut < len(later) else settled
     _figures.put(group, result)
@@ -234,7 +244,8 @@ def figures(group: str, members: Sequence[Member], data: Callable[[list[int]], d
     return result
 
 
-def _entries_of(members: Sequence[Member], kept: Sequence[Figures], data: Callable[[list[int]], dict[int, str]],
+def _entries_of(members: Sequence[Member], kept: Sequence[Figures],
+                data: Callable[[list[int]], dict[int, str]],
                 records: Records) -> list[tuple[GameKey, Entry]]:
     """The entries of these games, in order: kept in this worker (by version, or in figures kept
     for the group), else their records stored with the game's version (``records``), else replayed
@@ -263,7 +274,8 @@ def _entries_of(members: Sequence[Member], kept: Sequence[Figures], data: Callab
 
 
 def _entry_of(data: str, title: str) -> Entry:
-    """A stored game's entry; a game the rules no longer replay is listed, and counts for nothing."""
+    """A stored game's entry; a game the rules no longer replay is listed, and counts for
+    nothing."""
     document = orjson.loads(data)
     try:
         return entry(parse(document))

@@ -55,19 +55,24 @@ def _number(value: float | None, places: int = 3) -> object:
 
 
 def _name(loaded: Loaded) -> str:
-    return "".join(c if c.isascii() and c.isalnum() else "-" for c in loaded.group.name).strip("-")[:40] or "group"
+    return ("".join(c if c.isascii() and c.isalnum() else "-" for c in loaded.group.name)
+            .strip("-")[:40] or "group")
 
 
 @bp.get("/gr/<group>/games.csv")
 def games_csv(group: str) -> Response:
     """The group's games, one row each, in the group's order."""
     loaded = load(group)
-    rows: list[list[object]] = [["game", "date", "title", "variant", "players", "finished", "winners", "deals"]]
-    with force_locale("en"):  # the variant as named in English: the file reads the same in every language
+    rows: list[list[object]] = [["game", "date", "title", "variant", "players", "finished",
+                                 "winners", "deals"]]
+    # The variant as named in English: the file reads the same in every language
+    with force_locale("en"):
         variants = [entry.variant for entry in loaded.figures.entries]
-    for number, (member, entry, variant) in enumerate(zip(loaded.members, loaded.figures.entries, variants), 1):
-        rows.append([number, when(member.created_at), entry.title, variant, "; ".join(entry.players),
-                     "yes" if entry.finished else "no", "; ".join(entry.winners), entry.deals])
+    for number, (member, entry, variant) in enumerate(zip(loaded.members, loaded.figures.entries,
+                                                          variants), 1):
+        rows.append([number, when(member.created_at), entry.title, variant,
+                     "; ".join(entry.players), "yes" if entry.finished else "no",
+                     "; ".join(entry.winners), entry.deals])
     return csv_response(rows, f"{_name(loaded)}-games.csv")
 
 
@@ -76,8 +81,8 @@ def deals_csv(group: str) -> Response:
     """Every deal of the group's games, one row per player dealt in."""
     loaded = load(group)
     stored = game_data([member.id for member in loaded.members])
-    rows: list[list[object]] = [["game", "deal", "cards", "dealer", "player", "bid", "tricks", "made", "points",
-                                 "total"]]
+    rows: list[list[object]] = [["game", "deal", "cards", "dealer", "player", "bid", "tricks",
+                                 "made", "points", "total"]]
     for number, member in enumerate(loaded.members, 1):
         if member.id not in stored:
             continue
@@ -90,9 +95,10 @@ def deals_csv(group: str) -> Response:
             if "tricks" not in deal:
                 continue
             for seat in deal["present"]:
-                rows.append([number, deal["number"], deal["cards"], names[deal["dealer"]], names[seat],
-                             deal["bids"][seat], deal["tricks"][seat], "yes" if deal["made"][seat] else "no",
-                             deal["points"][seat], deal["totals"][seat]])
+                rows.append([number, deal["number"], deal["cards"], names[deal["dealer"]],
+                             names[seat], deal["bids"][seat], deal["tricks"][seat],
+                             "yes" if deal["made"][seat] else "no", deal["points"][seat],
+                             deal["totals"][seat]])
     return csv_response(rows, f"{_name(loaded)}-deals.csv")
 
 
@@ -100,14 +106,15 @@ def deals_csv(group: str) -> Response:
 def players_csv(group: str) -> Response:
     """The statistics: one row per player, best rating first."""
     loaded = load(group)
-    rows: list[list[object]] = [["player", "rating", "mu", "sigma", "games", "wins", "deals", "made", "hit_rate",
-                                 "zero_bids", "zero_made", "bids", "tricks", "over_under", "hook_deals",
-                                 "hook_made"]]
+    rows: list[list[object]] = [["player", "rating", "mu", "sigma", "games", "wins", "deals",
+                                 "made", "hit_rate", "zero_bids", "zero_made", "bids", "tricks",
+                                 "over_under", "hook_deals", "hook_made"]]
     for p in loaded.figures.leaderboard():
         t = p.tally
-        rows.append([p.name, _number(p.rating.ordinal), _number(p.rating.mu), _number(p.rating.sigma), t.games,
-                     t.wins, t.deals, t.made, _number(t.hit_rate), t.zero_bids, t.zero_made, t.bids, t.tricks,
-                     _number(t.overbid), t.hook_deals, t.hook_made])
+        rows.append([p.name, _number(p.rating.ordinal), _number(p.rating.mu),
+                     _number(p.rating.sigma), t.games, t.wins, t.deals, t.made, _number(t.hit_rate),
+                     t.zero_bids, t.zero_made, t.bids, t.tricks, _number(t.overbid), t.hook_deals,
+                     t.hook_made])
     return csv_response(rows, f"{_name(loaded)}-statistics.csv")
 
 
@@ -118,8 +125,8 @@ def season(group: str) -> Response:
     page = render_template("groups/season.html", group=loaded.group, fig=loaded.figures,
                            board_rows=loaded.figures.leaderboard()[:SHEET_PLAYERS],
                            more=max(0, len(loaded.figures.players) - SHEET_PLAYERS),
-                           chart=ratings_chart(loaded.figures, ink="#000"), static=current_app.static_url_path,
-                           today=shown_date(datetime.now(UTC)))
+                           chart=ratings_chart(loaded.figures, ink="#000"),
+                           static=current_app.static_url_path, today=shown_date(datetime.now(UTC)))
     data, _pages = pdf.page_pdf(page)
     response = Response(data, mimetype="application/pdf")
     response.headers["Content-Disposition"] = 'inline; filename="season.pdf"'

@@ -1,5 +1,5 @@
-"""A group as its pages show it: loaded with its figures, its links and its file, its games paged, its
-ratings charted, and its numbers and dates written for the page's language (GROUPS.md).
+"""A group as its pages show it: loaded with its figures, its links and its file, its games paged,
+its ratings charted, and its numbers and dates written for the page's language (GROUPS.md).
 """
 
 from __future__ import annotations
@@ -55,14 +55,15 @@ def load(token: str, *, edit: bool = False) -> Loaded:
     """A group, its games and its figures: kept per version of its list of games, and read again
     only when its mark changed."""
     group, editable = group_or_404(token, edit=edit)
-    return Loaded(group, editable, *marked(group.token, group.mark(), group.members, game_data, records_of))
-
+    return Loaded(group, editable,
+                  *marked(group.token, group.mark(), group.members, game_data, records_of))
 
 
 def group_links(group: StoredGroup, editable: bool) -> dict[str, str]:
     """Absolute links to a group's pages; without the edit token, only the read-only ones."""
     links = {"view": url_for("groups.group", group=group.view_token, _external=True),
-             "api": url_for("api.get_group", group=group.token if editable else group.view_token, _external=True)}
+             "api": url_for("api.get_group", group=group.token if editable else group.view_token,
+                            _external=True)}
     if editable:
         links = {"edit": url_for("groups.group", group=group.token, _external=True), **links}
     return links
@@ -82,8 +83,9 @@ def document(loaded: Loaded) -> dict[str, Any]:
     group's edit token."""
     games = []
     for member, entry in zip(loaded.members, loaded.figures.entries):
-        games.append({"title": entry.title, "players": list(entry.players), "finished": entry.finished,
-                      "winners": list(entry.winners), "links": game_links(member, loaded.editable)})
+        games.append({"title": entry.title, "players": list(entry.players),
+                      "finished": entry.finished, "winners": list(entry.winners),
+                      "links": game_links(member, loaded.editable)})
     return {"format": FORMAT, "name": loaded.group.name, "games": games,
             "players": [rating_document(p) for p in loaded.figures.leaderboard()],
             "links": group_links(loaded.group, loaded.editable)}
@@ -99,8 +101,10 @@ def roster(loaded: Loaded) -> list[str]:
             key = values.name_key(name)
             spelling[key] = name
             played[key] = played.get(key, 0) + 1
-    last = [values.name_key(name) for name in loaded.figures.entries[-1].players] if loaded.figures.entries else []
-    others = sorted((k for k in spelling if k not in last), key=lambda k: (-played[k], spelling[k].casefold()))
+    last = ([values.name_key(name) for name in loaded.figures.entries[-1].players]
+            if loaded.figures.entries else [])
+    others = sorted((k for k in spelling if k not in last),
+                    key=lambda k: (-played[k], spelling[k].casefold()))
     return [spelling[k] for k in [*last, *others]]
 
 
@@ -115,7 +119,8 @@ def ratings_chart(fig: Figures, ink: str = "currentColor") -> Markup | None:
         line = _rating_line(player.history, fig.rated)
         if line:
             names.append(player.name)
-            series.append(thinned([(line[0][0] - 1, 0.0), *line], every))  # ordinal 0 before any game
+            # Ordinal 0 before any game
+            series.append(thinned([(line[0][0] - 1, 0.0), *line], every))
         if len(series) == CHART_LINES:
             break
     return lines_svg(names, series, _("Ratings after each game"), _("rated game"), ink=ink)
@@ -149,9 +154,11 @@ def shown_date(moment: datetime) -> str:
 
 def listed(loaded: Loaded, page: int = 1) -> list[dict[str, Any]]:
     """A page of the group's games, the newest first (``PAGE`` of them)."""
-    newest = sorted(zip(loaded.members, loaded.figures.entries), key=lambda pair: pair[0].created_at, reverse=True)
+    newest = sorted(zip(loaded.members, loaded.figures.entries),
+                    key=lambda pair: pair[0].created_at, reverse=True)
     link = game_link(loaded)
-    return [{"member": member, "entry": entry, "date": shown_date(member.created_at), "link": link(member)}
+    return [{"member": member, "entry": entry, "date": shown_date(member.created_at),
+             "link": link(member)}
             for member, entry in newest[(page - 1) * PAGE:page * PAGE]]
 
 
@@ -232,9 +239,10 @@ def for_new_game(token: str) -> tuple[StoredGroup | None, list[str], str]:
     if found is None:
         return None, [], _("No group has this link: the game would be in no group.")
     if not editable:
-        return None, [], _("This is the read-only link of a group: a game can be started in it only with its edit "
-                           "link.")
-    loaded = Loaded(found, True, *marked(found.token, found.mark(), found.members, game_data, records_of))
+        return None, [], _("This is the read-only link of a group: "
+                           "a game can be started in it only with its edit link.")
+    loaded = Loaded(found, True,
+                    *marked(found.token, found.mark(), found.members, game_data, records_of))
     if len(loaded.members) >= values.MAX_GROUP_GAMES:
         return None, [], refusal("full")
     return found, roster(loaded), ""

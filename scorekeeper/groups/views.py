@@ -68,14 +68,17 @@ def _page(loaded: Loaded, error: str = "", status: int = 200, link: str = "") ->
         key = (token, language.current())
         body = fig.pages.get(key)
         if body is None:
-            body = Markup(render_template("groups/_figures.html", group=loaded.group, editable=loaded.editable,
+            body = Markup(render_template("groups/_figures.html", group=loaded.group,
+                                          editable=loaded.editable,
                                           board_rows=fig.leaderboard()[:PAGE], games=listed(loaded),
-                                          player_count=len(fig.players), more_players=len(fig.players) > PAGE,
+                                          player_count=len(fig.players),
+                                          more_players=len(fig.players) > PAGE,
                                           more_games=len(fig.entries) > PAGE,
                                           chart=ratings_chart(fig), csrf_mark=Markup(CSRF_MARK)))
             fig.pages[key] = body
-        page = render_template("groups/group.html", group=loaded.group, editable=loaded.editable, fig=fig,
-                               body=body, error=error, link=link, csrf_mark=Markup(CSRF_MARK))
+        page = render_template("groups/group.html", group=loaded.group, editable=loaded.editable,
+                               fig=fig, body=body, error=error, link=link,
+                               csrf_mark=Markup(CSRF_MARK))
         if plain:
             fig.pages[("page", token, language.current())] = page
     if loaded.editable:
@@ -95,8 +98,9 @@ def new() -> str | BaseResponse | tuple[str, int]:
     game = None
 
     def taken() -> tuple[str, int]:
-        return render_template("groups/new.html", form=form, error=_("This game is already in a group: "
-                               "take it out of that group first.")), 409
+        return render_template("groups/new.html", form=form,
+                               error=_("This game is already in a group: "
+                                       "take it out of that group first.")), 409
 
     if form.game.data:
         game = game_or_404(form.game.data, edit=True)
@@ -106,13 +110,15 @@ def new() -> str | BaseResponse | tuple[str, int]:
         if group_of(game) is not None:
             return taken()
     group = StoredGroup.create(form.name.data)
-    if game is not None and group.add(game) != "added":  # put in a group by another request meanwhile
+    # Put in a group by another request meanwhile
+    if game is not None and group.add(game) != "added":
         rollback()
         return taken()
     response = redirect(url_for("groups.group", group=group.token))
     commit()
     device.remember_group(group, True)
-    flash(_("The group “%(group)s” is started: keep its edit link to add games.", group=group.name), "done")
+    flash(_("The group “%(group)s” is started: keep its edit link to add games.", group=group.name),
+          "done")
     return response
 
 
@@ -130,8 +136,8 @@ def games(group: str) -> str:
     """A page of the group's games, the newest first; the first page is the group page's list."""
     loaded = load(group)
     paged = paging(len(loaded.figures.entries))
-    return render_template("groups/games.html", group=loaded.group, editable=loaded.editable, paging=paged,
-                           games=listed(loaded, paged.page), csrf_mark=csrf_field())
+    return render_template("groups/games.html", group=loaded.group, editable=loaded.editable,
+                           paging=paged, games=listed(loaded, paged.page), csrf_mark=csrf_field())
 
 
 @bp.get("/gr/<group>/players")
@@ -140,7 +146,8 @@ def players(group: str) -> str:
     loaded = load(group)
     paged = paging(len(loaded.figures.players))
     start = (paged.page - 1) * PAGE
-    return render_template("groups/players.html", group=loaded.group, editable=loaded.editable, paging=paged,
+    return render_template("groups/players.html", group=loaded.group, editable=loaded.editable,
+                           paging=paged,
                            board_rows=loaded.figures.leaderboard()[start:start + PAGE], first=start)
 
 
@@ -169,7 +176,8 @@ def remove(group: str) -> BaseResponse | tuple[str, int]:
     token = str(request.form.get("game", ""))
     member = next((m for m in stored.members() if m.view_token == token), None)
     if member is None or not stored.remove(member.id):
-        return _page(load(group), _("That game is not in the group (any more): nothing was changed."), 404)
+        return _page(load(group),
+                     _("That game is not in the group (any more): nothing was changed."), 404)
     response = redirect(url_for("groups.group", group=stored.token))
     commit()
     flash(_("The game is out of the group; its figures no longer count."), "done")
@@ -180,11 +188,14 @@ def remove(group: str) -> BaseResponse | tuple[str, int]:
 def share(group: str) -> Response:
     """The group's links with their QR codes (the edit link only with the edit link)."""
     stored, editable = group_or_404(group, edit=False)
-    shared = address.share_links(group_links(stored, editable), request.environ.get("SERVER_NAME", ""),
+    shared = address.share_links(group_links(stored, editable),
+                                 request.environ.get("SERVER_NAME", ""),
                                  current_app.config["PUBLIC_URL"])
     links = shared.links
-    page = render_template("groups/share.html", group=stored, editable=editable, links=links, shared=shared,
-                           codes={kind: qr.svg(url) for kind, url in links.items() if kind in ("edit", "view")})
+    page = render_template("groups/share.html", group=stored, editable=editable, links=links,
+                           shared=shared,
+                           codes={kind: qr.svg(url) for kind, url in links.items()
+                                  if kind in ("edit", "view")})
     return no_store(make_response(page))
 
 
@@ -201,15 +212,17 @@ def player(group: str, name: str) -> tuple[str, int]:
         abort(404, _("Nobody of this name has played a finished game of this group."))
     history = found.history
     paged = paging(len(history))
-    best = sorted(history, key=lambda played: (played.line.rank, -(played.line.made / max(played.line.deals, 1))))
+    best = sorted(history, key=lambda played: (played.line.rank,
+                                               -(played.line.made / max(played.line.deals, 1))))
     place = next(i for i, p in enumerate(loaded.figures.leaderboard(), 1) if p.key == key)
     line = [(0, 0.0), *((step, played.rating.ordinal) for step, played in enumerate(history, 1))]
     chart = lines_svg([found.name], [thinned(line, -(-len(history) // CHART_POINTS))],
                       _("%(player)s's rating after each game", player=found.name), _("game"),
                       ink="currentColor") if history else None
     newest = history[::-1][(paged.page - 1) * PAGE:paged.page * PAGE]
-    return render_template("groups/player.html", group=loaded.group, editable=loaded.editable, player=found,
-                           place=place, history=[_played(loaded, played) for played in newest], paging=paged,
+    return render_template("groups/player.html", group=loaded.group, editable=loaded.editable,
+                           player=found, place=place,
+                           history=[_played(loaded, played) for played in newest], paging=paged,
                            best=[_played(loaded, played) for played in best[:5]], chart=chart), 200
 
 
@@ -238,11 +251,13 @@ def attach(token: str) -> str | BaseResponse | tuple[str, int]:
         return _attach_page(game, current, form, " ".join(problems(form)), typed), 422
     found, editable = find_group(form.link.data)
     if found is None:
-        return _attach_page(game, current, form, _("No group has this link: check that the whole link was pasted."),
+        return _attach_page(game, current, form,
+                            _("No group has this link: check that the whole link was pasted."),
                             typed), 404
     if not editable:
-        return _attach_page(game, current, form, _("This is the read-only link of a group: only its edit link can "
-                            "add games to it."), typed), 403
+        return _attach_page(game, current, form,
+                            _("This is the read-only link of a group: only its edit link can "
+                              "add games to it."), typed), 403
     outcome = found.add(game)
     if outcome in ("other", "full"):
         return _attach_page(game, current, form, refusal(outcome), typed), STATUS[outcome]
@@ -258,8 +273,9 @@ def _attach_page(game: StoredGame, current: StoredGroup | None, form: LinkForm, 
         name = game.load().title or ", ".join(game.load().players)
     except RulesError:
         name = game.title or _("this game")
-    return render_template("groups/attach.html", game=game, current=current, form=form, error=error, typed=typed,
-                           name=name, joinable=device.joinable(game), refused=access.refusal(game, Act.GROUP))
+    return render_template("groups/attach.html", game=game, current=current, form=form, error=error,
+                           typed=typed, name=name, joinable=device.joinable(game),
+                           refused=access.refusal(game, Act.GROUP))
 
 
 def init_app(app: Any) -> None:

@@ -54,7 +54,8 @@ def _entries() -> list[str]:
 
 
 def _convert() -> None:
-    """Turn a cookie that lists whole tokens (the earlier format) into entries: nothing is forgotten."""
+    """Turn a cookie that lists whole tokens (the earlier format) into entries: nothing is
+    forgotten."""
     edit, view = (_tokens(session.pop(kind, [])) for kind in ("edit", "view"))
     found = games_of(edit, view)
     session["games"] = [_entry(game, game.token in edit) for game in found][:KEEP]
@@ -101,7 +102,8 @@ def games() -> list[Held]:
 Item = TypeVar("Item", StoredGame, StoredGroup, StoredEvent)
 
 
-def _held(key: str, entries: list[str], by_id: Callable[[list[int]], list[Item]]) -> list[tuple[Item, bool]]:
+def _held(key: str, entries: list[str],
+          by_id: Callable[[list[int]], list[Item]]) -> list[tuple[Item, bool]]:
     """The games or groups of these entries (``by_id`` reads them, in its order) whose token still
     begins as the entry remembers, and whether each may be edited; the other entries are dropped
     from the cookie's ``key``."""

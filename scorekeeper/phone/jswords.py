@@ -45,10 +45,11 @@ def words(*scripts: str) -> dict[str, str | list[str]]:
                              "Bids %(total)s for %(num)s tricks: <b>%(announce)s</b>", n, **num,
                              **keep("total", "announce")) for n in (1, 2)],
         "entered": _("Deal %(deal)s entered · points pending", **keep("deal")),
-        "pending": _("Bid / took. The points and the next deal come from the server once it has this deal."),
+        "pending": _("Bid / took. The points and the next deal come from the server once it has "
+                     "this deal."),
         "pendingnext": _("Bid / took. The points come from the server once it has this deal."),
-        "rest": _("Tricks taken. Each row starts at the bid — %(dealer)s, the dealer, gets the rest: tap only what "
-                  "differs.", **keep("dealer")),
+        "rest": _("Tricks taken. Each row starts at the bid — %(dealer)s, the dealer, "
+                  "gets the rest: tap only what differs.", **keep("dealer")),
         "save": _("Save deal %(deal)s", **keep("deal")),
         "atonce": _("Everyone shows their bid at once: tap each player's bid."),
         "savebids": _("Save the bids"),
@@ -58,8 +59,9 @@ def words(*scripts: str) -> dict[str, str | list[str]]:
         "undoall": _("↶ Undo the bids"),
         "undo": _("↶ Undo %(player)s's bid", **keep("player")),
         "bidof": _("bid %(bid)s", **keep("bid")),
-        "sumok": [ngettext("Together %(total)s of %(num)s trick ✓", "Together %(total)s of %(num)s tricks ✓", n,
-                           **num, **keep("total")) for n in (1, 2)],
+        "sumok": [ngettext("Together %(total)s of %(num)s trick ✓",
+                           "Together %(total)s of %(num)s tricks ✓", n, **num,
+                           **keep("total")) for n in (1, 2)],
         "sumover": [ngettext("Together %(total)s of %(num)s trick: %(diff)s too many",
                              "Together %(total)s of %(num)s tricks: %(diff)s too many", n, **num,
                              **keep("total", "diff")) for n in (1, 2)],
@@ -67,12 +69,15 @@ def words(*scripts: str) -> dict[str, str | list[str]]:
                               "Together %(total)s of %(num)s tricks: %(diff)s missing", n, **num,
                               **keep("total", "diff")) for n in (1, 2)],
         # The Save button while the tricks don't add up (a correction's too).
-        "nosaveover": [ngettext("Can't save: %(num)s trick too many", "Can't save: %(num)s tricks too many", n, **num)
+        "nosaveover": [ngettext("Can't save: %(num)s trick too many",
+                                "Can't save: %(num)s tricks too many", n, **num)
                        for n in (1, 2)],
-        "nosaveunder": [ngettext("Can't save: %(num)s trick missing", "Can't save: %(num)s tricks missing", n, **num)
+        "nosaveunder": [ngettext("Can't save: %(num)s trick missing",
+                                 "Can't save: %(num)s tricks missing", n, **num)
                         for n in (1, 2)],
         "sumbids": [ngettext("%(given)s of %(players)s bids · together %(total)s for %(num)s trick",
-                             "%(given)s of %(players)s bids · together %(total)s for %(num)s tricks", n, **num,
+                             "%(given)s of %(players)s bids · together %(total)s for %(num)s "
+                             "tricks", n, **num,
                              **keep("given", "players", "total")) for n in (1, 2)],
         "tapbids": _("Tap each player's bid, then save."),
         "made": _("✓ made"),
@@ -98,21 +103,24 @@ def words(*scripts: str) -> dict[str, str | list[str]]:
         "changed": _("the game changed on another phone"),
         "after": _("it came after one that was not saved"),
         "refused": _("the server refused it"),
-        "notsaved": [ngettext("%(num)s not saved: %(why)s", "%(num)s not saved: %(why)s", n, **num, **keep("why"))
+        "notsaved": [ngettext("%(num)s not saved: %(why)s", "%(num)s not saved: %(why)s", n, **num,
+                              **keep("why"))
                      for n in (1, 2)],
         "unsaved": _("Not saved"),
-        "again": _("The game is shown as it is now. Enter again what still applies, or discard it."),
+        "again": _("The game is shown as it is now. Enter again what still applies, "
+                   "or discard it."),
         "tapnot": _("%(tap)s — not saved: %(why)s", **keep("tap", "why")),
         "ofdeal": _("Deal %(deal)s · %(tap)s", **keep("deal", "tap")),
         "enter": _("Enter again"),
         "discard": _("Discard"),
         "discarded": _("Discarded: %(tap)s", **keep("tap")),
         "offline": _("No connection: nothing was saved. Try again."),
-        "tableoffline": _("No connection: the deals go on, but someone arriving or leaving, the plan and the rules "
-                          "can be changed only once the network is back."),
+        "tableoffline": _("No connection: the deals go on, but someone arriving or leaving, "
+                          "the plan and the rules can be changed only once the network is back."),
     }
     # correct.js: a correction's Save button while a bid it gives is refused.
-    every["correct"] = {"nosavebid": _("Can't save: %(player)s can't bid %(bid)s", **keep("player", "bid"))}
+    every["correct"] = {"nosavebid": _("Can't save: %(player)s can't bid %(bid)s",
+                                       **keep("player", "bid"))}
     every["wake"] = {"nowake": _("The phone doesn't allow it just now.")}
     every["share"] = {
         "copied": _("Copied."),
@@ -127,9 +135,10 @@ def words(*scripts: str) -> dict[str, str | list[str]]:
         "expoints": _("points"),
     }
     # names.js: a name typed longer than the limit, said at once.
-    every["names"] = {"namelong": _("%(length)s characters: a name has at most %(max)s. Shorten it.",
-                                    **keep("length", "max"))}
-    every["plan"] = {"togo": [ngettext("%(num)s deal to come", "%(num)s deals to come", n, **num) for n in (1, 2)]}
+    every["names"] = {"namelong": _("%(length)s characters: a name has at most %(max)s. "
+                                    "Shorten it.", **keep("length", "max"))}
+    every["plan"] = {"togo": [ngettext("%(num)s deal to come", "%(num)s deals to come", n, **num)
+                              for n in (1, 2)]}
     return {key: text for script in scripts or every for key, text in every[script].items()}
 
 
@@ -138,7 +147,8 @@ def block(scripts: tuple[str, ...] | None = None) -> Markup:
     nothing for none. Compact JSON: only ``<`` is escaped, which is all a data block needs.
 
     >>> str(block(("wake",)))  # doctest: +NORMALIZE_WHITESPACE
-    '<script type="application/json" id="words">{"nowake":"The phone doesn\'t allow it just now."}</script>'
+    '<script type="application/json"
+    id="words">{"nowake":"The phone doesn\'t allow it just now."}</script>'
     >>> block(())
     Markup('')
     """

@@ -1,4 +1,5 @@
-"""The app on the phone: its service worker at the site's root, its web app manifest, its offline page.
+"""The app on the phone: its service worker at the site's root, its web app manifest, its offline
+page.
 
 Every static file a phone loads is linked with the first digits of its content's SHA-256
 (``/static/css/app.css?v=…``), and the service worker lists each of them with that hash: a changed
@@ -39,7 +40,8 @@ NAME, SHORT_NAME = N_("Oh Hell scorekeeper"), N_("Scorekeeper")
 DESCRIPTION = N_("Keep score for Oh Hell and its cousins at the card table.")
 #: The icons of the manifest (static/icons/, drawn by scripts/icons.py): file, sizes, purpose.
 ICONS = [("icons/icon.svg", "any", "any"), ("icons/icon-192.png", "192x192", "any"),
-         ("icons/icon-512.png", "512x512", "any"), ("icons/icon-maskable-512.png", "512x512", "maskable")]
+         ("icons/icon-512.png", "512x512", "any"),
+         ("icons/icon-maskable-512.png", "512x512", "maskable")]
 
 T = TypeVar("T")
 
@@ -73,8 +75,10 @@ def minified(name: str, data: bytes) -> bytes:
 def served_files(folder: str | Path) -> dict[str, bytes]:
     """Every file a phone may load from the static folder, by its path there, as it is served."""
     root = Path(folder)
-    found = {path.relative_to(root).as_posix(): path for path in sorted(root.rglob("*")) if path.is_file()}
-    return {name: minified(name, path.read_bytes()) for name, path in found.items() if name not in PRINT_ONLY}
+    found = {path.relative_to(root).as_posix(): path
+             for path in sorted(root.rglob("*")) if path.is_file()}
+    return {name: minified(name, path.read_bytes())
+            for name, path in found.items() if name not in PRINT_ONLY}
 
 
 def file_hashes(folder: str | Path) -> dict[str, str]:
@@ -89,7 +93,8 @@ def static_files() -> dict[str, tuple[bytes, str]]:
     assert app.static_folder is not None
     kept: dict[str, tuple[bytes, str]] | None = app.extensions.get("scorekeeper.static")
     if kept is None or app.debug:
-        kept = {name: (data, digest(data)) for name, data in served_files(app.static_folder).items()}
+        kept = {name: (data, digest(data))
+                for name, data in served_files(app.static_folder).items()}
         app.extensions["scorekeeper.static"] = kept
     return kept
 
@@ -144,14 +149,16 @@ def _manifest_body() -> bytes:
 
 
 def _offline_body() -> bytes:
-    # Without this visitor's messages: the same page for every phone, as the worker's list hashes it.
+    # Without this visitor's messages: the same page for every phone, as the worker's list hashes
+    # it.
     return render_template("offline/page.html", get_flashed_messages=lambda **_: ()).encode()
 
 
 def precache() -> list[dict[str, str]]:
     """What the worker keeps at install: every static file, the manifest and the offline page,
     each with the hash of its content."""
-    files = [{"url": url_for("static", filename=name), "hash": found} for name, found in static_hashes().items()]
+    files = [{"url": url_for("static", filename=name), "hash": found}
+             for name, found in static_hashes().items()]
     return files + [{"url": url_for("offline.manifest"), "hash": digest(_manifest_body())},
                     {"url": url_for("offline.page"), "hash": digest(_offline_body())}]
 
@@ -160,8 +167,9 @@ def _worker_body() -> bytes:
     files = precache()
     pages = [url_for(endpoint, token="0")[:-1] for endpoint in ("play.game", "play.view")]
     return render_template(
-        "offline/sw.js", files=files, version=digest(json.dumps(files).encode()), home=url_for("games.index"),
-        pages=pages, static=url_for("static", filename="x")[:-1], offline=url_for("offline.page"),
+        "offline/sw.js", files=files, version=digest(json.dumps(files).encode()),
+        home=url_for("games.index"), pages=pages, static=url_for("static", filename="x")[:-1],
+        offline=url_for("offline.page"),
     ).encode()
 
 
@@ -176,7 +184,8 @@ def _fresh(body: bytes, mimetype: str) -> Response:
 
 @bp.get("/sw.js")
 def worker() -> Response:
-    """The service worker, at the site's root so that it serves every page (templates/offline/sw.js)."""
+    """The service worker, at the site's root so that it serves every page
+    (templates/offline/sw.js)."""
     return _fresh(_kept("worker", _worker_body), "text/javascript")
 
 
@@ -188,7 +197,8 @@ def manifest() -> Response:
 
 @bp.get("/offline")
 def page() -> Response:
-    """The page the worker shows in place of a page it holds no copy of, when there is no connection."""
+    """The page the worker shows in place of a page it holds no copy of, when there is no
+    connection."""
     return _fresh(_kept("page", _offline_body), "text/html")
 
 

@@ -44,29 +44,35 @@ def context(game: StoredGame, gamefile: GameFile, *, editable: bool) -> dict[str
         "game": game, "file": gamefile, "state": gamefile.game, "names": gamefile.players,
         "screen": step, "editable": editable,
         "panel": bid_panel(gamefile, deal, result) if deal and step.kind == "bid" else None,
-        "guess": tricks_guess(deal, result.bids) if deal and result and step.kind == "tricks" else None,
+        "guess": (tricks_guess(deal, result.bids) if deal and result and step.kind == "tricks"
+                  else None),
         "trumps": trump_choices(gamefile.rules, deal) if deal else (),
         "board_html": pages.board_html(game, gamefile, editable=editable),
         "last": board.last_result(gamefile), "settlement": gamefile.settlement(),
-        # In this page's language, whatever opens the PDF (a phone's download manager sends no cookie).
+        # In this page's language, whatever opens the PDF (a phone's download manager sends no
+        # cookie).
         "sheet": endpoint_url("sheets.filled", token=game.token if editable else game.view_token,
                               lang=language.current()),
         "step_json": step_json(step_data(gamefile, game.version) or {"version": game.version})
         if editable else None,
-        # Asked of the database only once the game is over: the deals' pages stay as light as they were.
-        "joinable": device.joinable(game) if Act.GROUP in offers and gamefile.game.finished else None,
+        # Asked of the database only once the game is over: the deals' pages stay as light as they
+        # were.
+        "joinable": (device.joinable(game) if Act.GROUP in offers and gamefile.game.finished
+                     else None),
         "event": pages.event_link(game), "offers": offers,
         "locked": locked,
     }
 
 
 def step_json(data: dict[str, Any]) -> Markup:
-    """The step's data as compact JSON that is safe inside the page's <script type="application/json">."""
+    """The step's data as compact JSON that is safe inside the page's <script
+    type="application/json">."""
     return htmlsafe_json_dumps(data, separators=(",", ":"), ensure_ascii=False)
 
 
 def game_page(game: StoredGame, error: str = "", status: int = 200, **kept: Any) -> Response:
-    """The game's edit page, saying ``error`` (with ``status``) and showing what was typed (``kept``)."""
+    """The game's edit page, saying ``error`` (with ``status``) and showing what was typed
+    (``kept``)."""
     page = render_template("play/game.html", error=error, kept=kept,
                            **context(game, game.load(), editable=True))
     return no_store(make_response(page, status))

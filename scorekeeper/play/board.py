@@ -1,4 +1,5 @@
-"""What the game pages show, worked out from a replayed game: the screen, the deal's header, the board.
+"""What the game pages show, worked out from a replayed game: the screen, the deal's header, the
+board.
 
 Nothing here decides a rule: bids allowed, trumps, totals and the end all come from the rules core.
 """
@@ -103,14 +104,16 @@ def board(gamefile: GameFile) -> list[Row]:
             ]
             cells.append(cell)
         rows.append(Row(result.deal, result.trump or result.deal.trump, cells,
-                        result.finished, result.redeal, result.tiebreak, _away(result.deal, players)))
+                        result.finished, result.redeal, result.tiebreak,
+                        _away(result.deal, players)))
     for deal in state.schedule[len(state.deals):]:
         rows.append(Row(deal, deal.trump, None, away=_away(deal, players)))
     return rows
 
 
 def away_at(gamefile: GameFile, number: int) -> dict[int, Absence]:
-    """Who is not dealt in at deal ``number`` (1-based), each with the absence that keeps them out."""
+    """Who is not dealt in at deal ``number`` (1-based), each with the absence that keeps them
+    out."""
     return {absence.player: absence for absence in gamefile.absences if absence.covers(number)}
 
 
@@ -122,7 +125,8 @@ def gone(gamefile: GameFile) -> set[int]:
 
 def sitting_out(gamefile: GameFile, number: int) -> list[int]:
     """The players who sit deal ``number`` out and play again after it (not those who left)."""
-    return [seat for seat, absence in sorted(away_at(gamefile, number).items()) if absence.last is not None]
+    return [seat for seat, absence in sorted(away_at(gamefile, number).items())
+            if absence.last is not None]
 
 
 def sits_out(gamefile: GameFile, number: int) -> str:
@@ -146,9 +150,11 @@ def seat_notes(gamefile: GameFile) -> dict[int, list[str]]:
             start = [adj.points for adj in gamefile.adjustments if adj.player == absence.player
                      and adj.deal == absence.last and adj.reason == JOINED_LATE]
             if start and joins <= upcoming:
-                note = _("joined at deal %(deal)s with %(points)s", deal=joins, points=points(sum(start)))
+                note = _("joined at deal %(deal)s with %(points)s", deal=joins,
+                         points=points(sum(start)))
             elif start:
-                note = _("joins at deal %(deal)s with %(points)s", deal=joins, points=points(sum(start)))
+                note = _("joins at deal %(deal)s with %(points)s", deal=joins,
+                         points=points(sum(start)))
             elif joins <= upcoming:
                 note = _("joined at deal %(deal)s", deal=joins)
             else:
@@ -195,15 +201,19 @@ def rules_change(old: GameFile, new: GameFile) -> RulesChange:
     """Compare a game with the same game replayed by new rules (the same deals, as entered).
 
     >>> from ..rules.gamefile import parse
-    >>> game = {"players": ["Ann", "Bob"], "rules": {"max_cards": 2}, "deals": [{"bids": [1, 0], "tricks": [2, 0]}]}
-    >>> change = rules_change(parse(game), parse({**game, "rules": {"max_cards": 2, "scoring": "exact"}}))
+    >>> game = {"players": ["Ann", "Bob"], "rules": {"max_cards": 2},
+    ...         "deals": [{"bids": [1, 0], "tricks": [2, 0]}]}
+    >>> change = rules_change(parse(game),
+    ...                       parse({**game, "rules": {"max_cards": 2, "scoring": "exact"}}))
     >>> change.points, change.totals, change.deals
     ([PointsChanged(deal=1, player=0, before=2, after=0)], [(2, 0), (10, 10)], 1)
     """
     changed = []
     for before, after in zip(old.game.deals, new.game.deals):
-        was, now = before.points or (None,) * len(old.players), after.points or (None,) * len(new.players)
-        changed += [PointsChanged(before.deal.number, seat, a, b) for seat, (a, b) in enumerate(zip(was, now))
+        was, now = (before.points or (None,) * len(old.players),
+                    after.points or (None,) * len(new.players))
+        changed += [PointsChanged(before.deal.number, seat, a, b)
+                    for seat, (a, b) in enumerate(zip(was, now))
                     if a != b]
     totals = [(None if old.rules.cooperative else a, None if new.rules.cooperative else b)
               for a, b in zip(old.game.totals, new.game.totals)]
@@ -275,20 +285,24 @@ def news(gamefile: GameFile) -> str:
             return _("Deal %(number)s missed: it is dealt again", number=number)
         return _("Deal %(number)s made", number=number)
     number, bidder = current.deal.number, next_bidder(state)
-    bidders = [seat for seat in current.deal.bidding_order(len(names)) if current.bids[seat] is not None]
+    bidders = [seat for seat in current.deal.bidding_order(len(names))
+               if current.bids[seat] is not None]
     if not bidders:
         if current.trump == "NT":
             return _("Deal %(number)s: no trump", number=number)
-        return _("Deal %(number)s: %(suit)s trump", number=number, suit=suit_sign(current.trump or "NT"))
+        return _("Deal %(number)s: %(suit)s trump", number=number,
+                 suit=suit_sign(current.trump or "NT"))
     done = (_("the bids are in") if gamefile.rules.bidding.simultaneous
-            else _("%(player)s bid %(bid)s", player=names[bidders[-1]], bid=current.bids[bidders[-1]]))
+            else _("%(player)s bid %(bid)s", player=names[bidders[-1]],
+                   bid=current.bids[bidders[-1]]))
     following = (_("%(player)s bids next", player=names[bidder]) if bidder is not None
                  else _("the tricks next"))
     return _("Deal %(number)s: %(done)s · %(next)s", number=number, done=done, next=following)
 
 
 def progress(gamefile: GameFile) -> str:
-    """A game's place in one line, for the list of games: 'Deal 3 of 19', 'Finished after 19 deals'."""
+    """A game's place in one line, for the list of games: 'Deal 3 of 19', 'Finished after 19
+    deals'."""
     state = gamefile.game
     if state.finished:
         played = len(state.deals)
@@ -298,10 +312,12 @@ def progress(gamefile: GameFile) -> str:
 
 
 def variant(rules: Rules) -> str:
-    """The rules' name as a person reads it: the preset's, and "house rules" when the table changed any.
+    """The rules' name as a person reads it: the preset's, and "house rules" when the table changed
+    any.
 
     >>> from ..rules.presets import make_rules
-    >>> variant(make_rules({"preset": "up-and-down-the-river"}, 4)), variant(make_rules({"max_cards": 3}, 4))
+    >>> (variant(make_rules({"preset": "up-and-down-the-river"}, 4)),
+    ...  variant(make_rules({"max_cards": 3}, 4)))
     ('Up and Down the River', 'Oh Hell, house rules')
     """
     return variant_name(rules.preset, house_rules(rules))

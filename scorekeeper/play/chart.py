@@ -87,10 +87,12 @@ def thinned(line: Sequence[tuple[int, float]], every: int) -> list[tuple[int, fl
     """
     if every <= 1 or len(line) <= 2:
         return list(line)
-    return [point for n, point in enumerate(line) if n in (0, len(line) - 1) or point[0] % every == 0]
+    return [point for n, point in enumerate(line)
+            if n in (0, len(line) - 1) or point[0] % every == 0]
 
 
-def running_totals_svg(names: Sequence[str], series: Sequence[Sequence[Fraction | None]], ink: str = "#000") -> Markup:
+def running_totals_svg(names: Sequence[str], series: Sequence[Sequence[Fraction | None]],
+                       ink: str = "#000") -> Markup:
     """An SVG chart of each player's total after every deal (``series[p][0]`` is the start, 0), in
     ``ink`` (black on the sheet, the text's colour on a page); a None is a deal before the player
     joined the game, where their line has not started yet."""
@@ -98,8 +100,8 @@ def running_totals_svg(names: Sequence[str], series: Sequence[Sequence[Fraction 
     return lines_svg(names, lines, _("Running totals"), _("deal"), ink)
 
 
-def lines_svg(names: Sequence[str], series: Sequence[Sequence[tuple[int, float]]], label: str, axis: str,
-              ink: str = "#000") -> Markup:
+def lines_svg(names: Sequence[str], series: Sequence[Sequence[tuple[int, float]]], label: str,
+              axis: str, ink: str = "#000") -> Markup:
     """An SVG chart of one line per name through its (x, value) points, x counted from 0 along
     ``axis``; a line may start and end anywhere along it. ``ink`` is the colour of everything
     drawn (``currentColor`` on a page: the text's colour, light or dark)."""

@@ -1,5 +1,5 @@
-"""The forms of a game's pages: the taps of a deal (a bid, the tricks, an undo), the hand size, the trump,
-the bids or counts of all seats at once, an adjustment, the stakes.
+"""The forms of a game's pages: the taps of a deal (a bid, the tricks, an undo), the hand size, the
+trump, the bids or counts of all seats at once, an adjustment, the stakes.
 """
 
 from __future__ import annotations
@@ -32,7 +32,8 @@ from ..web.fields import (
 
 
 class Tap(NamedTuple):
-    """The whole numbers a tap's buttons post (hidden fields), and a sentence for each refused one."""
+    """The whole numbers a tap's buttons post (hidden fields), and a sentence for each refused
+    one."""
 
     numbers: dict[str, int | None]
     errors: list[str]
@@ -42,12 +43,14 @@ class Tap(NamedTuple):
         return self.numbers["version"], self.errors
 
 
-#: A bid tap's fields: name → (label, least, most, what a missing one is told), translated where said.
+#: A bid tap's fields: name → (label, least, most, what a missing one is told), translated where
+#: said.
 BID_TAP = {"version": (N_("Version"), 1, MAX_VERSION, N_("this field is required")),
            "seat": (N_("Seat"), 0, MAX_PLAYERS - 1, N_("this field is required")),
            "bid": (N_("Bid"), 0, MAX_HAND, N_("tap a number to bid"))}
 #: The deal a tap was made for (every tap names it: the server applies it there, or refuses it).
-DEAL_TAP = {"deal": (N_("Deal"), 1, MAX_DEALS, N_("this entry doesn't say which deal it is for: reload the page"))}
+DEAL_TAP = {"deal": (N_("Deal"), 1, MAX_DEALS,
+                     N_("this entry doesn't say which deal it is for: reload the page"))}
 #: The bid an undo takes back, by its seat (bids in turn: never the wrong one).
 UNDO_TAP = {"seat": (N_("Seat"), 0, MAX_PLAYERS - 1, N_("this field is required"))}
 
@@ -96,7 +99,8 @@ def tap_id(formdata: Mapping[str, str]) -> str | None:
 class CardsForm(VersionForm):
     """The number of cards of a deal (manual pattern)."""
 
-    cards = WholeNumberField(_l("Cards"), 1, MAX_HAND, validators=[InputRequired(_l("tap the number of cards dealt"))])
+    cards = WholeNumberField(_l("Cards"), 1, MAX_HAND,
+                             validators=[InputRequired(_l("tap the number of cards dealt"))])
 
 
 class TrumpForm(VersionForm):
@@ -119,8 +123,6 @@ class AdjustForm(VersionForm):
             field.data = values.text(field.data, _("The reason"))
         except RulesError as exc:
             raise ValidationError(str(exc)) from None
-
-
 
 
 class SeatsForm(NamedTuple):
@@ -164,20 +166,23 @@ SEAT_KINDS = {"bids": "bid", "tricks": "trick count"}
 
 
 def _seat_words(kind: str, name: str) -> tuple[str, str, str]:
-    """What a seat's entry of this kind is called, what its missing is said as, and what one sent for
-    a player who sits the deal out is said as."""
+    """What a seat's entry of this kind is called, what its missing is said as, and what one sent
+    for a player who sits the deal out is said as."""
     if kind == "bids":
         return (_("%(player)s's bid", player=name), _("%(player)s's bid: missing", player=name),
-                _("A bid was sent for %(player)s, who sits this deal out; nothing was saved.", player=name))
+                _("A bid was sent for %(player)s, who sits this deal out; nothing was saved.",
+                  player=name))
     return (_("%(player)s's tricks", player=name), _("%(player)s's tricks: missing", player=name),
-            _("A trick count was sent for %(player)s, who sits this deal out; nothing was saved.", player=name))
+            _("A trick count was sent for %(player)s, who sits this deal out; nothing was saved.",
+              player=name))
 
 
 def seats_form(formdata: Any, names: Sequence[str], cards: int, *, bids: bool, tricks: bool,
                trump: bool = False, data: Mapping[str, Any] | None = None,
                seats: Sequence[int] | None = None) -> SeatsForm:
     """Every player's bid and/or trick count as posted (or, without a post, as in ``data``): one for
-    each of the ``seats`` dealt in (everybody by default), none for a player who sits the deal out."""
+    each of the ``seats`` dealt in (everybody by default), none for a player who sits the deal
+    out."""
     numbers: dict[str, list[int | None]] = {}
     texts: dict[str, list[str]] = {}
     errors: list[str] = []
@@ -206,13 +211,14 @@ def seats_form(formdata: Any, names: Sequence[str], cards: int, *, bids: bool, t
             numbers[kind].append(number)
     if tricks and not errors:
         try:
-            verify_tricks([numbers["tricks"][seat] or 0 for seat in dealt], cards, [names[seat] for seat in dealt])
+            verify_tricks([numbers["tricks"][seat] or 0 for seat in dealt], cards,
+                          [names[seat] for seat in dealt])
         except RulesError as exc:
             errors.append(sentence(str(exc)))
     chosen = (shown.get("trump") or None) if formdata is None else (formdata.get("trump") or None)
     if trump and chosen is not None and chosen not in TRUMPS:
-        errors.append(sentence(_("Trump must be one of %(trumps)s, not %(value)s", trumps=", ".join(TRUMPS),
-                                 value=values.shown(chosen))))
+        errors.append(sentence(_("Trump must be one of %(trumps)s, not %(value)s",
+                                 trumps=", ".join(TRUMPS), value=values.shown(chosen))))
     version = shown.get("version") if formdata is None else None
     if formdata is not None:
         tap = read_tap(formdata, {"version": BID_TAP["version"]})

@@ -1,7 +1,7 @@
 """Rendered parts of a game's pages, kept per game version: rendered once, served until it changes.
 
-A game's version changes with every write, so a key of its version (``StoredGame.key``) can never serve
-an old page;
+A game's version changes with every write, so a key of its version (``StoredGame.key``) can never
+serve an old page;
 the language is part of the key too.
 Each worker keeps its own small cache; nothing visitor-specific (forms, messages) is kept.
 """
@@ -51,6 +51,6 @@ def event_link(game: StoredGame) -> tuple[str, str] | None:
     place = table_of(game)
     if place is None:
         return None
-    words = _("Round %(round)s · table %(table)s of %(event)s", round=place.round, table=place.table,
-              event=place.event)
+    words = _("Round %(round)s · table %(table)s of %(event)s", round=place.round,
+              table=place.table, event=place.event)
     return words, url_for("events.event", event=place.view_token)

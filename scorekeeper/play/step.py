@@ -1,7 +1,8 @@
 """What the phone needs to enter the step the scorer is at (``rules.turn.screen``): the bid panel,
 the step data of each deal the plan reaches (for entry offline).
 
-Nothing here decides a rule: bids allowed, trumps and the bidding order all come from the rules core.
+Nothing here decides a rule: bids allowed, trumps and the bidding order all come from the rules
+core.
 """
 
 from __future__ import annotations
@@ -100,7 +101,8 @@ def step_data(gamefile: GameFile, version: int) -> dict[str, Any] | None:
     >>> data["order"], data["bidding"]
     ([1, 0], [[[0, [[0, 1]], None]], [[0, [[0, 0]], 0], [1, [[1, 1]], 1]]])
     >>> data["reasons"][1], data["announce"], data["tricks"]
-    ("Ann deals and can't bid 0: the bids would add up to the 1 trick (hook)", ('under by %(tricks)s', 'even', 'over by %(tricks)s'), {'total': 1, 'rest': 0})
+    ("Ann deals and can't bid 0: the bids would add up to the 1 trick (hook)",
+     ('under by %(tricks)s', 'even', 'over by %(tricks)s'), {'total': 1, 'rest': 0})
     """
     step = screen(gamefile)
     deal, result = step.deal, step.result
@@ -110,7 +112,8 @@ def step_data(gamefile: GameFile, version: int) -> dict[str, Any] | None:
     table, reasons = bidding_table(gamefile, deal)
     return {
         "version": version, "deal": deal.number, "cards": cards, "names": list(names),
-        "dealer": deal.dealer, "order": deal.bidding_order(len(names)), "at_once": gamefile.rules.bidding.simultaneous,
+        "dealer": deal.dealer, "order": deal.bidding_order(len(names)),
+        "at_once": gamefile.rules.bidding.simultaneous,
         "bids": list(result.bids) if result else [None] * len(names),
         "bidding": table, "reasons": reasons,
         "announce": announce_forms(),
@@ -162,14 +165,16 @@ def correction_data(gamefile: GameFile, deal: Deal, bids: list[int | None]
     ([1, 0], None, ([1], "Ann deals and can't bid 1: the bids would add up to the 1 trick (hook)"))
     """
     table, reasons = bidding_table(gamefile, deal)
-    cards, order, bidding = deal.cards or 0, deal.bidding_order(len(gamefile.players)), gamefile.rules.bidding
+    cards, order, bidding = (deal.cards or 0, deal.bidding_order(len(gamefile.players)),
+                             gamefile.rules.bidding)
     struck: list[tuple[list[int], str] | None] = [None] * len(gamefile.players)
     before: list[int] = []
     for seat in order:
-        check = bid_check(bidding, cards, [] if bidding.simultaneous else before, dealer=seat == deal.dealer,
-                          name=gamefile.players[seat])
+        check = bid_check(bidding, cards, [] if bidding.simultaneous else before,
+                          dealer=seat == deal.dealer, name=gamefile.players[seat])
         if len(check.allowed) <= cards:
-            struck[seat] = ([bid for bid in range(cards + 1) if bid not in check.allowed], check.reason)
+            struck[seat] = ([bid for bid in range(cards + 1) if bid not in check.allowed],
+                            check.reason)
         before.append(bids[seat] or 0)
     return {"cards": cards, "names": list(gamefile.players), "dealer": deal.dealer, "order": order,
             "bidding": table, "reasons": reasons, "announce": announce_forms(),
@@ -184,7 +189,8 @@ def deals_after(gamefile: GameFile) -> list[Deal]:
     entered for a deal never dealt).
 
     >>> from ..rules.gamefile import parse
-    >>> [(d.number, d.cards) for d in deals_after(parse({"players": ["Ann", "Bob"], "rules": {"max_cards": 2}}))]
+    >>> [(d.number, d.cards)
+    ...  for d in deals_after(parse({"players": ["Ann", "Bob"], "rules": {"max_cards": 2}}))]
     [(2, 1), (3, 2)]
     """
     state, rules = gamefile.game, gamefile.rules
@@ -200,10 +206,10 @@ def deals_after(gamefile: GameFile) -> list[Deal]:
 
 
 def plan_name(gamefile: GameFile) -> str | None:
-    """A short name of the game's plan as the rules core made it (every deal's hand, dealer and who is
-    dealt in, the players, the rules): the same while it stays the same, as bids and tricks leave it;
-    an arrival, a new plan or new rules change it. None when the points decide what comes next (a
-    cooperative game's re-deals, a tie-break)."""
+    """A short name of the game's plan as the rules core made it (every deal's hand, dealer and who
+    is dealt in, the players, the rules): the same while it stays the same, as bids and tricks leave
+    it; an arrival, a new plan or new rules change it. None when the points decide what comes next
+    (a cooperative game's re-deals, a tie-break)."""
     state, rules = gamefile.game, gamefile.rules
     if rules.cooperative or state.tiebreak or state.finished:
         return None
@@ -218,7 +224,8 @@ def deal_steps(gamefile: GameFile) -> list[dict[str, Any]]:
     steps = []
     for deal in deals_after(gamefile):
         table, reasons = bidding_table(gamefile, deal)
-        steps.append({"deal": deal.number, "cards": deal.cards, "dealer": deal.dealer, "eldest": deal.eldest,
-                      "order": deal.bidding_order(len(names)), "bidding": table, "reasons": reasons,
+        steps.append({"deal": deal.number, "cards": deal.cards, "dealer": deal.dealer,
+                      "eldest": deal.eldest, "order": deal.bidding_order(len(names)),
+                      "bidding": table, "reasons": reasons,
                       "tricks": {"total": deal.cards, "rest": deal.dealer}})
     return steps

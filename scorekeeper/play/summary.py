@@ -1,5 +1,5 @@
-"""A game's rules, stakes and changes at the table in words: the rules summary of the game page, the rules
-page and the sheets.
+"""A game's rules, stakes and changes at the table in words: the rules summary of the game page, the
+rules page and the sheets.
 """
 
 from __future__ import annotations
@@ -40,9 +40,12 @@ def _pattern(rules: Rules) -> str:
             "down-up": lambda: ngettext("%(num)s card down to 1 and back up to %(num)s",
                                         "%(num)s cards down to 1 and back up to %(num)s", top),
             "up-down": lambda: _("1 card up to %(top)s and back down to 1", top=top),
-            "down-up-twice-one": lambda: ngettext("%(num)s card down to 1, 1 again, back up to %(num)s",
-                                                  "%(num)s cards down to 1, 1 again, back up to %(num)s", top),
-            "up-nt-down": lambda: _("1 card up to %(top)s, two no-trump deals of %(top)s, back down to 1", top=top),
+            "down-up-twice-one": lambda: ngettext("%(num)s card down to 1, 1 again, "
+                                                  "back up to %(num)s",
+                                                  "%(num)s cards down to 1, 1 again, "
+                                                  "back up to %(num)s", top),
+            "up-nt-down": lambda: _("1 card up to %(top)s, two no-trump deals of %(top)s, "
+                                    "back down to 1", top=top),
             "down": lambda: ngettext("%(num)s card down to 1", "%(num)s cards down to 1", top),
             "up": lambda: _("1 card up to %(top)s", top=top),
             "fixed": lambda: ngettext("%(num)s card every deal", "%(num)s cards every deal", top),
@@ -53,9 +56,11 @@ def _pattern(rules: Rules) -> str:
     elif rules.only == "even":
         text = _("%(pattern)s, even hand sizes only", pattern=text)
     if rules.sizes is not None:
-        text = ngettext("%(pattern)s: %(num)s deal", "%(pattern)s: %(num)s deals", len(rules.sizes), pattern=text)
+        text = ngettext("%(pattern)s: %(num)s deal", "%(pattern)s: %(num)s deals", len(rules.sizes),
+                        pattern=text)
     elif rules.deals is not None:
-        text = ngettext("%(pattern)s, %(num)s deal", "%(pattern)s, %(num)s deals", rules.deals, pattern=text)
+        text = ngettext("%(pattern)s, %(num)s deal", "%(pattern)s, %(num)s deals", rules.deals,
+                        pattern=text)
     if rules.deck_size == 52:
         return _("%(pattern)s (one pack)", pattern=text)
     if rules.deck_size == 104:
@@ -65,7 +70,8 @@ def _pattern(rules: Rules) -> str:
 
 def _trump(rules: Rules) -> str:
     if rules.trump == "rotation":
-        return _("rotates %(suits)s, then again", suits=" ".join(suit_sign(t) for t in rules.trump_cycle))
+        return _("rotates %(suits)s, then again",
+                 suits=" ".join(suit_sign(t) for t in rules.trump_cycle))
     if rules.trump == "dealer-last-card":
         return _("the dealer's last card is turned: its suit is trump")
     return _("a card is turned up after the deal; no trump when all cards are dealt")
@@ -76,14 +82,15 @@ def _bidding(rules: Rules) -> str:
     text = {
         "free": lambda: _("free: any bid from 0 to the cards"),
         "hook": lambda: _("hook: the dealer can't make the bids add up to the cards"),
-        "dealer-must-exceed": lambda: _("the dealer must make the bids add up to more than the cards "
-                                        "(the hook if everyone else bid 0)"),
-        "must-equal": lambda: _("must equal: the dealer makes the bids add up to the cards exactly"),
+        "dealer-must-exceed": lambda: _("the dealer must make the bids add up to more than the "
+                                        "cards (the hook if everyone else bid 0)"),
+        "must-equal": lambda: _("must equal: "
+                                "the dealer makes the bids add up to the cards exactly"),
     }[bidding.rule]()
     if bidding.hook_from is not None:
         text = ngettext("%(bidding)s, from %(num)s card on (smaller deals bid freely)",
-                        "%(bidding)s, from %(num)s cards on (smaller deals bid freely)", bidding.hook_from,
-                        bidding=text)
+                        "%(bidding)s, from %(num)s cards on (smaller deals bid freely)",
+                        bidding.hook_from, bidding=text)
     if bidding.simultaneous:
         text = _("%(bidding)s; everyone shows a bid at once", bidding=text)
     return text
@@ -97,7 +104,8 @@ WINS = {"highest": N_("highest total wins"), "lowest": N_("lowest total wins"),
 def _end(rules: Rules) -> str:
     parts = []
     if rules.target is not None:
-        parts.append(_("the game ends when a total reaches %(points)s", points=points(rules.target)))
+        parts.append(_("the game ends when a total reaches %(points)s",
+                       points=points(rules.target)))
     if rules.open_ended and rules.deals is None and rules.target is None:
         parts.append(_("the table decides when the game ends"))
     parts.append(_(WINS[rules.wins]))
@@ -110,7 +118,8 @@ def _end(rules: Rules) -> str:
 def stakes_words(stakes: Stakes) -> str:
     """What a game is played for, in words (the rules box's "Stakes" line)."""
     if stakes.ante is not None:
-        return _("ante %(amount)s each; the winner takes the pool", amount=money(stakes.ante, stakes.currency))
+        return _("ante %(amount)s each; the winner takes the pool",
+                 amount=money(stakes.ante, stakes.currency))
     rate = money(stakes.per_point or Decimal(0), stakes.currency)
     if stakes.settlement == "pairwise":
         text = _("%(rate)s per point; every pair settles the difference", rate=rate)
@@ -130,7 +139,8 @@ def _preset(rules: Rules) -> str:
     preset = PRESETS[rules.preset]
     if house:
         return _("house rules based on %(preset)s, as below", preset=_(preset.title))
-    return _("%(preset)s — %(description)s", preset=_(preset.title), description=_(preset.description))
+    return _("%(preset)s — %(description)s", preset=_(preset.title),
+             description=_(preset.description))
 
 
 def _scoring(rules: Rules) -> str:
@@ -171,5 +181,6 @@ def adjustment_words(gamefile: GameFile, index: int) -> str:
     sign = "+" if adj.points >= 0 else ""
     player, amount = gamefile.players[adj.player], f"{sign}{points(adj.points)}"
     if adj.reason:
-        return _("%(player)s %(points)s (%(reason)s)", player=player, points=amount, reason=reason(adj.reason))
+        return _("%(player)s %(points)s (%(reason)s)", player=player, points=amount,
+                 reason=reason(adj.reason))
     return _("%(player)s %(points)s", player=player, points=amount)

@@ -83,7 +83,8 @@ def view(token: str) -> Response:
 def state(token: str) -> Response:
     """The game's version, and the read-only board as HTML when it changed since ``?v=``."""
     found = game_or_404(token, edit=False)
-    if request.args.get("v") == str(found.version):  # a version is compared as text: never read as a number
+    # A version is compared as text: never read as a number
+    if request.args.get("v") == str(found.version):
         return no_store(jsonify(version=found.version))
     html = pages.cached(("live", found.key), lambda: render_template(
         "play/_live.html", **context(found, found.load(), editable=False)))
@@ -98,8 +99,10 @@ def chart(token: str) -> Response:
     if found is None:
         no_game()
     gamefile = found.load()
-    page = render_template("play/chart.html", game=found, file=gamefile, token=token, editable=editable,
-                           chart=running_totals_svg(gamefile.players, board.running_totals(gamefile), "currentColor"))
+    page = render_template("play/chart.html", game=found, file=gamefile, token=token,
+                           editable=editable,
+                           chart=running_totals_svg(gamefile.players,
+                                                    board.running_totals(gamefile), "currentColor"))
     return no_store(make_response(page))
 
 
@@ -114,8 +117,9 @@ def deals(token: str) -> Response:
         steps = deal_steps(gamefile)
         for step in steps:
             deal = gamefile.game.schedule[step["deal"] - 1]
-            step["head"] = render_template("play/_deal_head.html", file=gamefile, deal=deal, names=gamefile.players,
-                                           state=gamefile.game, screen=Screen("bid", deal, None))
+            step["head"] = render_template("play/_deal_head.html", file=gamefile, deal=deal,
+                                           names=gamefile.players, state=gamefile.game,
+                                           screen=Screen("bid", deal, None))
         return json.dumps({"plan": plan_name(gamefile), "deals": steps}, ensure_ascii=False,
                           separators=(",", ":"))
 
@@ -139,15 +143,18 @@ def _seats(game: StoredGame, *, bids: bool) -> SeatsForm:
     step = screen(gamefile)
     cards = step.deal.cards or 0 if step.deal else 0
     seats = step.deal.seats(len(gamefile.players)) if step.deal else None
-    return seats_form(request.form, gamefile.players, cards, bids=bids, tricks=not bids, seats=seats)
+    return seats_form(request.form, gamefile.players, cards, bids=bids, tricks=not bids,
+                      seats=seats)
 
 
 def _save_seats(token: str, *, bids: bool) -> Response:
-    """Every player's bid (simultaneous bidding) or trick count at once; refused, the page keeps them."""
+    """Every player's bid (simultaneous bidding) or trick count at once; refused, the page keeps
+    them."""
     found = game_or_404(token, edit=True)
     form = _seats(found, bids=bids)
     kind, change = ("bids", edits.set_bids) if bids else ("tricks", edits.set_tricks)
-    outcome = apply_posted(found, form, lambda doc: change(doc, form.entries(kind)), aim=target(kind))
+    outcome = apply_posted(found, form, lambda doc: change(doc, form.entries(kind)),
+                           aim=target(kind))
     if isinstance(outcome, Refused):
         return game_page(found, outcome.reason, outcome.status, **{kind: form.numbers[kind]})
     return answered(found, outcome)
@@ -169,9 +176,11 @@ def undo(token: str) -> Response:
     at_once = gamefile.rules.bidding.simultaneous
     bids = step.result.bids if step.result else ()
     # Bids in turn: the undo names the bid it takes back (a manual deal's cards alone need none).
-    seat = read_tap(request.form, UNDO_TAP) if not at_once and any(b is not None for b in bids) else None
+    seat = (read_tap(request.form, UNDO_TAP) if not at_once and any(b is not None for b in bids)
+            else None)
     aim, refused = target("undo", seat.numbers["seat"] if seat else None)
-    return answered(found, apply_posted(found, VersionForm(), lambda doc: edits.undo_bid(doc, order, at_once=at_once),
+    return answered(found, apply_posted(found, VersionForm(),
+                                        lambda doc: edits.undo_bid(doc, order, at_once=at_once),
                                         aim=(aim, [*refused, *(seat.errors if seat else [])])))
 
 
@@ -179,7 +188,8 @@ def undo(token: str) -> Response:
 def trump(token: str) -> Response:
     """Record the trump of the deal being played."""
     found, form = game_or_404(token, edit=True), TrumpForm()
-    return answered(found, apply_posted(found, form, lambda doc: edits.set_trump(doc, form.trump.data or ""),
+    return answered(found, apply_posted(found, form,
+                                        lambda doc: edits.set_trump(doc, form.trump.data or ""),
                                         aim=target("trump")))
 
 
@@ -187,7 +197,8 @@ def trump(token: str) -> Response:
 def cards(token: str) -> Response:
     """How many cards the next deal has (the manual pattern)."""
     found, form = game_or_404(token, edit=True), CardsForm()
-    return answered(found, apply_posted(found, form, lambda doc: edits.set_cards(doc, form.cards.data or 0),
+    return answered(found, apply_posted(found, form,
+                                        lambda doc: edits.set_cards(doc, form.cards.data or 0),
                                         aim=target("cards")))
 
 
@@ -197,14 +208,16 @@ def tricks(token: str) -> Response:
     return _save_seats(token, bids=False)
 
 
-def _correct_page(game: StoredGame, number: int, form: SeatsForm, error: str = "", status: int = 200) -> Response:
+def _correct_page(game: StoredGame, number: int, form: SeatsForm, error: str = "",
+                  status: int = 200) -> Response:
     gamefile = game.load()
     result = gamefile.game.deals[number - 1]
     data, struck = correction_data(gamefile, result.deal, form.numbers["bids"])
     page = render_template("play/correct.html", game=game, file=gamefile, result=result, form=form,
                            error=error, trumps=trump_choices(gamefile.rules, result.deal),
                            title=board.deal_name(gamefile, result.deal), data=data, struck=struck,
-                           announce=announce, undoable=number == len(game.document.get("deals", [])))
+                           announce=announce,
+                           undoable=number == len(game.document.get("deals", [])))
     return no_store(make_response(page, status))
 
 
@@ -214,14 +227,14 @@ def correct(token: str, number: int) -> Response:
     found = game_or_404(token, edit=True)
     deals = found.load().game.deals
     if not 1 <= number <= len(deals) or not deals[number - 1].finished:
-        return game_page(found, _("Deal %(number)s is not a finished deal of this game, so it can't be corrected.",
-                                  number=number), 404)
+        return game_page(found, _("Deal %(number)s is not a finished deal of this game, "
+                                  "so it can't be corrected.", number=number), 404)
     result = deals[number - 1]
-    data = {"bids": list(result.bids), "tricks": list(result.tricks or ()), "trump": result.trump or "",
-            "version": found.version}
+    data = {"bids": list(result.bids), "tricks": list(result.tricks or ()),
+            "trump": result.trump or "", "version": found.version}
     posted = request.form if request.method == "POST" else None  # HEAD and OPTIONS change nothing
-    form = seats_form(posted, found.document["players"], result.deal.cards or 0, bids=True, tricks=True,
-                      trump=True, data=data, seats=result.deal.seats(len(result.bids)))
+    form = seats_form(posted, found.document["players"], result.deal.cards or 0, bids=True,
+                      tricks=True, trump=True, data=data, seats=result.deal.seats(len(result.bids)))
     if posted is None:
         return _correct_page(found, number, form)
     outcome = apply_posted(found, form, lambda doc: edits.replace_deal(
@@ -239,7 +252,8 @@ def undo_deal(token: str, number: int) -> Response:
     found = game_or_404(token, edit=True)
     outcome = apply_posted(found, VersionForm(), lambda doc: edits.undo_tricks(doc, number))
     if isinstance(outcome, Saved):
-        flash(_("Deal %(number)s: the tricks are taken back; enter them again.", number=number), "done")
+        flash(_("Deal %(number)s: the tricks are taken back; enter them again.", number=number),
+              "done")
     return answered(found, outcome)
 
 
@@ -253,8 +267,8 @@ def adjust(token: str) -> Response:
     if isinstance(outcome, Refused):
         return game_page(found, outcome.reason, outcome.status, adjust=form)
     if isinstance(outcome, Saved):  # added last
-        flash(_("%(adjustment)s added at deal %(deal)s.", adjustment=adjustment_words(outcome.game.load(), -1),
-                deal=deal), "done")
+        flash(_("%(adjustment)s added at deal %(deal)s.",
+                adjustment=adjustment_words(outcome.game.load(), -1), deal=deal), "done")
     return answered(found, outcome)
 
 
@@ -283,7 +297,8 @@ def unadjust(token: str, index: int) -> Response:
     found = game_or_404(token, edit=True)
     gamefile, said = found.load(), ""
     if 0 <= index < len(gamefile.adjustments):  # else the edit refuses it, and says why
-        said = _("Removed: %(adjustment)s at deal %(deal)s.", adjustment=adjustment_words(gamefile, index),
+        said = _("Removed: %(adjustment)s at deal %(deal)s.",
+                 adjustment=adjustment_words(gamefile, index),
                  deal=gamefile.adjustments[index].deal)
     outcome = apply_posted(found, VersionForm(), lambda doc: edits.remove_adjustment(doc, index))
     if isinstance(outcome, Saved):
@@ -296,7 +311,8 @@ def end(token: str) -> Response:
     """End the game now, after a confirmation: the totals so far decide."""
     found = game_or_404(token, edit=True)
     if request.method == "POST":
-        return answered(found, apply_posted(found, VersionForm(), lambda doc: edits.set_ended(doc, True)))
+        return answered(found, apply_posted(found, VersionForm(),
+                                            lambda doc: edits.set_ended(doc, True)))
     document = found.document
     edits.set_ended(document, True)
     try:
@@ -304,7 +320,8 @@ def end(token: str) -> Response:
         refusal = ""
     except RulesError as exc:
         ended, refusal = None, sentence(str(exc))
-    page = render_template("play/end.html", game=found, file=found.load(), ended=ended, refusal=refusal)
+    page = render_template("play/end.html", game=found, file=found.load(), ended=ended,
+                           refusal=refusal)
     return no_store(make_response(page))
 
 
@@ -312,7 +329,8 @@ def end(token: str) -> Response:
 def resume(token: str) -> Response:
     """Take back "End the game now"."""
     found = game_or_404(token, edit=True)
-    outcome = apply_posted(found, VersionForm(), lambda doc: edits.set_ended(doc, False), act=Act.RESUME)
+    outcome = apply_posted(found, VersionForm(), lambda doc: edits.set_ended(doc, False),
+                           act=Act.RESUME)
     if isinstance(outcome, Saved):
         flash(_("The game goes on."), "done")
     return answered(found, outcome)
@@ -324,9 +342,11 @@ def export_file(token: str) -> Response:
     found = game_or_404(token, edit=True)
     try:
         document = export(found.load(), game_links(found))
-    except GameFileError:  # stored before a limit it breaks: the file as stored, to correct and import
+    except GameFileError:
+        # Stored before a limit it breaks: the file as stored, to correct and import
         document = {**found.document, "links": game_links(found)}
-    name = secure_filename(f"oh-hell-{found.title or 'game'}-{found.created_at:%Y-%m-%d}") or "oh-hell-game"
+    name = (secure_filename(f"oh-hell-{found.title or 'game'}-{found.created_at:%Y-%m-%d}")
+            or "oh-hell-game")
     response = make_response(json.dumps(document, indent=2, ensure_ascii=False))
     response.mimetype = "application/json"
     response.headers["Content-Disposition"] = f'attachment; filename="{name}.json"'
@@ -340,7 +360,8 @@ def share(token: str) -> Response:
     shared = address.share_links(game_links(found), request.environ.get("SERVER_NAME", ""),
                                  current_app.config["PUBLIC_URL"])
     links = shared.links
-    page = render_template("play/share.html", game=found, file=found.load(), links=links, shared=shared,
+    page = render_template("play/share.html", game=found, file=found.load(), links=links,
+                           shared=shared,
                            codes={kind: qr.svg(links[kind]) for kind in ("edit", "view")},
                            offline=address.keeps_offline(links["edit"]))
     return no_store(make_response(page))

@@ -1,4 +1,5 @@
-"""How the pages write what they show: a number of points, an amount of money, a suit, a date, a list.
+"""How the pages write what they show: a number of points, an amount of money, a suit, a date, a
+list.
 """
 
 from __future__ import annotations
@@ -16,7 +17,6 @@ from ..rules.words import N_, _
 from ..web import language
 
 SUIT_SIGNS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣", "NT": N_("NT")}
-
 
 
 def suit_sign(trump: str) -> str:
@@ -44,7 +44,8 @@ def points(value: Fraction | int) -> str:
     language groups them), halves as ½, other fractions with the language's decimal sign, and a
     real minus sign.
 
-    >>> points(Fraction(-7)), points(Fraction(5, 2)), points(Fraction(1, 2)), points(0), points(Fraction(9, 4))
+    >>> (points(Fraction(-7)), points(Fraction(5, 2)), points(Fraction(1, 2)), points(0),
+    ...  points(Fraction(9, 4)))
     ('−7', '2½', '½', '0', '2.25')
     >>> points(Fraction(-2401, 2)), points(12345)
     ('−1,200½', '12,345')
@@ -81,7 +82,8 @@ def score_in(value: Fraction, code: str) -> str:
     ('1.500,50', '−1.500')
     """
     if value.denominator == 1:
-        return ("−" if value < 0 else "") + numbers.format_decimal(abs(value.numerator), locale=code)
+        return (("−" if value < 0 else "")
+                + numbers.format_decimal(abs(value.numerator), locale=code))
     shown = numbers.format_decimal(_decimal(abs(round(value, 2))), "#,##0.00", locale=code)
     return ("−" if value < 0 else "") + shown
 
@@ -92,7 +94,8 @@ def tick(value: float) -> str:
     >>> tick(-2.5), tick(1000.0), tick(0.0)
     ('−2.5', '1,000', '0')
     """
-    return ("−" if value < 0 else "") + numbers.format_decimal(abs(value), "#,##0.###", locale=language.current())
+    return (("−" if value < 0 else "")
+            + numbers.format_decimal(abs(value), "#,##0.###", locale=language.current()))
 
 
 def _decimal(value: Fraction) -> Decimal:
@@ -117,7 +120,8 @@ def money(amount: Decimal, currency: str) -> str:
     ('−3.50 kr', '$1,234.50')
     """
     locale = language.current()
-    code = CURRENCY_SIGNS.get(currency, currency if currency.isascii() and currency.isupper() else "")
+    code = CURRENCY_SIGNS.get(currency,
+                              currency if currency.isascii() and currency.isupper() else "")
     if code in _CODES:
         text = numbers.format_currency(abs(amount), code, locale=locale)
     else:
@@ -138,9 +142,6 @@ def signed(amount: Decimal, currency: str) -> str:
 _CODES = frozenset(numbers.list_currencies())
 
 
-
-
-
 def day(moment: date, today: date) -> str:
     """A day as a person says it, counted from ``today``.
 
@@ -157,7 +158,8 @@ def day(moment: date, today: date) -> str:
 
 
 #: English dates as the app has always written them; other languages by Babel's skeletons.
-_ENGLISH_DATES = {"MMMEd": "EEE d MMM", "yMMMEd": "EEE d MMM y", "yMMMMd": "d MMMM y", "yMMMd": "dd MMM y"}
+_ENGLISH_DATES = {"MMMEd": "EEE d MMM", "yMMMEd": "EEE d MMM y", "yMMMMd": "d MMMM y",
+                  "yMMMd": "dd MMM y"}
 
 
 def written(moment: date | datetime, skeleton: str) -> str:

@@ -42,7 +42,8 @@ class Bidding:
         if self.simultaneous and self.rule != "free":
             raise RulesConfigError(_(
                 "Simultaneous bidding works only with free bidding, not with %(rule)s: "
-                "the last bid can't be restricted when everyone bids at once.", rule=_(_RULE_IDS[self.rule])
+                "the last bid can't be restricted when everyone bids at once.",
+                rule=_(_RULE_IDS[self.rule])
             ))
         if self.hook_from is not None and self.rule != "hook":
             raise RulesConfigError(_("\"Hook from\" only changes the hook, not %(rule)s.",
@@ -67,7 +68,8 @@ class BidCheck:
     reason: str  # "" when every bid 0..n is allowed
 
 
-def _check(bidding: Bidding, cards: int, earlier: Sequence[int], dealer: bool, name: str) -> BidCheck:
+def _check(bidding: Bidding, cards: int, earlier: Sequence[int], dealer: bool,
+           name: str) -> BidCheck:
     allowed, why = _rule_check(bidding, cards, sum(earlier), dealer)
     return BidCheck(allowed, _reason(why, name))
 
@@ -77,7 +79,8 @@ _Why = tuple[str, int, int] | None
 
 
 @lru_cache(maxsize=4096)
-def _rule_check(bidding: Bidding, cards: int, so_far: int, dealer: bool) -> tuple[tuple[int, ...], _Why]:
+def _rule_check(bidding: Bidding, cards: int, so_far: int,
+                dealer: bool) -> tuple[tuple[int, ...], _Why]:
     """The bids allowed after earlier bids adding up to ``so_far``, and why the others are not: it
     depends on nothing else, so a replay asks for the same few again and again. The reason is said
     by ``_reason``, in the language of whoever asks."""
@@ -95,11 +98,13 @@ def _rule_check(bidding: Bidding, cards: int, so_far: int, dealer: bool) -> tupl
         return everything, None
     if rule == "dealer-must-exceed" and so_far > 0:
         least = max(0, cards + 1 - so_far)
-        return tuple(range(least, cards + 1)), ("dealer-must-exceed", least, cards) if least else None
+        return (tuple(range(least, cards + 1)),
+                ("dealer-must-exceed", least, cards) if least else None)
     hooked = cards - so_far
     if not 0 <= hooked <= cards:
         return everything, None
-    return tuple(b for b in everything if b != hooked), ("hook" if rule == "hook" else "hook-fallback", hooked, cards)
+    return (tuple(b for b in everything if b != hooked),
+            ("hook" if rule == "hook" else "hook-fallback", hooked, cards))
 
 
 def _reason(why: _Why, name: str) -> str:
@@ -108,28 +113,35 @@ def _reason(why: _Why, name: str) -> str:
         return ""
     key, bid, cards = why
     if key == "must-equal-dealer":
-        return ngettext("%(player)s deals and must bid %(bid)s: the bids must add up to the %(num)s trick "
-                        "(must equal)",
-                        "%(player)s deals and must bid %(bid)s: the bids must add up to the %(num)s tricks "
-                        "(must equal)", cards, player=name, bid=bid)
+        return ngettext("%(player)s deals and must bid %(bid)s: "
+                        "the bids must add up to the %(num)s trick (must equal)",
+                        "%(player)s deals and must bid %(bid)s: "
+                        "the bids must add up to the %(num)s tricks (must equal)", cards,
+                        player=name, bid=bid)
     if key == "must-equal":
-        return ngettext("%(player)s can bid at most %(bid)s: the bids can't add up to more than the %(num)s trick "
-                        "(must equal)",
-                        "%(player)s can bid at most %(bid)s: the bids can't add up to more than the %(num)s tricks "
-                        "(must equal)", cards, player=name, bid=bid)
+        return ngettext("%(player)s can bid at most %(bid)s: "
+                        "the bids can't add up to more than the %(num)s trick (must equal)",
+                        "%(player)s can bid at most %(bid)s: "
+                        "the bids can't add up to more than the %(num)s tricks (must equal)", cards,
+                        player=name, bid=bid)
     if key == "dealer-must-exceed":
-        return ngettext("%(player)s deals and must bid at least %(bid)s: the bids must add up to more than the "
-                        "%(num)s trick (dealer must exceed)",
-                        "%(player)s deals and must bid at least %(bid)s: the bids must add up to more than the "
-                        "%(num)s tricks (dealer must exceed)", cards, player=name, bid=bid)
-    if key == "hook":
-        return ngettext("%(player)s deals and can't bid %(bid)s: the bids would add up to the %(num)s trick (hook)",
-                        "%(player)s deals and can't bid %(bid)s: the bids would add up to the %(num)s tricks (hook)",
+        return ngettext("%(player)s deals and must bid at least %(bid)s: "
+                        "the bids must add up to more than the %(num)s trick (dealer must exceed)",
+                        "%(player)s deals and must bid at least %(bid)s: "
+                        "the bids must add up to more than the %(num)s tricks (dealer must exceed)",
                         cards, player=name, bid=bid)
-    return ngettext("%(player)s deals and can't bid %(bid)s: the bids would add up to the %(num)s trick — "
-                    "everyone else bid 0, so the hook applies (dealer must exceed)",
-                    "%(player)s deals and can't bid %(bid)s: the bids would add up to the %(num)s tricks — "
-                    "everyone else bid 0, so the hook applies (dealer must exceed)", cards, player=name, bid=bid)
+    if key == "hook":
+        return ngettext("%(player)s deals and can't bid %(bid)s: "
+                        "the bids would add up to the %(num)s trick (hook)",
+                        "%(player)s deals and can't bid %(bid)s: "
+                        "the bids would add up to the %(num)s tricks (hook)", cards, player=name,
+                        bid=bid)
+    return ngettext("%(player)s deals and can't bid %(bid)s: "
+                    "the bids would add up to the %(num)s trick — everyone else bid 0, "
+                    "so the hook applies (dealer must exceed)",
+                    "%(player)s deals and can't bid %(bid)s: "
+                    "the bids would add up to the %(num)s tricks — everyone else bid 0, "
+                    "so the hook applies (dealer must exceed)", cards, player=name, bid=bid)
 
 
 def dealer_refusal(bidding: Bidding, cards: int, total: int, bid: int, name: str) -> str | None:
@@ -160,7 +172,8 @@ def bid_check(
     return _check(bidding, cards, earlier, dealer, _("The dealer") if name is None else name)
 
 
-def allowed_bids(bidding: Bidding, cards: int, earlier: Sequence[int], *, dealer: bool) -> list[int]:
+def allowed_bids(bidding: Bidding, cards: int, earlier: Sequence[int], *,
+                 dealer: bool) -> list[int]:
     """The bids 0..cards the next bidder may make; the UI strikes out the others.
 
     >>> allowed_bids(Bidding("hook"), 3, [1, 1, 0], dealer=True)
@@ -181,11 +194,13 @@ def verify_bid(
     >>> verify_bid(Bidding("hook"), 7, [2, 1, 1], 3, dealer=True, name="Dee")
     Traceback (most recent call last):
     ...
-    scorekeeper.rules.errors.BidError: Dee deals and can't bid 3: the bids would add up to the 7 tricks (hook)
+    scorekeeper.rules.errors.BidError: Dee deals and can't bid 3:
+    the bids would add up to the 7 tricks (hook)
     """
     if isinstance(bid, bool) or not isinstance(bid, int) or not 0 <= bid <= cards:
-        raise BidError(_("%(player)s can't bid %(bid)s: a bid is a whole number from 0 to %(cards)s.",
-                         player=name, bid=shown(bid), cards=cards))
+        raise BidError(_("%(player)s can't bid %(bid)s: "
+                         "a bid is a whole number from 0 to %(cards)s.", player=name,
+                         bid=shown(bid), cards=cards))
     allowed, why = _rule_check(bidding, cards, sum(earlier), dealer)
     if bid not in allowed:
         raise BidError(_reason(why, name))
@@ -234,7 +249,8 @@ def announce_forms() -> tuple[str, str, str]:
     ('under by %(tricks)s', 'even', 'over by %(tricks)s')
     """
     tricks = "%(tricks)s"
-    return _(_UNDER, tricks=tricks), pgettext("the bids against the cards", "even"), _(_OVER, tricks=tricks)
+    return (_(_UNDER, tricks=tricks), pgettext("the bids against the cards", "even"),
+            _(_OVER, tricks=tricks))
 
 
 def _english(message: str, /, **values: object) -> str:
@@ -252,15 +268,18 @@ def verify_tricks(tricks: Sequence[int], cards: int, names: Sequence[str]) -> No
     >>> verify_tricks([2, 2], 5, ["Ann", "Bob"])
     Traceback (most recent call last):
     ...
-    scorekeeper.rules.errors.TricksError: The tricks add up to 4, but 5 were played: check the counts.
+    scorekeeper.rules.errors.TricksError: The tricks add up to 4, but 5 were played:
+    check the counts.
     """
     if WHOLE.issuperset(map(type, tricks)) and sum(tricks) == cards and min(tricks, default=0) >= 0:
         return  # whole numbers adding up to the cards: none negative, so none above the cards
     for count, name in zip(tricks, names):
         if type(count) is not int or not 0 <= count <= cards:  # a bool is not a count
-            raise TricksError(_("%(player)s can't have taken %(tricks)s tricks: it must be 0 to %(cards)s.",
-                                player=name, tricks=shown(count), cards=cards))
+            raise TricksError(_("%(player)s can't have taken %(tricks)s tricks: "
+                                "it must be 0 to %(cards)s.", player=name, tricks=shown(count),
+                                cards=cards))
     if sum(tricks) != cards:
-        raise TricksError(ngettext("The tricks add up to %(total)s, but %(num)s was played: check the counts.",
-                                   "The tricks add up to %(total)s, but %(num)s were played: check the counts.",
-                                   cards, total=sum(tricks)))
+        raise TricksError(ngettext("The tricks add up to %(total)s, but %(num)s was played: "
+                                   "check the counts.",
+                                   "The tricks add up to %(total)s, but %(num)s were played: "
+                                   "check the counts.", cards, total=sum(tricks)))

@@ -30,7 +30,8 @@ def hidden_character(text: str) -> str | None:
 
     >>> hidden_character("Ann"), hidden_character("\U0001f469\u200d\U0001f467")
     (None, None)
-    >>> [hex(ord(hidden_character(text))) for text in ("A\u200bnn", "Bob\u202e", "A" + chr(0), "Bob\u3164")]
+    >>> [hex(ord(hidden_character(text)))
+    ...  for text in ("A\u200bnn", "Bob\u202e", "A" + chr(0), "Bob\u3164")]
     ['0x200b', '0x202e', '0x0', '0x3164']
     """
     for at, char in enumerate(text):
@@ -41,10 +42,12 @@ def hidden_character(text: str) -> str | None:
 
 def _hides(text: str, at: int) -> bool:
     char = text[at]
-    return (unicodedata.category(char) in _HIDDEN or char in _BLANK) and not (char == _JOINER and _joins_emoji(text, at))
+    return ((unicodedata.category(char) in _HIDDEN or char in _BLANK)
+            and not (char == _JOINER and _joins_emoji(text, at)))
 
 
-_CONTROL_NAMES = {"\x00": N_("null"), "\x1b": N_("escape"), "\x7f": N_("delete"), "\x08": N_("backspace")}
+_CONTROL_NAMES = {"\x00": N_("null"), "\x1b": N_("escape"), "\x7f": N_("delete"),
+                  "\x08": N_("backspace")}
 
 
 def visible(value: object) -> str:

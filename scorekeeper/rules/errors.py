@@ -40,7 +40,8 @@ class UnknownVariantError(ValueRefused):
 
 
 class FormulaError(ValueRefused):
-    """A house formula that is not arithmetic on numbers and the four names, or can't score a deal."""
+    """A house formula that is not arithmetic on numbers and the four names, or can't score a
+    deal."""
 
 
 class RulesConfigError(RulesError):

@@ -49,9 +49,11 @@ def table_sizes(size: object, sizes: Sequence[object] | None = None) -> TableSiz
     if sizes is None:
         allowed = range(max(SMALLEST, preferred - 1), min(LARGEST, preferred + 1) + 1)
     else:
-        allowed = [values.whole(s, lambda: _(LABELS["sizes"]), SMALLEST, LARGEST) for s in sizes[:LARGEST + 1]]
+        allowed = [values.whole(s, lambda: _(LABELS["sizes"]), SMALLEST, LARGEST)
+                   for s in sizes[:LARGEST + 1]]
     if preferred not in allowed:
-        raise EventError(_("The allowed table sizes must include the preferred size, %(size)s", size=preferred))
+        raise EventError(_("The allowed table sizes must include the preferred size, %(size)s",
+                           size=preferred))
     return TableSizes(preferred, tuple(sorted(set(allowed))))
 
 
@@ -79,7 +81,8 @@ def _split(players: int, preferred: int, sizes: tuple[int, ...]) -> tuple[int, .
             before = best[m - s] if s <= m else None
             if before is None:
                 continue
-            way = (before[0] + abs(s - preferred), before[1] + 1, tuple(sorted((*before[2], s), reverse=True)))
+            way = (before[0] + abs(s - preferred), before[1] + 1,
+                   tuple(sorted((*before[2], s), reverse=True)))
             current = best[m]
             if current is None or way < current:
                 best[m] = way
@@ -117,7 +120,8 @@ class Entrant:
 
     def plays(self, number: int) -> bool:
         """Present at round ``number`` (1-based): arrived, not withdrawn, no bye asked for it."""
-        return self.arrives <= number and (self.last is None or number <= self.last) and number not in self.asked
+        return (self.arrives <= number and (self.last is None or number <= self.last)
+                and number not in self.asked)
 
 
 @dataclass(frozen=True)
@@ -147,7 +151,8 @@ class Event:
 
 @dataclass(frozen=True)
 class Lineup:
-    """Who plays round ``number``, in the event's order; who sits it out; the sizes of its tables."""
+    """Who plays round ``number``, in the event's order; who sits it out; the sizes of its
+    tables."""
 
     number: int
     players: tuple[str, ...]
@@ -159,7 +164,8 @@ def chance(seed: int, *purpose: object) -> random.Random:
     """The random choices of one purpose of an event (a round's byes, its seating): drawn from the
     seed alone, the same on every machine and in every Python process.
 
-    >>> chance(7, "byes", 2).random() == chance(7, "byes", 2).random() != chance(7, "byes", 3).random()
+    >>> (chance(7, "byes", 2).random() == chance(7, "byes", 2).random()
+    ...  != chance(7, "byes", 3).random())
     True
     """
     return random.Random(" ".join(map(str, (seed, *purpose))))
@@ -224,7 +230,8 @@ def round_length(rules: Rules) -> RoundLength | None:
     >>> from .presets import make_rules
     >>> round_length(make_rules({}, 4)), round_length(make_rules({"max_cards": 5}, 5))
     (RoundLength(deals=19, minutes=75), RoundLength(deals=9, minutes=30))
-    >>> round_length(make_rules({"deal": "manual", "deals": 6}, 4)), round_length(make_rules({"preset": "oh-well"}, 4))
+    >>> (round_length(make_rules({"deal": "manual", "deals": 6}, 4)),
+    ...  round_length(make_rules({"preset": "oh-well"}, 4)))
     (RoundLength(deals=6, minutes=None), None)
     """
     if rules.sizes is not None:

@@ -1,5 +1,5 @@
-"""House formulas (RULES.md §3): arithmetic on numbers and bid, tricks, cards, players, compiled into a
-function that works each deal out exactly, with a bound on what working one out may cost.
+"""House formulas (RULES.md §3): arithmetic on numbers and bid, tricks, cards, players, compiled
+into a function that works each deal out exactly, with a bound on what working one out may cost.
 """
 
 from __future__ import annotations
@@ -50,7 +50,8 @@ def _power(a: Any, b: Any) -> Any:
         if abs(a).bit_length() * b > _MAX_POWER_BITS:
             raise ArithmeticError(_("that power is far too large to be a score"))
         return a**b
-    if isinstance(a, int | Fraction) and isinstance(b, int | Fraction) and Fraction(b).denominator == 1:
+    if (isinstance(a, int | Fraction) and isinstance(b, int | Fraction)
+            and Fraction(b).denominator == 1):
         base, exponent = Fraction(a), abs(Fraction(b).numerator)
         if max(abs(base.numerator), base.denominator).bit_length() * exponent > _MAX_POWER_BITS:
             raise ArithmeticError(_("that power is far too large to be a score"))
@@ -64,13 +65,15 @@ _BINARY: dict[type[ast.operator], Callable[[Any, Any], Any]] = {
     ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: _divide,
     ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod, ast.Pow: _power,
 }
-_UNARY: dict[type[ast.unaryop], Callable[[Any], Any]] = {ast.USub: operator.neg, ast.UAdd: operator.pos}
+_UNARY: dict[type[ast.unaryop], Callable[[Any], Any]] = {ast.USub: operator.neg,
+                                                         ast.UAdd: operator.pos}
 _COMPARE: dict[type[ast.cmpop], Callable[[Any, Any], bool]] = {
     ast.Lt: operator.lt, ast.LtE: operator.le, ast.Gt: operator.gt, ast.GtE: operator.ge,
     ast.Eq: operator.eq, ast.NotEq: operator.ne,
 }
-_FUNCTIONS: dict[str, tuple[Callable[..., Any], int, int]] = {"abs": (abs, 1, 1), "min": (min, 2, 20),
-                                                             "max": (max, 2, 20)}
+_FUNCTIONS: dict[str, tuple[Callable[..., Any], int, int]] = {
+    "abs": (abs, 1, 1), "min": (min, 2, 20), "max": (max, 2, 20),
+}
 #: What one step of a formula costs to work out, in nanoseconds on one core of the machine of
 #: docs/benchmarks.md (measured with bench/worst_cases.py, rounded up): whole-number arithmetic,
 #: a number or a name; a call (abs, min, max, a comparison, a whole number's power such as
@@ -93,12 +96,14 @@ def _step(kind: str, *parts: _Compiled) -> int:
 
 
 def _compile_node(node: ast.AST, source: str) -> _Compiled:
-    """A formula's node as a function of the four values; FormulaError for anything but arithmetic."""
+    """A formula's node as a function of the four values; FormulaError for anything but
+    arithmetic."""
     if isinstance(node, ast.Constant):
         literal = ast.get_source_segment(source, node) or ""
         if type(node.value) not in (int, float) or not _NUMBER_LITERAL.fullmatch(literal) \
                 or len(literal) > NUMBER_CHARS:
-            raise FormulaError(_("%(value)s is not a number such as 10 or 2.5", value=shown(literal or node.value)))
+            raise FormulaError(_("%(value)s is not a number such as 10 or 2.5",
+                                 value=shown(literal or node.value)))
         number = Fraction(literal)
         value = number.numerator if number.denominator == 1 else number
         return _Compiled(lambda v: value, STEP_COSTS["whole"], number.denominator != 1)
@@ -106,20 +111,23 @@ def _compile_node(node: ast.AST, source: str) -> _Compiled:
         index = FORMULA_NAMES.index(node.id)
         return _Compiled(lambda v: v[index], STEP_COSTS["whole"], False)
     if isinstance(node, ast.BinOp) and type(node.op) in _BINARY:
-        op, left, right = _BINARY[type(node.op)], _compile_node(node.left, source), _compile_node(node.right, source)
+        op, left, right = (_BINARY[type(node.op)], _compile_node(node.left, source),
+                           _compile_node(node.right, source))
         left_value, right_value = left.function, right.function
         # A whole number to the power of a number written as a whole one (bid ** 2) is whole.
         whole_power = isinstance(node.op, ast.Pow) and isinstance(node.right, ast.Constant) \
             and not left.fraction and not right.fraction
-        fraction = left.fraction or right.fraction or (isinstance(node.op, ast.Div | ast.Pow) and not whole_power)
+        fraction = (left.fraction or right.fraction
+                    or (isinstance(node.op, ast.Div | ast.Pow) and not whole_power))
         kind = "call" if whole_power else "power" if isinstance(node.op, ast.Pow) else \
             "fraction" if fraction else "whole"
-        return _Compiled(lambda v: op(left_value(v), right_value(v)), _step(kind, left, right), fraction)
+        return _Compiled(lambda v: op(left_value(v), right_value(v)), _step(kind, left, right),
+                         fraction)
     if isinstance(node, ast.UnaryOp) and type(node.op) in _UNARY:
         unary, inner = _UNARY[type(node.op)], _compile_node(node.operand, source)
         inner_value = inner.function
-        return _Compiled(lambda v: unary(inner_value(v)), _step("fraction" if inner.fraction else "whole", inner),
-                         inner.fraction)
+        return _Compiled(lambda v: unary(inner_value(v)),
+                         _step("fraction" if inner.fraction else "whole", inner), inner.fraction)
     if isinstance(node, ast.Compare) and all(type(op) in _COMPARE for op in node.ops):
         terms = [_compile_node(term, source) for term in (node.left, *node.comparators)]
         values = [term.function for term in terms]
@@ -129,13 +137,15 @@ def _compile_node(node: ast.AST, source: str) -> _Compiled:
             found = [value(v) for value in values]
             return int(all(test(a, b) for test, a, b in zip(tests, found, found[1:])))
 
-        return _Compiled(compare, _step("fraction" if any(t.fraction for t in terms) else "call", *terms), False)
-    if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _FUNCTIONS
+        return _Compiled(compare, _step("fraction" if any(t.fraction for t in terms) else "call",
+                                        *terms), False)
+    if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+            and node.func.id in _FUNCTIONS
             and not node.keywords and not any(isinstance(arg, ast.Starred) for arg in node.args)):
         function, fewest, most = _FUNCTIONS[node.func.id]
         if not fewest <= len(node.args) <= most:
-            raise FormulaError(_("%(function)s() takes %(fewest)s to %(most)s numbers", function=node.func.id,
-                                 fewest=fewest, most=most) if fewest != most
+            raise FormulaError(_("%(function)s() takes %(fewest)s to %(most)s numbers",
+                                 function=node.func.id, fewest=fewest, most=most) if fewest != most
                                else _("%(function)s() takes one number", function=node.func.id))
         args = [_compile_node(arg, source) for arg in node.args]
         arg_values = [arg.function for arg in args]
@@ -143,7 +153,8 @@ def _compile_node(node: ast.AST, source: str) -> _Compiled:
         return _Compiled(lambda v: function(*(arg(v) for arg in arg_values)),
                          _step("fraction" if fraction else "call", *args), fraction)
     if isinstance(node, ast.Name):
-        raise FormulaError(_("%(name)s is not known: use bid, tricks, cards and players", name=repr(node.id)))
+        raise FormulaError(_("%(name)s is not known: use bid, tricks, cards and players",
+                             name=repr(node.id)))
     raise FormulaError(_("only numbers, bid, tricks, cards, players, + - * / ** ( ), comparisons, "
                          "abs, min and max can be used"))
 
@@ -168,7 +179,8 @@ def formula(value: object, what: str) -> HouseFormula:
     ``×``, ``÷``, ``−`` and ``²`` may be typed as such. Division is exact; the result is a whole
     number or a fraction with a denominator of at most 1000 (a finer fraction, or a float result,
     is rounded to thousandths). ``what`` is a name marked with ``N_`` (such as "The made formula"),
-    translated when a message says it: a compiled formula is kept, and may be refused in any language.
+    translated when a message says it: a compiled formula is kept, and may be refused in any
+    language.
 
     >>> formula("10 + bid × 2", "The made formula")(3, 3, 5, 4)
     16
@@ -177,11 +189,12 @@ def formula(value: object, what: str) -> HouseFormula:
     >>> formula("('%0999999999d' % 1) < '2'", "The made formula")
     Traceback (most recent call last):
     ...
-    scorekeeper.rules.errors.FormulaError: The made formula "('%0999999999d' % 1) < '2'" can't be used: "'%0999999999d'" is not a number such as 10 or 2.5
+    scorekeeper.rules.errors.FormulaError: The made formula "('%0999999999d' % 1) < '2'"
+    can't be used: "'%0999999999d'" is not a number such as 10 or 2.5
     """
     if not isinstance(value, str) or not value.strip() or len(value.strip()) > MAX_FORMULA:
-        raise FormulaError(_("%(what)s must be a formula of 1 to %(most)s characters, such as 10 + bid",
-                             what=_(what), most=MAX_FORMULA))
+        raise FormulaError(_("%(what)s must be a formula of 1 to %(most)s characters, "
+                             "such as 10 + bid", what=_(what), most=MAX_FORMULA))
     source = value.strip()
     for sign, written in _SIGNS.items():
         source = source.replace(sign, written)
@@ -193,8 +206,8 @@ def formula(value: object, what: str) -> HouseFormula:
         raise FormulaError(_("%(what)s %(formula)s can't be used: %(why)s", what=_(what),
                              formula=repr(value.strip()), why=exc)) from None
     except (SyntaxError, ValueError, RecursionError, MemoryError):
-        raise FormulaError(_("%(what)s %(formula)s is not a formula: use bid, tricks, cards, players, "
-                             "numbers, + - * / ** ( ), comparisons, abs, min, max",
+        raise FormulaError(_("%(what)s %(formula)s is not a formula: use bid, tricks, cards, "
+                             "players, numbers, + - * / ** ( ), comparisons, abs, min, max",
                              what=_(what), formula=repr(value.strip()))) from None
     written = repr(value.strip())
 
@@ -205,14 +218,17 @@ def formula(value: object, what: str) -> HouseFormula:
         try:
             return _score(node((bid, tricks, cards, players)), label)
         except ZeroDivisionError:
-            raise FormulaError(_("%(formula)s divides by zero for bid %(bid)s, tricks %(tricks)s, cards %(cards)s",
-                                 formula=label(), bid=bid, tricks=tricks, cards=cards)) from None
+            raise FormulaError(_("%(formula)s divides by zero for bid %(bid)s, tricks %(tricks)s, "
+                                 "cards %(cards)s", formula=label(), bid=bid, tricks=tricks,
+                                 cards=cards)) from None
         except (ArithmeticError, ValueError, TypeError) as exc:
-            raise FormulaError(_("%(formula)s can't be worked out for bid %(bid)s, tricks %(tricks)s, "
-                                 "cards %(cards)s: %(why)s",
-                                 formula=label(), bid=bid, tricks=tricks, cards=cards, why=exc)) from None
+            raise FormulaError(_("%(formula)s can't be worked out for bid %(bid)s, "
+                                 "tricks %(tricks)s, cards %(cards)s: %(why)s",
+                                 formula=label(), bid=bid, tricks=tricks, cards=cards,
+                                 why=exc)) from None
 
-    # A game asks the same few (bid, tricks, cards, players) again and again: each is worked out once.
+    # A game asks the same few (bid, tricks, cards, players) again and again: each is worked out
+    # once.
     return HouseFormula(lru_cache(maxsize=4096)(worked_out), worked_out, body.cost)
 
 
@@ -224,7 +240,8 @@ def _score(result: Any, label: Callable[[], str]) -> Points:
             raise FormulaError(_("%(formula)s does not give a finite number", formula=label()))
         result = Fraction(result)
     if isinstance(result, Fraction):
-        if result.denominator > MAX_DENOMINATOR:  # totals of finer ones could grow to huge fractions
+        # Totals of finer ones could grow to huge fractions
+        if result.denominator > MAX_DENOMINATOR:
             result = Fraction(round(result * MAX_DENOMINATOR), MAX_DENOMINATOR)
         result = result.numerator if result.denominator == 1 else result
     if abs(result) > MAX_FORMULA_POINTS:

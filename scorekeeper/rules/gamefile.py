@@ -1,4 +1,5 @@
-"""The game file ``oh-hell-scorekeeper/1``: parse and validate the input, export input + computed."""
+"""The game file ``oh-hell-scorekeeper/1``: parse and validate the input, export input +
+computed."""
 
 from __future__ import annotations
 
@@ -24,8 +25,8 @@ INPUT_FIELDS = ("format", "title", "players", "first_dealer", "rules", "stakes",
 #: Fields an export adds; an imported export may carry them, and they are recomputed.
 COMPUTED_FIELDS = ("schedule", "finished", "standings", "winners", "settlement", "links")
 DEAL_FIELDS = ("trump", "bids", "tricks", "cards")
-COMPUTED_DEAL_FIELDS = ("number", "dealer", "eldest", "present", "bid_total", "announce", "made", "points",
-                        "totals")
+COMPUTED_DEAL_FIELDS = ("number", "dealer", "eldest", "present", "bid_total", "announce", "made",
+                        "points", "totals")
 #: The bounds of a game (RULES.md §8): deals (re-deals and tie-breaks included), adjustments and
 #: their points, players; the most cards one player can hold (two packs, two players).
 MAX_DEALS = 300
@@ -79,15 +80,18 @@ def check_players(values_given: object) -> tuple[str, ...]:
     >>> check_players(["Ann", "ann"])
     Traceback (most recent call last):
     ...
-    scorekeeper.rules.gamefile.GameFileError: 'ann' is listed twice: every player needs a different name
+    scorekeeper.rules.gamefile.GameFileError: 'ann' is listed twice:
+    every player needs a different name
     """
     if not isinstance(values_given, list) or not 2 <= len(values_given) <= MAX_PLAYERS:
-        raise GameFileError(_("A game has 2 to %(most)s players, listed in seating order", most=MAX_PLAYERS))
+        raise GameFileError(_("A game has 2 to %(most)s players, listed in seating order",
+                              most=MAX_PLAYERS))
     names = tuple(_player_name(seat, given) for seat, given in enumerate(values_given))
     seen: set[str] = set()
     for name in names:
         if values.name_key(name) in seen:
-            raise GameFileError(_("%(name)s is listed twice: every player needs a different name", name=repr(name)))
+            raise GameFileError(_("%(name)s is listed twice: every player needs a different name",
+                                  name=repr(name)))
         seen.add(values.name_key(name))
     return names
 
@@ -104,15 +108,18 @@ _NO_BIDS: list[None] = []  # the deal has no "bids" (none entered yet)
 
 def _deal(index: int, data: object, names: Sequence[str]) -> DealInput:
     if type(data) is not dict and not isinstance(data, Mapping):
-        raise GameFileError(_("deal %(deal)s: a deal must be an object with bids (and tricks)", deal=index + 1))
+        raise GameFileError(_("deal %(deal)s: a deal must be an object with bids (and tricks)",
+                              deal=index + 1))
     if not _DEAL_KEYS.issuperset(data):
         unknown = sorted(set(data) - _DEAL_KEYS)
         raise GameFileError(_("deal %(deal)s: unknown field %(field)s; known: %(known)s",
-                              deal=index + 1, field=shown(unknown[0]), known=", ".join(DEAL_FIELDS)))
+                              deal=index + 1, field=shown(unknown[0]),
+                              known=", ".join(DEAL_FIELDS)))
     bids, tricks = data.get("bids", _NO_BIDS), data.get("tricks")
     if bids is _NO_BIDS:
         bids = [None] * len(names)
-    elif type(bids) is not list or len(bids) != len(names) or not _BID_TYPES.issuperset(map(type, bids)):
+    elif (type(bids) is not list or len(bids) != len(names)
+          or not _BID_TYPES.issuperset(map(type, bids))):
         _refuse_seats(index, bids, names, "bids", _BID_TYPES)
     if tricks is not None and (type(tricks) is not list or len(tricks) != len(names)
                                or not _BID_TYPES.issuperset(map(type, tricks))):
@@ -120,10 +127,11 @@ def _deal(index: int, data: object, names: Sequence[str]) -> DealInput:
     trump, cards = data.get("trump"), data.get("cards")
     if trump is not None:
         if type(trump) is not str or trump.upper() not in TRUMPS:
-            raise GameFileError(_("deal %(deal)s: the trump must be S, H, D, C or NT, not %(trump)s",
-                                  deal=index + 1, trump=shown(trump)))
+            raise GameFileError(_("deal %(deal)s: the trump must be S, H, D, C or NT, "
+                                  "not %(trump)s", deal=index + 1, trump=shown(trump)))
         trump = trump.upper()
-    if cards is not None and (type(cards) is not int or not 1 <= cards <= MAX_HAND):  # a bool is no number
+    # A bool is no number
+    if cards is not None and (type(cards) is not int or not 1 <= cards <= MAX_HAND):
         values.refuse(_("deal %(deal)s: the cards dealt", deal=index + 1),
                       _("a whole number from %(low)s to %(high)s", low=1, high=MAX_HAND), cards)
     return DealInput(tuple(bids), None if tricks is None else tuple(tricks), trump, cards)
@@ -136,47 +144,56 @@ def _refuse_seats(index: int, entries: object, names: Sequence[str], field: str,
     deal, players = index + 1, len(names)
     if not isinstance(entries, list) or len(entries) != players:
         if field == "bids":
-            raise GameFileError(ngettext("deal %(deal)s: bids must be a list of %(num)s entry, one per player",
-                                         "deal %(deal)s: bids must be a list of %(num)s entries, one per player",
-                                         players, deal=deal))
-        raise GameFileError(ngettext("deal %(deal)s: tricks must be a list of %(num)s number, one per player",
-                                     "deal %(deal)s: tricks must be a list of %(num)s numbers, one per player",
-                                     players, deal=deal))
-    seat, value = next((seat, value) for seat, value in enumerate(entries) if type(value) not in types)
+            raise GameFileError(ngettext("deal %(deal)s: bids must be a list of %(num)s entry, "
+                                         "one per player",
+                                         "deal %(deal)s: bids must be a list of %(num)s entries, "
+                                         "one per player", players, deal=deal))
+        raise GameFileError(ngettext("deal %(deal)s: tricks must be a list of %(num)s number, "
+                                     "one per player",
+                                     "deal %(deal)s: tricks must be a list of %(num)s numbers, "
+                                     "one per player", players, deal=deal))
+    seat, value = next((seat, value)
+                       for seat, value in enumerate(entries) if type(value) not in types)
     if field == "bids":
-        raise GameFileError(_("deal %(deal)s: %(player)s's bid must be a whole number or null, not %(value)s",
-                              deal=deal, player=names[seat], value=shown(value)))
-    raise GameFileError(_("deal %(deal)s: %(player)s's tricks must be a whole number (null when not dealt in), "
-                          "not %(value)s", deal=deal, player=names[seat], value=shown(value)))
+        raise GameFileError(_("deal %(deal)s: %(player)s's bid must be a whole number or null, "
+                              "not %(value)s", deal=deal, player=names[seat], value=shown(value)))
+    raise GameFileError(_("deal %(deal)s: %(player)s's tricks must be a whole number (null when "
+                          "not dealt in), not %(value)s", deal=deal, player=names[seat],
+                          value=shown(value)))
 
 
-def _adjustments(given: object, names: Sequence[str]) -> tuple[list[Adjustment], list[dict[str, Any]]]:
+def _adjustments(given: object,
+                 names: Sequence[str]) -> tuple[list[Adjustment], list[dict[str, Any]]]:
     if given is None:
         return [], []
     if not isinstance(given, list) or len(given) > MAX_ADJUSTMENTS:
-        raise GameFileError(_("adjustments must be a list of at most %(most)s {deal, player, points, reason}",
-                              most=MAX_ADJUSTMENTS))
+        raise GameFileError(_("adjustments must be a list of at most %(most)s "
+                              "{deal, player, points, reason}", most=MAX_ADJUSTMENTS))
     result, kept = [], []
     for item in given:
         if not isinstance(item, Mapping) or set(item) - {"deal", "player", "points", "reason"}:
-            raise GameFileError(_("adjustments: each one is {deal, player, points, reason} and nothing else"))
+            raise GameFileError(_("adjustments: "
+                                  "each one is {deal, player, points, reason} and nothing else"))
         adjustment = _adjustment(item, names)
         result.append(adjustment)
-        kept.append({"deal": adjustment.deal, "player": adjustment.player, "points": adjustment.points,
-                     "reason": adjustment.reason})
+        kept.append({"deal": adjustment.deal, "player": adjustment.player,
+                     "points": adjustment.points, "reason": adjustment.reason})
     return result, kept
 
 
 def _adjustment(item: Mapping[str, Any], names: Sequence[str]) -> Adjustment:
     """One adjustment of the game file, its fields checked."""
     deal = values.count(item.get("deal"), lambda: _("An adjustment's deal"), 1, MAX_DEALS)
-    player = values.count(item.get("player"), lambda: _("deal %(deal)s: an adjustment's player", deal=deal),
+    player = values.count(item.get("player"),
+                          lambda: _("deal %(deal)s: an adjustment's player", deal=deal),
                           0, len(names) - 1)
     name = names[player]
     points = values.count(item.get("points"), lambda: _("deal %(deal)s: %(player)s's adjustment",
-                                                        deal=deal, player=name), -MAX_ADJUSTMENT, MAX_ADJUSTMENT)
-    reason = values.text(item.get("reason", ""), lambda: _("deal %(deal)s: the reason of %(player)s's adjustment",
-                                                           deal=deal, player=name))
+                                                        deal=deal, player=name),
+                          -MAX_ADJUSTMENT, MAX_ADJUSTMENT)
+    reason = values.text(item.get("reason", ""),
+                         lambda: _("deal %(deal)s: the reason of %(player)s's adjustment",
+                                   deal=deal, player=name))
     return Adjustment(deal, player, points, reason)
 
 
@@ -185,11 +202,13 @@ def _absences(given: object, names: Sequence[str]) -> tuple[Absence, ...]:
     if given is None:
         return ()
     if not isinstance(given, list) or len(given) > MAX_ABSENCES:
-        raise GameFileError(_("absent must be a list of at most %(most)s {player, from, to}", most=MAX_ABSENCES))
+        raise GameFileError(_("absent must be a list of at most %(most)s {player, from, to}",
+                              most=MAX_ABSENCES))
     found = []
     for item in given:
         if not isinstance(item, Mapping) or set(item) - {"player", "from", "to"}:
-            raise GameFileError(_("absent: each one is {player, from, to} (to is optional) and nothing else"))
+            raise GameFileError(_("absent: each one is {player, from, to} (to is optional) and "
+                                  "nothing else"))
         found.append(_absence(item, names))
     return tuple(found)
 
@@ -198,16 +217,18 @@ def _absence(item: Mapping[str, Any], names: Sequence[str]) -> Absence:
     """One absence of the game file, its fields checked."""
     player = values.count(item.get("player"), lambda: _("An absent player"), 0, len(names) - 1)
     name = names[player]
-    first = values.count(item.get("from"), lambda: _("The first deal %(player)s is away", player=name),
-                         1, MAX_DEALS)
+    first = values.count(item.get("from"),
+                         lambda: _("The first deal %(player)s is away", player=name), 1, MAX_DEALS)
     last = None if item.get("to") is None else values.count(
-        item.get("to"), lambda: _("The last deal %(player)s is away", player=name), first, MAX_DEALS)
+        item.get("to"), lambda: _("The last deal %(player)s is away", player=name), first,
+        MAX_DEALS)
     return Absence(player, first, last)
 
 
 def _absent_input(absences: Sequence[Absence]) -> list[dict[str, int]]:
     """The ``absent`` list as a game file writes it."""
-    return [{"player": a.player, "from": a.first} | ({} if a.last is None else {"to": a.last}) for a in absences]
+    return [{"player": a.player, "from": a.first} | ({} if a.last is None else {"to": a.last})
+            for a in absences]
 
 
 def parse(data: object, previous: GameFile | None = None) -> GameFile:
@@ -225,7 +246,8 @@ def parse(data: object, previous: GameFile | None = None) -> GameFile:
     ...        "deals": [{"bids": [0, 1, 2]}]})
     Traceback (most recent call last):
     ...
-    scorekeeper.rules.gamefile.GameFileError: deal 1: Ann deals and can't bid 0: the bids would add up to the 3 tricks (hook)
+    scorekeeper.rules.gamefile.GameFileError: deal 1: Ann deals and can't bid 0:
+    the bids would add up to the 3 tricks (hook)
     """
     try:
         return _parse(data, previous)
@@ -246,14 +268,16 @@ def _parse(data: object, previous: GameFile | None) -> GameFile:
                               given=shown(data.get("format"))))
     players = check_players(data.get("players"))
     title = values.text(data.get("title"), lambda: _("The title"))
-    first_dealer = values.count(data.get("first_dealer", 0), lambda: _("The first dealer"), 0, len(players) - 1)
+    first_dealer = values.count(data.get("first_dealer", 0), lambda: _("The first dealer"), 0,
+                                len(players) - 1)
     absences = _absences(data.get("absent"), players)
     rules_input = data.get("rules", {})
     if not isinstance(rules_input, Mapping):
         raise GameFileError(_("rules must be an object such as {\"preset\": \"oh-hell\"}"))
     # The pattern is sized for the players dealt in at deal 1 (RULES.md §7).
     seated = len(players) - len({a.player for a in absences if a.covers(1)})
-    if previous is not None and previous.rules.players == seated and previous.rules_input == rules_input:
+    if (previous is not None and previous.rules.players == seated
+            and previous.rules_input == rules_input):
         rules = previous.rules  # made from these very rules for as many players
     else:
         rules = rules_for(rules_input, max(seated, 2))
@@ -262,7 +286,8 @@ def _parse(data: object, previous: GameFile | None) -> GameFile:
     if stakes_input is not None:
         if rules.cooperative:
             with about("stakes"):
-                raise GameFileError(_("stakes: a cooperative game is won together, so it can't be played for stakes"))
+                raise GameFileError(_("stakes: a cooperative game is won together, "
+                                      "so it can't be played for stakes"))
         stakes = parse_stakes(stakes_input)
     deals_data = data.get("deals", [])
     if not isinstance(deals_data, list) or len(deals_data) > MAX_DEALS:
@@ -275,7 +300,8 @@ def _parse(data: object, previous: GameFile | None) -> GameFile:
         raise GameFileError(_("ended must be true or false"))
     state = replay(rules, players, deals, first_dealer=first_dealer, adjustments=adjustments,
                    ended=ended, absences=absences,
-                   resume=_shared(previous, rules, players, first_dealer, adjustments, deals, absences))
+                   resume=_shared(previous, rules, players, first_dealer, adjustments, deals,
+                                  absences))
     return GameFile(players, dict(rules_input), rules, title, first_dealer,
                     None if stakes_input is None else dict(stakes_input), stakes, adjustments,
                     adjustment_input, deals, ended, state, absences)
@@ -383,7 +409,8 @@ def export(game: GameFile, links: Mapping[str, str] | None = None) -> dict[str, 
         if tricks is not None:
             entry["tricks"] = list(tricks)
         entry["bid_total"] = sum(entered)
-        entry["announce"] = announce(entered, deal.cards or 0, translated=False)  # the file is in English
+        # The file is in English
+        entry["announce"] = announce(entered, deal.cards or 0, translated=False)
         if tricks is not None:
             entry["made"] = list(result.made or ())
             entry["points"] = _numbers(result.points or ())

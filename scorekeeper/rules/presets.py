@@ -41,7 +41,8 @@ DECK_SIZES = (52, 63, 64, 104)
 @dataclass(frozen=True)
 class Preset:
     """A named rule set: the defaults it fills in and a one-line description. The title, the
-    description and the note are in English, marked with ``N_``: translate them with ``_`` where shown."""
+    description and the note are in English, marked with ``N_``: translate them with ``_`` where
+    shown."""
 
     name: str
     title: str  # the name a person reads, such as "Up and Down the River"
@@ -71,55 +72,72 @@ def _fixed(size: int) -> TopSize:
     return lambda deck, players: size
 
 
-PRESETS: dict[str, Preset] = {
-    p.name: p
-    for p in (
-        Preset("oh-hell", N_("Oh Hell"), N_("Pagat's Oh Hell: 10 cards down to 1 and back up, hook, 10 + tricks for a made bid."),
-               {"deal": "down-up", "bidding": "hook", "scoring": "common"}),
-        Preset("blackout", N_("Blackout"), N_("Blackout / Blob: down and up with the hook; only a made bid scores (10 + tricks)."),
-               {"deal": "down-up", "bidding": "hook", "scoring": "exact"}),
-        Preset("cardgames-io", N_("CardGames.io"), N_("CardGames.io: 10 down to 1 and up for 4 players, hook, ties shared."),
-               {"deal": "down-up", "bidding": "hook", "scoring": "common", "tie": "share"}, _fixed(10)),
-        Preset("trickster", N_("Trickster Cards"), N_("Trickster Cards: 10 down to 1 and up, hook (can be turned off), common scoring."),
-               {"deal": "down-up", "bidding": "hook", "scoring": "common"}, _fixed(10)),
-        Preset("playohshit", N_("playohshit.com"), N_("playohshit.com: 19 deals from 10 cards, hook; the trump Jacks rank highest."),
-               {"deal": "down-up", "bidding": "hook", "scoring": "common"}, _fixed(10),
-               N_("The Jack of trumps and the other Jack of its colour are the two top trumps.")),
-        Preset("denexa", N_("Denexa"), N_("Denexa: the dealer must overbid; 10 per trick bid; a tie plays extra one-card deals."),
-               {"deal": "down-up", "bidding": "dealer-must-exceed", "scoring": "ten-per-trick",
-                "tie": "one-card-hand"}),
-        Preset("up-and-down-the-river", N_("Up and Down the River"), N_("Up and Down the River: 10 down and up, hook; two packs from 6 players."),
-               {"deal": "down-up", "bidding": "hook", "scoring": "common"}, _fixed(10)),
-        Preset("nomination-whist", N_("Nomination Whist"), N_("Nomination Whist: 7 cards down to 1 and back up, hook, common scoring."),
-               {"deal": "down-up", "bidding": "hook", "scoring": "common"}, _fixed(7)),
-        Preset("oh-well", N_("Oh! Well"), N_("Oh! Well (1930): the same hand every deal, the dealer's last card is trump, game to 100."),
-               {"deal": "fixed", "bidding": "free", "scoring": "common", "trump": "dealer-last-card",
-                "target": 100}, _all_dealt()),
-        Preset("oh-pshaw", N_("Oh Pshaw"), N_("Oh Pshaw (Bicycle): one card up to all the cards, free bidding, exact scoring."),
-               {"deal": "up", "bidding": "free", "scoring": "exact"}, _all_dealt(15)),
-        Preset("british-oh-hell", N_("British Oh Hell"), N_("British Oh Hell (Parlett): one card up, bids shown at once, 10 for a made bid."),
-               {"deal": "up", "bidding": "free", "simultaneous": True, "scoring": "binary"}, _all_dealt()),
-        Preset("elevator", N_("Elevator"), N_("Elevator: one card up to the most with a turn-up and back down, hook."),
-               {"deal": "up-down", "bidding": "hook", "scoring": "common"}, _turn_up()),
-        Preset("get-fred", N_("Get Fred"), N_("Get Fred: 9 down to 1, one again, back up to 9; lose 1 per trick off."),
-               {"deal": "down-up-twice-one", "bidding": "hook", "scoring": "get-fred"}, _turn_up(9)),
-        Preset("oy-vey", N_("Oy Vey"), N_("Oy Vey: like Get Fred, but a made bid scores 10 + bid²."),
-               {"deal": "down-up-twice-one", "bidding": "hook", "scoring": "oy-vey"}, _turn_up(9)),
-        Preset("hassenpfeffer", N_("Hassenpfeffer"), N_("Hassenpfeffer: down and up with the hook; a missed bid loses the bid."),
-               {"deal": "down-up", "bidding": "hook", "scoring": "exact-penalty"}),
-        Preset("cypriot", N_("Cypriot"), N_("Cypriot: down and up with the hook; bids count 5 each, made or missed."),
-               {"deal": "down-up", "bidding": "hook", "scoring": "cypriot"}),
-        Preset("oh-sh-64", N_("Oh Sh-- (64 cards)"), N_("Oh Sh-- (64 cards): up, two no-trump deals at the top, then down; 3 per trick bid."),
-               {"deal": "up-nt-down", "bidding": "hook", "scoring": "oh-sh", "deck_size": 64}),
-        Preset("kachuful", N_("Kachuful"), N_("Kachuful (India): 7 down and up; trumps rotate spades, diamonds, clubs, hearts, none."),
-               {"deal": "down-up", "bidding": "hook", "scoring": "exact", "trump": "rotation",
-                "trump_cycle": "S-D-C-H-NT"}, _fixed(7)),
-        Preset("boerenbridge", N_("Boerenbridge"), N_("Boerenbridge: 10 down and up, hook, 10 + 2 per trick for a made bid."),
-               {"deal": "down-up", "bidding": "hook", "scoring": "montreal"}, _fixed(10)),
-        Preset("cooperative", N_("Cooperative"), N_("Cooperative: bids must add up to the cards; a missed deal is dealt again."),
-               {"deal": "down-up", "bidding": "must-equal"}),
-    )
-}
+PRESETS: dict[str, Preset] = {p.name: p for p in (
+    Preset("oh-hell", N_("Oh Hell"), N_("Pagat's Oh Hell: 10 cards down to 1 and back up, hook, "
+                                        "10 + tricks for a made bid."),
+           {"deal": "down-up", "bidding": "hook", "scoring": "common"}),
+    Preset("blackout", N_("Blackout"), N_("Blackout / Blob: down and up with the hook; "
+                                          "only a made bid scores (10 + tricks)."),
+           {"deal": "down-up", "bidding": "hook", "scoring": "exact"}),
+    Preset("cardgames-io", N_("CardGames.io"),
+           N_("CardGames.io: 10 down to 1 and up for 4 players, hook, ties shared."),
+           {"deal": "down-up", "bidding": "hook", "scoring": "common", "tie": "share"}, _fixed(10)),
+    Preset("trickster", N_("Trickster Cards"), N_("Trickster Cards: 10 down to 1 and up, "
+                                                  "hook (can be turned off), common scoring."),
+           {"deal": "down-up", "bidding": "hook", "scoring": "common"}, _fixed(10)),
+    Preset("playohshit", N_("playohshit.com"),
+           N_("playohshit.com: 19 deals from 10 cards, hook; the trump Jacks rank highest."),
+           {"deal": "down-up", "bidding": "hook", "scoring": "common"}, _fixed(10),
+           N_("The Jack of trumps and the other Jack of its colour are the two top trumps.")),
+    Preset("denexa", N_("Denexa"), N_("Denexa: the dealer must overbid; 10 per trick bid; "
+                                      "a tie plays extra one-card deals."),
+           {"deal": "down-up", "bidding": "dealer-must-exceed", "scoring": "ten-per-trick",
+            "tie": "one-card-hand"}),
+    Preset("up-and-down-the-river", N_("Up and Down the River"),
+           N_("Up and Down the River: 10 down and up, hook; two packs from 6 players."),
+           {"deal": "down-up", "bidding": "hook", "scoring": "common"}, _fixed(10)),
+    Preset("nomination-whist", N_("Nomination Whist"),
+           N_("Nomination Whist: 7 cards down to 1 and back up, hook, common scoring."),
+           {"deal": "down-up", "bidding": "hook", "scoring": "common"}, _fixed(7)),
+    Preset("oh-well", N_("Oh! Well"), N_("Oh! Well (1930): the same hand every deal, "
+                                         "the dealer's last card is trump, game to 100."),
+           {"deal": "fixed", "bidding": "free", "scoring": "common", "trump": "dealer-last-card",
+            "target": 100}, _all_dealt()),
+    Preset("oh-pshaw", N_("Oh Pshaw"),
+           N_("Oh Pshaw (Bicycle): one card up to all the cards, free bidding, exact scoring."),
+           {"deal": "up", "bidding": "free", "scoring": "exact"}, _all_dealt(15)),
+    Preset("british-oh-hell", N_("British Oh Hell"),
+           N_("British Oh Hell (Parlett): one card up, bids shown at once, 10 for a made bid."),
+           {"deal": "up", "bidding": "free", "simultaneous": True, "scoring": "binary"},
+           _all_dealt()),
+    Preset("elevator", N_("Elevator"),
+           N_("Elevator: one card up to the most with a turn-up and back down, hook."),
+           {"deal": "up-down", "bidding": "hook", "scoring": "common"}, _turn_up()),
+    Preset("get-fred", N_("Get Fred"),
+           N_("Get Fred: 9 down to 1, one again, back up to 9; lose 1 per trick off."),
+           {"deal": "down-up-twice-one", "bidding": "hook", "scoring": "get-fred"}, _turn_up(9)),
+    Preset("oy-vey", N_("Oy Vey"), N_("Oy Vey: like Get Fred, but a made bid scores 10 + bid²."),
+           {"deal": "down-up-twice-one", "bidding": "hook", "scoring": "oy-vey"}, _turn_up(9)),
+    Preset("hassenpfeffer", N_("Hassenpfeffer"),
+           N_("Hassenpfeffer: down and up with the hook; a missed bid loses the bid."),
+           {"deal": "down-up", "bidding": "hook", "scoring": "exact-penalty"}),
+    Preset("cypriot", N_("Cypriot"),
+           N_("Cypriot: down and up with the hook; bids count 5 each, made or missed."),
+           {"deal": "down-up", "bidding": "hook", "scoring": "cypriot"}),
+    Preset("oh-sh-64", N_("Oh Sh-- (64 cards)"),
+           N_("Oh Sh-- (64 cards): up, two no-trump deals at the top, then down; 3 per trick bid."),
+           {"deal": "up-nt-down", "bidding": "hook", "scoring": "oh-sh", "deck_size": 64}),
+    Preset("kachuful", N_("Kachuful"), N_("Kachuful (India): 7 down and up; "
+                                          "trumps rotate spades, diamonds, clubs, hearts, none."),
+           {"deal": "down-up", "bidding": "hook", "scoring": "exact", "trump": "rotation",
+            "trump_cycle": "S-D-C-H-NT"}, _fixed(7)),
+    Preset("boerenbridge", N_("Boerenbridge"),
+           N_("Boerenbridge: 10 down and up, hook, 10 + 2 per trick for a made bid."),
+           {"deal": "down-up", "bidding": "hook", "scoring": "montreal"}, _fixed(10)),
+    Preset("cooperative", N_("Cooperative"),
+           N_("Cooperative: bids must add up to the cards; a missed deal is dealt again."),
+           {"deal": "down-up", "bidding": "must-equal"}),
+)}
 
 
 def find_preset(name: str) -> Preset:
@@ -156,12 +174,14 @@ class Rules:
     zero_bid: ZeroBid | None = None
     spades_double: bool = False
     tie: str = "share"
-    note: str = ""  # the preset's note, in English (marked with N_): translate it with _ where shown
+    # The preset's note, in English (marked with N_): translate it with _ where shown
+    note: str = ""
     sizes: tuple[HandSize, ...] | None = field(default=None, compare=False)
 
     @property
     def cooperative(self) -> bool:
-        """Whether the table plays together (must-equal): nothing is scored, missed deals are re-dealt."""
+        """Whether the table plays together (must-equal): nothing is scored, missed deals are
+        re-dealt."""
         return self.bidding.rule == "must-equal"
 
     @property
@@ -182,11 +202,13 @@ class Rules:
 #: Each rule field in a player's words: the house-rules form's labels, and how messages name them
 #: (in English, marked with N_: translate them with _ where shown).
 RULE_LABELS = {
-    "preset": N_("Rules"), "decks": N_("Packs"), "deck_size": N_("Deck size"), "deal": N_("Deal pattern"),
-    "max_cards": N_("Top hand (cards)"), "sequence": N_("Custom sequence"), "deals": N_("Number of deals"),
+    "preset": N_("Rules"), "decks": N_("Packs"), "deck_size": N_("Deck size"),
+    "deal": N_("Deal pattern"), "max_cards": N_("Top hand (cards)"),
+    "sequence": N_("Custom sequence"), "deals": N_("Number of deals"),
     "target": N_("Game to (points)"), "only": N_("Hand sizes"), "trump": N_("Trump"),
-    "trump_cycle": N_("Trump cycle"), "bidding": N_("Bidding"), "hook_from": N_("Hook from (cards)"),
-    "simultaneous": N_("Bids shown at once"), "scoring": N_("Scoring"), "zero_bid": N_("A made zero bid scores"),
+    "trump_cycle": N_("Trump cycle"), "bidding": N_("Bidding"),
+    "hook_from": N_("Hook from (cards)"), "simultaneous": N_("Bids shown at once"),
+    "scoring": N_("Scoring"), "zero_bid": N_("A made zero bid scores"),
     "spades_double": N_("Spades double"), "tie": N_("Ties"), "made": N_("Made formula"),
     "missed": N_("Missed formula"), "wins": N_("Winner"),
 }
@@ -211,12 +233,14 @@ def rules_from_text(texts: Mapping[str, str]) -> dict[str, Any]:
     """The rule fields of a form or a query string, typed as a game file types them: whole numbers,
     yes/no and the zero bid read from their text; empty fields left out (the preset's rule).
 
-    >>> rules_from_text({"max_cards": " 7", "spades_double": "yes", "zero_bid": "5+n", "deal": "up"})
+    >>> rules_from_text({"max_cards": " 7", "spades_double": "yes", "zero_bid": "5+n",
+    ...                  "deal": "up"})
     {'deal': 'up', 'max_cards': 7, 'zero_bid': '5+n', 'spades_double': True}
     >>> rules_from_text({"max_cards": "1e100000000"})
     Traceback (most recent call last):
     ...
-    scorekeeper.rules.errors.ValueRefused: Top hand (cards) must be a whole number from 1 to 104, not '1e100000000'
+    scorekeeper.rules.errors.ValueRefused: Top hand (cards) must be a whole number from 1 to 104,
+    not '1e100000000'
     """
     typed: dict[str, Any] = {}
     for name in RULE_FIELDS:
@@ -244,7 +268,8 @@ def _count(fields: Mapping[str, Any], name: str, high: int | None = None) -> int
     return values.count(value, _label(name), low, top if high is None else min(top, high))
 
 
-def _choice(fields: Mapping[str, Any], name: str, options: tuple[str, ...], default: str | None) -> Any:
+def _choice(fields: Mapping[str, Any], name: str, options: tuple[str, ...],
+            default: str | None) -> Any:
     value = fields.get(name, default)
     return None if value is None else values.choice(value, _label(name), options)
 
@@ -263,11 +288,13 @@ def make_rules(overrides: Mapping[str, Any], players: int) -> Rules:
     >>> make_rules({"preset": "trickster"}, 6)
     Traceback (most recent call last):
     ...
-    scorekeeper.rules.errors.RulesConfigError: A top hand of 10 cards can't be dealt to 6 players ...
+    scorekeeper.rules.errors.RulesConfigError: A top hand of 10 cards can't be dealt
+    to 6 players ...
     """
     values.fields(overrides, RULE_FIELDS, lambda: _("The rules"))
     if type(players) is not int or not 2 <= players <= 10:
-        raise RulesConfigError(_("A game has 2 to 10 players, not %(players)s.", players=values.shown(players)))
+        raise RulesConfigError(_("A game has 2 to 10 players, not %(players)s.",
+                                 players=values.shown(players)))
     preset = find_preset(overrides.get("preset", "oh-hell"))
     given = {k: v for k, v in overrides.items() if v is not None}
     fields: dict[str, Any] = {**preset.defaults, **given}
@@ -283,7 +310,8 @@ def make_rules(overrides: Mapping[str, Any], players: int) -> Rules:
     if decks is None:
         decks = 1
         wanted = top_given or (preset.top(52, players) if preset.top else 0)
-        if preset.name == "up-and-down-the-river" and deck_size is None and wanted * players + 1 > 52:
+        if (preset.name == "up-and-down-the-river" and deck_size is None
+                and wanted * players + 1 > 52):
             decks = 2
     deck = deck_size or 52 * decks
     if top_given is not None:
@@ -299,7 +327,8 @@ def make_rules(overrides: Mapping[str, Any], players: int) -> Rules:
     if deal == "custom":
         with about("sequence"):
             if "sequence" not in fields:
-                raise RulesConfigError(_("The custom pattern needs a sequence such as 1-2-3-7NT-3-2-1."))
+                raise RulesConfigError(_("The custom pattern needs a sequence such as "
+                                         "1-2-3-7NT-3-2-1."))
             sequence = parse_sequence(fields["sequence"])
             for size, _no_trump in sequence:
                 check_hand_fits(size, deck, players, lambda: _("hand in the sequence"))
@@ -327,7 +356,8 @@ def make_rules(overrides: Mapping[str, Any], players: int) -> Rules:
             raise RulesConfigError(_("A trump cycle goes only with trumps by rotation."))
 
     with about("bidding"):
-        rule = _choice(fields, "bidding", ("free", "hook", "dealer-must-exceed", "must-equal"), "hook")
+        rule = _choice(fields, "bidding", ("free", "hook", "dealer-must-exceed", "must-equal"),
+                       "hook")
     with about("hook_from"):
         hook_from = _count(fields, "hook_from", largest_hand(deck, players, turn_up=False))
     with about("simultaneous"):
@@ -347,8 +377,7 @@ def make_rules(overrides: Mapping[str, Any], players: int) -> Rules:
         with about("zero_bid" if zero_bid is not None else "spades_double"):
             raise RulesConfigError(_(
                 "A made zero bid's score and spades double can't be used with %(scoring)s: "
-                "it has no made score to replace or double.", scoring=what
-            ))
+                "it has no made score to replace or double.", scoring=what))
     if scoring is not None:
         played = {size for size, _no_trump in sizes} if sizes is not None else set()
         if deal == "fixed":
@@ -371,8 +400,9 @@ def make_rules(overrides: Mapping[str, Any], players: int) -> Rules:
 
 
 def rules_for(overrides: Mapping[str, Any], players: int) -> Rules:
-    """``make_rules``, remembered for the rule sets used most recently: a game's rules are made once,
-    not at every entry. The same overrides (the same values, of the same types) give the same Rules.
+    """``make_rules``, remembered for the rule sets used most recently: a game's rules are made
+    once, not at every entry. The same overrides (the same values, of the same types) give the same
+    Rules.
 
     >>> rules_for({"preset": "blackout"}, 4) is rules_for({"preset": "blackout"}, 4)
     True
@@ -384,7 +414,8 @@ def rules_for(overrides: Mapping[str, Any], players: int) -> Rules:
     try:
         key = tuple(sorted((name, type(value), value) for name, value in overrides.items()))
         hash(key)
-    except TypeError:  # a list or an object among the values: made every time (and most are refused)
+    except TypeError:
+        # A list or an object among the values: made every time (and most are refused)
         return make_rules(overrides, players)
     return _remembered(key, players)
 
@@ -394,13 +425,13 @@ def _remembered(key: tuple[tuple[str, type, Any], ...], players: int) -> Rules:
     return make_rules({name: value for name, _, value in key}, players)
 
 
-def _scoring(fields: Mapping[str, Any], given: Mapping[str, Any], bidding: Bidding) -> System | None:
+def _scoring(fields: Mapping[str, Any], given: Mapping[str, Any],
+             bidding: Bidding) -> System | None:
     if bidding.rule == "must-equal":
         if "scoring" in given:
             raise RulesConfigError(_(
-                "Must-equal bidding makes the game cooperative: deals score nothing, so leave the scoring "
-                "as the preset has it."
-            ))
+                "Must-equal bidding makes the game cooperative: deals score nothing, "
+                "so leave the scoring as the preset has it."))
         return None
     name = fields.get("scoring")
     if name is None:

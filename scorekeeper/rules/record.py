@@ -17,7 +17,8 @@ from .stats import Line, Summary, summarize
 
 #: What a kept record was worked out by: the rules core. A record another build of it wrote is not
 #: read (the game is replayed instead), so a change to the rules never shows stale figures.
-MADE_BY = hashlib.sha256(b"".join(path.read_bytes() for path in sorted(Path(__file__).parent.glob("*.py"))
+MADE_BY = hashlib.sha256(b"".join(path.read_bytes()
+                                  for path in sorted(Path(__file__).parent.glob("*.py"))
                                   )).hexdigest()[:16]
 
 
@@ -39,7 +40,8 @@ def house_rules(rules: Rules) -> bool:
     """Whether the table changed any rule of its preset.
 
     >>> from .presets import make_rules
-    >>> house_rules(make_rules({"preset": "kachuful"}, 4)), house_rules(make_rules({"max_cards": 3}, 4))
+    >>> (house_rules(make_rules({"preset": "kachuful"}, 4)),
+    ...  house_rules(make_rules({"max_cards": 3}, 4)))
     (False, True)
     """
     try:
@@ -51,7 +53,8 @@ def house_rules(rules: Rules) -> bool:
 def record(game: GameFile) -> Record:
     """What a group shows of a game, from its replay."""
     state = game.game
-    winners = () if game.rules.cooperative or not state.finished else tuple(game.players[w] for w in state.winners)
+    winners = (() if game.rules.cooperative or not state.finished
+               else tuple(game.players[w] for w in state.winners))
     played = sum(1 for result in state.deals if result.finished)
     return Record(game.title, game.players, state.finished, game.rules.cooperative, winners,
                   game.rules.preset, house_rules(game.rules), played, summarize(state))
@@ -66,25 +69,26 @@ def document(kept: Record) -> str:
     >>> read(document(game)) == game, read("[]"), read("{")
     (True, None, None)
     """
-    lines = [[*line[:4], [Fraction(line.total).numerator, Fraction(line.total).denominator], *line[5:]]
+    lines = [[*line[:4], [Fraction(line.total).numerator, Fraction(line.total).denominator],
+              *line[5:]]
              for line in kept.summary.lines]
-    return json.dumps([MADE_BY, kept.title, kept.players, kept.finished, kept.cooperative, kept.winners,
-                       kept.preset, kept.house, kept.deals, kept.summary.finished, kept.summary.cooperative,
-                       lines], ensure_ascii=False, separators=(",", ":"))
+    return json.dumps([MADE_BY, kept.title, kept.players, kept.finished, kept.cooperative,
+                       kept.winners, kept.preset, kept.house, kept.deals, kept.summary.finished,
+                       kept.summary.cooperative, lines], ensure_ascii=False, separators=(",", ":"))
 
 
 def read(text: str) -> Record | None:
     """The record ``document`` kept; None when another build wrote it, or it can't be read."""
     try:
-        made_by, title, players, finished, cooperative, winners, preset, house, deals, over, together, lines = (
-            json.loads(text))
+        (made_by, title, players, finished, cooperative, winners, preset, house, deals, over,
+         together, lines) = json.loads(text)
         kept = tuple(Line._make([*line[:4], _points(*line[4]), *line[5:]]) for line in lines)
     except (ValueError, TypeError):
         return None
     if made_by != MADE_BY:
         return None
-    return Record(title, tuple(players), finished, cooperative, tuple(winners), preset, house, deals,
-                  Summary(over, together, kept))
+    return Record(title, tuple(players), finished, cooperative, tuple(winners), preset, house,
+                  deals, Summary(over, together, kept))
 
 
 def _points(numerator: int, denominator: int) -> int | Fraction:

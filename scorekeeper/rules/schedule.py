@@ -1,4 +1,5 @@
-"""Deal patterns: which hand sizes a game deals, who deals each deal and what is trump (RULES.md §1)."""
+"""Deal patterns: which hand sizes a game deals, who deals each deal and what is trump
+(RULES.md §1)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ from .words import N_, _, ngettext
 SUITS = ("S", "H", "D", "C")
 TRUMPS = SUITS + ("NT",)
 #: Each trump in a player's words (translated with ``_`` where shown).
-SUIT_NAMES = {"S": N_("spades"), "H": N_("hearts"), "D": N_("diamonds"), "C": N_("clubs"), "NT": N_("no trump")}
+SUIT_NAMES = {"S": N_("spades"), "H": N_("hearts"), "D": N_("diamonds"), "C": N_("clubs"),
+              "NT": N_("no trump")}
 
 PATTERNS = (
     "down-up",
@@ -73,37 +75,42 @@ def check_hand_fits(cards: int, deck: int, players: int, what: values.What | Non
     >>> check_hand_fits(14, 52, 4, "top hand")
     Traceback (most recent call last):
     ...
-    scorekeeper.rules.errors.RulesConfigError: A top hand of 14 cards can't be dealt to 4 players from 52 cards: the largest possible is 13; choose at most 13 or play with a second pack.
+    scorekeeper.rules.errors.RulesConfigError: A top hand of 14 cards can't be dealt to 4 players
+    from 52 cards: the largest possible is 13; choose at most 13 or play with a second pack.
     """
     if cards >= 1 and cards * players <= deck:
         return
     hand = values.said(what) if what else _("hand")
     if cards < 1:
-        raise RulesConfigError(ngettext("A %(hand)s of %(num)s card can't be dealt: at least 1 card is needed.",
-                                        "A %(hand)s of %(num)s cards can't be dealt: at least 1 card is needed.",
-                                        cards, hand=hand))
+        raise RulesConfigError(ngettext("A %(hand)s of %(num)s card can't be dealt: "
+                                        "at least 1 card is needed.",
+                                        "A %(hand)s of %(num)s cards can't be dealt: "
+                                        "at least 1 card is needed.", cards, hand=hand))
     if cards * players > deck:
         most = deck // players
         if deck < 104:
             raise RulesConfigError(_(
-                "A %(hand)s of %(cards)s cards can't be dealt to %(players)s players from %(deck)s cards: "
-                "the largest possible is %(most)s; choose at most %(most)s or play with a second pack.",
-                hand=hand, cards=cards, players=players, deck=deck, most=most))
+                "A %(hand)s of %(cards)s cards can't be dealt to %(players)s players from %(deck)s "
+                "cards: the largest possible is %(most)s; "
+                "choose at most %(most)s or play with a second pack.", hand=hand, cards=cards,
+                players=players, deck=deck, most=most))
         raise RulesConfigError(_(
-            "A %(hand)s of %(cards)s cards can't be dealt to %(players)s players from %(deck)s cards: "
-            "the largest possible is %(most)s; choose at most %(most)s.",
+            "A %(hand)s of %(cards)s cards can't be dealt to %(players)s players from %(deck)s "
+            "cards: the largest possible is %(most)s; choose at most %(most)s.",
             hand=hand, cards=cards, players=players, deck=deck, most=most))
 
 
 def parse_sequence(text: object) -> tuple[HandSize, ...]:
-    """Read a custom pattern such as ``1-2-3-7NT-3-2-1`` (NT marks a no-trump deal), at most 100 deals.
+    """Read a custom pattern such as ``1-2-3-7NT-3-2-1`` (NT marks a no-trump deal), at most 100
+    deals.
 
     >>> parse_sequence("1-2-2NT-1")
     ((1, False), (2, False), (2, True), (1, False))
     >>> parse_sequence("1-²-3")
     Traceback (most recent call last):
     ...
-    scorekeeper.rules.errors.ValueRefused: The custom sequence '1-²-3' is not a list of hand sizes like 1-2-3-7NT-3-2-1: '²' is not a number of cards
+    scorekeeper.rules.errors.ValueRefused: The custom sequence '1-²-3' is not a list of hand sizes
+    like 1-2-3-7NT-3-2-1: '²' is not a number of cards
     """
     def what() -> str:
         return _("The custom sequence")
@@ -119,9 +126,10 @@ def parse_sequence(text: object) -> tuple[HandSize, ...]:
         except ValueRefused:
             cards = 0
         if not cards:
-            raise ValueRefused(_("%(what)s %(sequence)s is not a list of hand sizes like 1-2-3-7NT-3-2-1: "
-                                 "%(part)s is not a number of cards",
-                                 what=what(), sequence=values.shown(text, 40), part=values.shown(part)))
+            raise ValueRefused(_("%(what)s %(sequence)s is not a list of hand sizes like "
+                                 "1-2-3-7NT-3-2-1: %(part)s is not a number of cards",
+                                 what=what(), sequence=values.shown(text, 40),
+                                 part=values.shown(part)))
         sizes.append((cards, no_trump))
     return tuple(sizes)
 
@@ -140,7 +148,8 @@ def parse_cycle(text: object) -> tuple[str, ...]:
     if bad:
         raise ValueRefused(_(
             "%(what)s %(cycle)s must list suits S, H, D, C or NT joined by '-', like S-D-C-H-NT; "
-            "%(part)s is not one.", what=what(), cycle=values.shown(text, 40), part=values.shown(bad[0])
+            "%(part)s is not one.", what=what(), cycle=values.shown(text, 40),
+            part=values.shown(bad[0])
         ))
     return cycle
 
@@ -168,7 +177,8 @@ def hand_sizes(
         "down-up": [(n, False) for n in down + up[1:]],
         "up-down": [(n, False) for n in up + down[1:]],
         "down-up-twice-one": [(n, False) for n in down + up],
-        "up-nt-down": [(n, False) for n in up] + [(top, True), (top, True)] + [(n, False) for n in down],
+        "up-nt-down": ([(n, False) for n in up] + [(top, True), (top, True)]
+                       + [(n, False) for n in down]),
         "down": [(n, False) for n in down],
         "up": [(n, False) for n in up],
         "custom": list(sequence),
@@ -189,7 +199,8 @@ def hand_sizes(
 
 
 def no_sizes_left(pattern: str, top: int, only: str) -> str:
-    """Why a pattern up to ``top`` cards keeps no hand size when only odd or only even ones are played.
+    """Why a pattern up to ``top`` cards keeps no hand size when only odd or only even ones are
+    played.
 
     >>> no_sizes_left("fixed", 4, "odd")
     'The fixed pattern of 4 cards has no odd hand sizes left.'
@@ -198,14 +209,18 @@ def no_sizes_left(pattern: str, top: int, only: str) -> str:
     if pattern == "fixed":
         if only == "odd":
             return ngettext("The %(pattern)s pattern of %(num)s card has no odd hand sizes left.",
-                            "The %(pattern)s pattern of %(num)s cards has no odd hand sizes left.", top, pattern=name)
+                            "The %(pattern)s pattern of %(num)s cards has no odd hand sizes left.",
+                            top, pattern=name)
         return ngettext("The %(pattern)s pattern of %(num)s card has no even hand sizes left.",
-                        "The %(pattern)s pattern of %(num)s cards has no even hand sizes left.", top, pattern=name)
+                        "The %(pattern)s pattern of %(num)s cards has no even hand sizes left.",
+                        top, pattern=name)
     if only == "odd":
         return ngettext("The %(pattern)s pattern up to %(num)s card has no odd hand sizes left.",
-                        "The %(pattern)s pattern up to %(num)s cards has no odd hand sizes left.", top, pattern=name)
+                        "The %(pattern)s pattern up to %(num)s cards has no odd hand sizes left.",
+                        top, pattern=name)
     return ngettext("The %(pattern)s pattern up to %(num)s card has no even hand sizes left.",
-                    "The %(pattern)s pattern up to %(num)s cards has no even hand sizes left.", top, pattern=name)
+                    "The %(pattern)s pattern up to %(num)s cards has no even hand sizes left.", top,
+                    pattern=name)
 
 
 class Deal(NamedTuple):
@@ -265,7 +280,8 @@ def fixed_trump(
 ) -> str | None:
     """The trump the rules fix for the deal played at 0-based position ``index``, if any.
 
-    >>> fixed_trump(7, 5, False, rule="rotation", cycle=("S", "D", "C", "H", "NT"), deck=52, players=4)
+    >>> fixed_trump(7, 5, False, rule="rotation", cycle=("S", "D", "C", "H", "NT"), deck=52,
+    ...             players=4)
     'C'
     >>> fixed_trump(0, 13, False, rule="turn-up", cycle=(), deck=52, players=4)
     'NT'

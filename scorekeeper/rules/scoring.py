@@ -43,7 +43,8 @@ class System:
     formulas: tuple[str, str] = ("", "")
 
     def described(self) -> str:
-        """The system in a player's words, in the current language (a house system's formulas as typed).
+        """The system in a player's words, in the current language (a house system's formulas as
+        typed).
 
         >>> find_system("exact").described(), custom_system("10 + bid", "0", "lowest").described()
         ('made: 10 + tricks; missed: 0', 'made: 10 + bid; missed: 0; lowest total wins')
@@ -52,7 +53,8 @@ class System:
             return _(self.words)
         made, missed = self.formulas
         if self.wins == "lowest":
-            return _("made: %(made)s; missed: %(missed)s; lowest total wins", made=made, missed=missed)
+            return _("made: %(made)s; missed: %(missed)s; lowest total wins", made=made,
+                     missed=missed)
         return _("made: %(made)s; missed: %(missed)s; highest total wins", made=made, missed=missed)
 
     @property
@@ -121,7 +123,8 @@ SYSTEMS: dict[str, System] = {
         System("negative-squared", (lambda b, t, n, p: 0), (lambda b, t, n, p: _d(b, t) ** 2),
                "lowest", N_("made: 0; missed: (tricks off)²; lowest total wins")),
         System("scratch", (lambda b, t, n, p: 0), (lambda b, t, n, p: 1), "scratch",
-               N_("a missed bid is a scratch; fewest scratches wins, a tie goes to the higher sum of made bids")),
+               N_("a missed bid is a scratch; fewest scratches wins, "
+                  "a tie goes to the higher sum of made bids")),
     )
 }
 
@@ -162,7 +165,8 @@ def custom_system(made: object, missed: object, wins: str = "highest") -> System
     scorekeeper.rules.errors.FormulaError: The made formula "__import__('os')" can't be used: ...
     """
     if wins not in WINS:
-        raise UnknownVariantError(_("Unknown winning direction %(wins)s; use highest or lowest.", wins=shown(wins)))
+        raise UnknownVariantError(_("Unknown winning direction %(wins)s; use highest or lowest.",
+                                    wins=shown(wins)))
     if isinstance(made, str) and isinstance(missed, str):
         return _custom(made, missed, wins)
     return _custom.__wrapped__(made, missed, wins)
@@ -176,7 +180,8 @@ def _custom(made: object, missed: object, wins: str) -> System:
         missed_formula = formula(missed, N_("The missed formula"))
     made_text, missed_text = str(made).strip(), str(missed).strip()
     return System("custom", made_formula, missed_formula, wins,
-                  f"made: {made_text}; missed: {missed_text}; {wins} total wins", (made_text, missed_text))
+                  f"made: {made_text}; missed: {missed_text}; {wins} total wins",
+                  (made_text, missed_text))
 
 
 #: The most work checking a house system over a game's hand sizes may take, in nanoseconds as
@@ -191,18 +196,21 @@ def check_cost(system: System, sizes: Iterable[int]) -> int:
     """What checking a house system for these hand sizes costs: one made score per bid, one
     missed score per bid and other trick count, each as costly as its formula.
 
-    >>> check_cost(custom_system("10 + bid", "0"), [1, 2])  # made: 2 + 3 scores at 450, missed: 2 + 6 at 150
+    >>> check_cost(custom_system("10 + bid", "0"),
+    ...            [1, 2])  # made: 2 + 3 scores at 450, missed: 2 + 6 at 150
     3450
     """
     made, missed = system.made, system.missed
     assert isinstance(made, HouseFormula) and isinstance(missed, HouseFormula)
     cards = set(sizes)
-    return made.cost * sum(size + 1 for size in cards) + missed.cost * sum((size + 1) * size for size in cards)
+    return (made.cost * sum(size + 1 for size in cards)
+            + missed.cost * sum((size + 1) * size for size in cards))
 
 
 #: The most work checking house systems may take in one request that replays many games (a
 #: backup's restore): as much as one game's check may take, so that a backup holding one game of
-#: the costliest formulas is still restored, and every restore stays within 2 s (docs/benchmarks.md).
+#: the costliest formulas is still restored, and every restore stays within 2 s
+#: (docs/benchmarks.md).
 MAX_REQUEST_CHECK_COST = MAX_CHECK_COST
 
 
@@ -260,23 +268,28 @@ def check_system(system: System, sizes: Iterable[int], players: int) -> None:
     >>> check_system(custom_system("10 / (cards - 5)", "0"), [7, 6, 5], 4)
     Traceback (most recent call last):
     ...
-    scorekeeper.rules.errors.FormulaError: The made formula '10 / (cards - 5)' divides by zero for bid 0, tricks 0, cards 5
-    >>> check_system(custom_system("0", "bid / 3 + tricks / 7 + cards / 11 + players / 13"), range(1, 53), 2)
+    scorekeeper.rules.errors.FormulaError: The made formula '10 / (cards - 5)' divides by zero
+    for bid 0, tricks 0, cards 5
+    >>> check_system(custom_system("0", "bid / 3 + tricks / 7 + cards / 11 + players / 13"),
+    ...              range(1, 53), 2)
     Traceback (most recent call last):
     ...
-    scorekeeper.rules.errors.FormulaError: The house formulas are too much work to check for every bid ...
+    scorekeeper.rules.errors.FormulaError: The house formulas are too much work to check
+    for every bid ...
     """
     if system.id != "custom":
         return
     cards = tuple(sorted(set(sizes)))
     budget = _budget.get()
-    if budget is not None and check_cost(system, cards) <= MAX_CHECK_COST:  # else refused at no cost
+    if (budget is not None
+            and check_cost(system, cards) <= MAX_CHECK_COST):  # else refused at no cost
         budget.charge(system, cards, players)
     refused = _check(*system.formulas, cards, players)
     if isinstance(refused, str):
-        raise FormulaError(_("The house formulas are too much work to check for every bid and trick count of "
-                             "hands of up to %(cards)s cards: use fewer divisions (/) and powers (**), or "
-                             "smaller hands.", cards=max(cards)))
+        raise FormulaError(_("The house formulas are too much work to check for every bid and "
+                             "trick count of hands of up to %(cards)s cards: "
+                             "use fewer divisions (/) and powers (**), or smaller hands.",
+                             cards=max(cards)))
     if refused is not None:  # worked out again, to say what is wrong in this request's language
         which, bid, tricks, size = refused
         with about(which):
@@ -284,7 +297,8 @@ def check_system(system: System, sizes: Iterable[int], players: int) -> None:
 
 
 @lru_cache(maxsize=256)
-def _check(made: str, missed: str, sizes: tuple[int, ...], players: int) -> str | tuple[str, int, int, int] | None:
+def _check(made: str, missed: str, sizes: tuple[int, ...],
+           players: int) -> str | tuple[str, int, int, int] | None:
     """What checking the house system of these formulas for these hand sizes finds: None when every
     score can be worked out, "cost" when that would take too long, else the first score that
     can't be (made or missed, bid, tricks, cards)."""
@@ -317,14 +331,16 @@ def _zero_bid_name() -> str:
 
 
 def read_zero_bid(value: object) -> ZeroBid:
-    """What a made zero bid scores: a whole number from −1000 to 1000, or ``k+n`` (k plus the cards).
+    """What a made zero bid scores: a whole number from −1000 to 1000, or ``k+n`` (k plus the
+    cards).
 
     >>> read_zero_bid(5), read_zero_bid(" 5 + N "), read_zero_bid("10")
     (5, '5+n', 10)
     >>> read_zero_bid("1e100000000")
     Traceback (most recent call last):
     ...
-    scorekeeper.rules.errors.ValueRefused: A made zero bid scores must be a whole number from -1,000 to 1,000, or 5+n, not '1e100000000'
+    scorekeeper.rules.errors.ValueRefused: A made zero bid scores must be a whole number
+    from -1,000 to 1,000, or 5+n, not '1e100000000'
     """
     low, high = ZERO_BID_BOUNDS
     try:
@@ -333,8 +349,8 @@ def read_zero_bid(value: object) -> ZeroBid:
             return f"{values.whole(base, _zero_bid_name, low, high)}+n"
         return values.whole(value, _zero_bid_name, low, high)
     except ValueRefused:
-        refuse(_zero_bid_name(), _("a whole number from %(low)s to %(high)s, or 5+n", low=words.number(low),
-                              high=words.number(high)), value)
+        refuse(_zero_bid_name(), _("a whole number from %(low)s to %(high)s, or 5+n",
+                                   low=words.number(low), high=words.number(high)), value)
 
 
 def zero_bid_value(value: ZeroBid, cards: int) -> int:
@@ -361,7 +377,8 @@ def deal_points(
 
     >>> [str(x) for x in deal_points(find_system("common"), [3, 1], [3, 0], 3)]
     ['13', '0']
-    >>> [str(x) for x in deal_points(find_system("common"), [0, 2], [0, 3], 3, zero_bid=5, doubled=True)]
+    >>> [str(x) for x in deal_points(find_system("common"), [0, 2], [0, 3], 3, zero_bid=5,
+    ...                              doubled=True)]
     ['10', '6']
     """
     if system is None:
@@ -369,7 +386,8 @@ def deal_points(
     players = len(bids)
     if zero_bid is None and not doubled:
         made, missed = system.made, system.missed
-        return [made(b, t, cards, players) if b == t else missed(b, t, cards, players) for b, t in zip(bids, tricks)]
+        return [made(b, t, cards, players) if b == t else missed(b, t, cards, players)
+                for b, t in zip(bids, tricks)]
     points: list[Points] = []
     for b, t in zip(bids, tricks):
         value: Points

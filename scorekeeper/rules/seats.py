@@ -33,7 +33,8 @@ AHEAD = 0.0
 _UP = tuple(8 * (m > 0) + 2 * m - 1 if m > 0 else 0 for m in range(64))
 
 
-def first_seats(played: Sequence[Seating], planned: Sequence[Seating], seed: int) -> tuple[Seating, ...]:
+def first_seats(played: Sequence[Seating], planned: Sequence[Seating],
+                seed: int) -> tuple[Seating, ...]:
     """The ``planned`` rounds with each table in seat order, after the ``played`` rounds.
 
     >>> played = [Seating((("A", "B", "C"),))]
@@ -58,12 +59,14 @@ def first_seats(played: Sequence[Seating], planned: Sequence[Seating], seed: int
         seating = ahead[i] = _repair(seating, must, must | ready, met)
         draws = {name: rng.random() for name in seating.seated}
         due = sorted(ready, key=lambda name: (pace(name), draws[name]))
-        chosen = {t: name for t, table in enumerate(seating.tables) for name in table if name in must}
+        chosen = {t: name for t, table in enumerate(seating.tables)
+                  for name in table if name in must}
         taken = _matched(due, ahead[i:], {(0, t) for t in chosen})
         chosen.update({t: name for (r, t), name in taken.items() if r == 0})
         tables = []
         for t, table in enumerate(seating.tables):
-            first = chosen.get(t) or min(table, key=lambda name: (name not in free, pace(name), draws[name]))
+            first = chosen.get(t) or min(
+                table, key=lambda name: (name not in free, pace(name), draws[name]))
             rest = [name for name in table if name != first]
             rng.shuffle(rest)
             tables.append((first, *rest))
@@ -73,8 +76,10 @@ def first_seats(played: Sequence[Seating], planned: Sequence[Seating], seed: int
     return tuple(ordered)
 
 
-def _matched(due: Sequence[str], ahead: Sequence[Seating], blocked: Collection[tuple[int, int]]) -> dict[tuple[int, int], str]:
-    """Who of ``due`` deals first at which table (round, table) of ``ahead``, but the ``blocked`` ones.
+def _matched(due: Sequence[str], ahead: Sequence[Seating],
+             blocked: Collection[tuple[int, int]]) -> dict[tuple[int, int], str]:
+    """Who of ``due`` deals first at which table (round, table) of ``ahead``, but the ``blocked``
+    ones.
 
     The tables of the rounds to come, until there are as many as players due, are matched to the
     players due sitting at them (augmenting paths): first so that every table but those of the
@@ -97,7 +102,8 @@ def _matched(due: Sequence[str], ahead: Sequence[Seating], blocked: Collection[t
             for name in table:
                 if name in waiting:
                     where[name].append(len(slots))
-            members.append(sorted((name for name in table if name in waiting), key=rank.__getitem__))
+            members.append(sorted((name for name in table if name in waiting),
+                                  key=rank.__getitem__))
             slots.append((r, t))
     holder: dict[str, int] = {}
     taken: dict[int, str] = {}
@@ -135,14 +141,17 @@ def _count(seating: Seating, firsts: dict[str, int], rounds: dict[str, int]) -> 
             rounds[name] = rounds.get(name, 0) + 1
 
 
-def _pace(seating: Seating, firsts: dict[str, int], rounds: dict[str, int]) -> Callable[[str], float]:
+def _pace(seating: Seating, firsts: dict[str, int],
+          rounds: dict[str, int]) -> Callable[[str], float]:
     """How far ahead of the night's pace of first seats a player is (lower: more due): first seats
     so far less the share of them the rounds they will have played are worth."""
-    share = (sum(firsts.values()) + len(seating.tables)) / (sum(rounds.values()) + len(seating.seated))
+    share = ((sum(firsts.values()) + len(seating.tables))
+             / (sum(rounds.values()) + len(seating.seated)))
     return lambda name: firsts.get(name, 0) - share * (rounds.get(name, 0) + 1)
 
 
-def _bands(seating: Seating, firsts: dict[str, int], rounds: dict[str, int]) -> tuple[set[str], set[str]]:
+def _bands(seating: Seating, firsts: dict[str, int],
+           rounds: dict[str, int]) -> tuple[set[str], set[str]]:
     """Who of the round must take a first seat and who may, so that after it everyone's first seats
     differ by at most one from those of anyone else who has played as many rounds.
 
@@ -169,9 +178,12 @@ def _bands(seating: Seating, firsts: dict[str, int], rounds: dict[str, int]) -> 
         if rest and max(lo, max(rest) - 1) <= min(hi, min(rest)):
             lo, hi = max(lo, max(rest) - 1), min(hi, min(rest))
         hi = max(lo, hi)  # a group already wider than a band: the band of its most first seats
-        options[count] = [(band, sum(f < band for f in dealt), sum(f <= band for f in dealt)) for band in range(lo, hi + 1)]
+        options[count] = [(band, sum(f < band for f in dealt), sum(f <= band for f in dealt))
+                          for band in range(lo, hi + 1)]
         share = tables * len(names) / len(playing)
-        pick[count] = min(range(hi - lo + 1), key=lambda o: max(options[count][o][1] - share, share - options[count][o][2], 0))
+        pick[count] = min(range(hi - lo + 1),
+                          key=lambda o: max(options[count][o][1] - share,
+                                            share - options[count][o][2], 0))
 
     def total(part: int) -> int:
         return sum(options[count][o][part] for count, o in pick.items())
@@ -188,7 +200,8 @@ def _bands(seating: Seating, firsts: dict[str, int], rounds: dict[str, int]) -> 
                       and total(1) - options[count][o][1] + options[count][o + 1][1] <= tables]
             if not raise_:
                 break
-            count = min(raise_, key=lambda c: (options[c][pick[c] + 1][1] - options[c][pick[c]][1], c))
+            count = min(raise_,
+                        key=lambda c: (options[c][pick[c] + 1][1] - options[c][pick[c]][1], c))
             pick[count] += 1
         else:
             break
@@ -237,12 +250,14 @@ def _repair(seating: Seating, must: set[str], eligible: set[str], met: _Met) -> 
         if crowded:
             here = crowded[0]
             movers = [name for name in tables[here] if name in must][1:]
-            targets = [(t, x) for t, table in enumerate(tables) if not any(name in must for name in table)
+            targets = [(t, x) for t, table in enumerate(tables)
+                       if not any(name in must for name in table)
                        for x in table]
         elif bare:
             here = bare[0]
             movers = tables[here]
-            targets = [(t, x) for t, table in enumerate(tables) if sum(name in eligible for name in table) > 1
+            targets = [(t, x) for t, table in enumerate(tables)
+                       if sum(name in eligible for name in table) > 1
                        for x in table if x in eligible]
         else:
             break
@@ -303,7 +318,8 @@ def manual(event: Event, tables: object) -> Seating:
     """
     line = _upcoming(event)
     if not isinstance(tables, list | tuple) or not all(isinstance(t, list | tuple) for t in tables):
-        raise EventError(_("The tables must be a list of tables, each a list of its players' names"))
+        raise EventError(_("The tables must be a list of tables, "
+                           "each a list of its players' names"))
     known = {_key(entrant.name): entrant.name for entrant in event.entrants}
     playing = {_key(name) for name in line.players}
     seen: dict[str, int] = {}
@@ -315,7 +331,8 @@ def manual(event: Event, tables: object) -> Seating:
             key = _key(values.name(typed))
             name = known.get(key)
             if name is None:
-                raise EventError(_("%(name)s is not a player of this event", name=values.name(typed)))
+                raise EventError(_("%(name)s is not a player of this event",
+                                   name=values.name(typed)))
             if key not in playing:
                 raise EventError(_("%(name)s does not play this round", name=name))
             if key in seen:
@@ -325,22 +342,26 @@ def manual(event: Event, tables: object) -> Seating:
         seated.append(tuple(names))
     for name in line.players:
         if _key(name) not in seen:
-            raise EventError(_("%(name)s is not at any table: seat every player of this round", name=name))
+            raise EventError(_("%(name)s is not at any table: seat every player of this round",
+                               name=name))
     return Seating(tuple(seated), line.byes)
 
 
 def _check_size(number: int, size: int, sizes: TableSizes) -> None:
     if size not in sizes.sizes:
-        raise EventError(ngettext("Table %(table)s has %(num)s player: the tables may have %(sizes)s players",
-                                  "Table %(table)s has %(num)s players: the tables may have %(sizes)s players",
-                                  size, table=number, sizes=", ".join(map(str, sizes.sizes))))
+        raise EventError(ngettext("Table %(table)s has %(num)s player: "
+                                  "the tables may have %(sizes)s players",
+                                  "Table %(table)s has %(num)s players: "
+                                  "the tables may have %(sizes)s players", size, table=number,
+                                  sizes=", ".join(map(str, sizes.sizes))))
 
 
 def _twice(name: str, first: int, second: int) -> EventError:
     if first == second:
-        return EventError(_("%(name)s is at table %(table)s twice: seat each player once", name=name, table=first))
-    return EventError(_("%(name)s is at table %(first)s and at table %(second)s: seat each player once",
-                        name=name, first=first, second=second))
+        return EventError(_("%(name)s is at table %(table)s twice: seat each player once",
+                            name=name, table=first))
+    return EventError(_("%(name)s is at table %(first)s and at table %(second)s: "
+                        "seat each player once", name=name, first=first, second=second))
 
 
 def swap(seating: Seating, one: str, other: str) -> Seating:

@@ -46,7 +46,8 @@ class Settlement:
 
 
 #: What each amount of the stakes may be (RULES.md §8): (least, most, decimals).
-AMOUNTS = {"per_point": (Decimal("0.0001"), Decimal(1000), 4), "ante": (Decimal("0.01"), Decimal(100_000), 2)}
+AMOUNTS = {"per_point": (Decimal("0.0001"), Decimal(1000), 4),
+           "ante": (Decimal("0.01"), Decimal(100_000), 2)}
 MAX_BONUS = 1000
 #: Each field of the stakes in a player's words (translated with ``_`` where shown).
 LABELS = {"per_point": N_("The stake per point"), "ante": N_("The ante"),
@@ -67,7 +68,8 @@ def parse_stakes(data: object) -> Stakes:
     >>> parse_stakes({"per_point": "0.05", "ante": "2"})
     Traceback (most recent call last):
     ...
-    scorekeeper.rules.errors.GameError: Stakes: a stake per point and an ante are alternatives: choose one
+    scorekeeper.rules.errors.GameError: Stakes: a stake per point and an ante are alternatives:
+    choose one
     """
     if not isinstance(data, Mapping):
         raise GameError(_("stakes must be an object such as {\"per_point\": \"0.05\"}"))
@@ -86,13 +88,16 @@ def parse_stakes(data: object) -> Stakes:
     bonus = data.get("hard_score_bonus")
     with about("hard_score_bonus"):
         if bonus is not None and ante is not None:
-            raise GameError(_("Stakes: the hard-score bonus goes with a stake per point, not with an ante"))
+            raise GameError(_("Stakes: the hard-score bonus goes with a stake per point, "
+                              "not with an ante"))
     with about("settlement"):
-        settlement = values.choice(data.get("settlement", "pairwise"), _label("settlement"), SETTLEMENTS)
+        settlement = values.choice(data.get("settlement", "pairwise"), _label("settlement"),
+                                   SETTLEMENTS)
     with about("currency"):
         sign = currency(data.get("currency", ""))
     with about("hard_score_bonus"):
-        hard = None if bonus is None else Decimal(values.whole(bonus, _label("hard_score_bonus"), 0, MAX_BONUS))
+        hard = (None if bonus is None
+                else Decimal(values.whole(bonus, _label("hard_score_bonus"), 0, MAX_BONUS)))
     return Stakes(per_point, ante, sign, settlement, hard)
 
 
@@ -128,7 +133,8 @@ def round_nets(exact: Sequence[Fraction]) -> list[Decimal]:
 def payments(net: Sequence[Decimal]) -> list[Payment]:
     """A short list of payments that reproduces the nets: at most one fewer than the players.
 
-    >>> [(p.payer, p.payee, str(p.amount)) for p in payments([Decimal("5"), Decimal("-3"), Decimal("-2")])]
+    >>> [(p.payer, p.payee, str(p.amount))
+    ...  for p in payments([Decimal("5"), Decimal("-3"), Decimal("-2")])]
     [(1, 0, '3'), (2, 0, '2')]
     """
     owed = {i: -amount for i, amount in enumerate(net) if amount < 0}
@@ -146,12 +152,14 @@ def payments(net: Sequence[Decimal]) -> list[Payment]:
     return result
 
 
-def settle(stakes: Stakes, totals: Sequence[int | Fraction], winners: Sequence[int], wins: str) -> Settlement:
+def settle(stakes: Stakes, totals: Sequence[int | Fraction], winners: Sequence[int],
+           wins: str) -> Settlement:
     """Settle a finished game from its final totals (scratches for scratch scoring).
 
     ``wins`` is "highest", "lowest" or "scratch"; for the last two differences are reversed.
 
-    >>> s = settle(Stakes(per_point=Decimal("0.10")), [Fraction(30), Fraction(20), Fraction(10)], [0], "highest")
+    >>> s = settle(Stakes(per_point=Decimal("0.10")), [Fraction(30), Fraction(20), Fraction(10)],
+    ...            [0], "highest")
     >>> [str(x) for x in s.net]
     ['3.00', '0.00', '-3.00']
     """
@@ -160,14 +168,16 @@ def settle(stakes: Stakes, totals: Sequence[int | Fraction], winners: Sequence[i
     scores = [sign * Fraction(t) for t in totals]
     if stakes.ante is not None:
         pool = Fraction(stakes.ante) * players
-        exact = [pool / len(winners) * (i in winners) - Fraction(stakes.ante) for i in range(players)]
+        exact = [pool / len(winners) * (i in winners) - Fraction(stakes.ante)
+                 for i in range(players)]
     else:
         rate = Fraction(stakes.per_point or 0)
         if stakes.hard_score_bonus is not None:
             for w in winners:
                 scores[w] += Fraction(stakes.hard_score_bonus)
         if stakes.settlement == "pairwise":
-            exact = [rate * sum(scores[i] - scores[j] for j in range(players)) for i in range(players)]
+            exact = [rate * sum(scores[i] - scores[j] for j in range(players))
+                     for i in range(players)]
         else:
             exact = [Fraction(0)] * players
             for i in range(players):

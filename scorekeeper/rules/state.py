@@ -1,5 +1,5 @@
-"""A game's state as a replay leaves it, and its parts: the deals entered, their results, the absences and
-adjustments, the standings, and whose bid comes next (RULES.md §1, §2, §5, §7).
+"""A game's state as a replay leaves it, and its parts: the deals entered, their results, the
+absences and adjustments, the standings, and whose bid comes next (RULES.md §1, §2, §5, §7).
 """
 
 from __future__ import annotations
@@ -164,7 +164,8 @@ def _sort_key(rules: Rules, total: Points, made_bids: int) -> tuple[Points, int]
 
 
 def standings(rules: Rules, totals: Sequence[Points], made_bids: Sequence[int]) -> list[Standing]:
-    """Players best first; tied players share a rank (a scratch tie goes to the higher made bids)."""
+    """Players best first; tied players share a rank (a scratch tie goes to the higher made
+    bids)."""
     keys = [_sort_key(rules, t, m) for t, m in zip(totals, made_bids)]
     order = sorted(range(len(totals)), key=lambda i: keys[i])
     result: list[Standing] = []
@@ -204,8 +205,6 @@ def bid_options(state: GameState, seat: int | None = None) -> BidCheck | None:
     )
 
 
-
-
 def check_absences(absences: Sequence[Absence], players: Sequence[str], first_dealer: int) -> None:
     """Refuse absences that can't be played (RULES.md §7): a player's overlapping ranges, a first
     dealer away at deal 1, fewer than two players at a deal; DealRefused names the deal.
@@ -213,12 +212,14 @@ def check_absences(absences: Sequence[Absence], players: Sequence[str], first_de
     >>> check_absences([Absence(1, 1, 3), Absence(1, 3)], ["Ann", "Bob", "Cy"], 0)
     Traceback (most recent call last):
     ...
-    scorekeeper.rules.state.DealRefused: deal 3: Bob is away twice over (from deal 1 to 3, and from deal 3 on)
+    scorekeeper.rules.state.DealRefused: deal 3: Bob is away twice over
+    (from deal 1 to 3, and from deal 3 on)
     """
     by_player: dict[int, list[Absence]] = {}
     for absence in absences:
         if not 0 <= absence.player < len(players):
-            raise GameError(_("an absence names player %(player)s, who is not in the game", player=absence.player))
+            raise GameError(_("an absence names player %(player)s, who is not in the game",
+                              player=absence.player))
         if absence.last is not None and absence.last < absence.first:
             raise DealRefused(absence.first, _("%(player)s's absence ends before it begins",
                                                player=players[absence.player]))
@@ -227,10 +228,13 @@ def check_absences(absences: Sequence[Absence], players: Sequence[str], first_de
         ranges.sort(key=lambda absence: absence.first)
         for before, after in pairwise(ranges):
             if before.last is None or before.last >= after.first:
-                raise DealRefused(after.first, _("%(player)s is away twice over (%(first)s, and %(second)s)",
-                                                 player=players[player], first=_span(before), second=_span(after)))
+                raise DealRefused(after.first,
+                                  _("%(player)s is away twice over (%(first)s, and %(second)s)",
+                                    player=players[player], first=_span(before),
+                                    second=_span(after)))
     if any(a.player == first_dealer and a.covers(1) for a in absences):
-        raise DealRefused(1, _("%(player)s deals first, so must be dealt in at deal 1", player=players[first_dealer]))
+        raise DealRefused(1, _("%(player)s deals first, so must be dealt in at deal 1",
+                               player=players[first_dealer]))
     for number in sorted({a.first for a in absences}):  # who is there changes only where one begins
         away = {a.player for a in absences if a.covers(number)}
         if len(players) - len(away) < 2:

@@ -52,9 +52,11 @@ def summarize(state: GameState, *, as_it_stands: bool = False) -> Summary:
 
     >>> from .game import DealInput, replay
     >>> from .presets import make_rules
-    >>> game = replay(make_rules({"deal": "fixed", "max_cards": 1, "deals": 2}, 3), ["Ann", "Bob", "Cy"],
+    >>> game = replay(make_rules({"deal": "fixed", "max_cards": 1, "deals": 2}, 3),
+    ...               ["Ann", "Bob", "Cy"],
     ...               [DealInput((1, 1, 0), (1, 0, 0)), DealInput((0, 1, 1), (0, 0, 1))])
-    >>> [(line.name, line.rank, line.won, line.made, line.zero_made, line.hook_deals, line.hook_made)
+    >>> [(line.name, line.rank, line.won, line.made, line.zero_made, line.hook_deals,
+    ...   line.hook_made)
     ...  for line in summarize(game).lines]
     [('Ann', 1, True, 2, 1, 1, 1), ('Cy', 1, True, 2, 1, 0, 0), ('Bob', 3, False, 0, 0, 1, 0)]
     """
@@ -81,9 +83,10 @@ def summarize(state: GameState, *, as_it_stands: bool = False) -> Summary:
             if hooked and seat == deal.dealer:
                 row[6] += 1
                 row[7] += bid == took
-    winners = set() if rules.cooperative else set(state.winners if state.finished else state.leaders())
-    lines = tuple(Line(name_key(players[s.player]), players[s.player], s.rank, s.player in winners, s.total,
-                       *counts[s.player])
+    winners = (set() if rules.cooperative
+               else set(state.winners if state.finished else state.leaders()))
+    lines = tuple(Line(name_key(players[s.player]), players[s.player], s.rank, s.player in winners,
+                       s.total, *counts[s.player])
                   for s in state.standings if counts[s.player][0])
     return Summary(state.finished, rules.cooperative, lines)
 
@@ -107,7 +110,8 @@ class Tally:
         """Count one more game of theirs."""
         self.games += 1
         self.wins += line.won
-        for name in ("deals", "made", "zero_bids", "zero_made", "bids", "tricks", "hook_deals", "hook_made"):
+        for name in ("deals", "made", "zero_bids", "zero_made", "bids", "tricks", "hook_deals",
+                     "hook_made"):
             setattr(self, name, getattr(self, name) + getattr(line, name))
 
     def copy(self) -> Tally:

@@ -56,14 +56,15 @@ def shown(value: object, most: int = 20) -> str:
     """
     if type(value) is int and value.bit_length() > 3 * most:
         digits = int(value.bit_length() * 0.30103) + 1
-        return ngettext("a number of about %(num)s digit", "a number of about %(num)s digits", digits)
+        return ngettext("a number of about %(num)s digit", "a number of about %(num)s digits",
+                        digits)
     text = repr(value)
     return text if len(text) <= most else text[: most - 2] + "…"
 
 
-#: What a message calls a value: its name, or a function that gives the name in the current language,
-#: called only when the value is refused (a value read well costs no translation, and may be read
-#: where no language is chosen, such as a migration).
+#: What a message calls a value: its name, or a function that gives the name in the current
+#: language, called only when the value is refused (a value read well costs no translation, and may
+#: be read where no language is chosen, such as a migration).
 What = str | Callable[[], str]
 
 
@@ -77,9 +78,10 @@ def said(what: What) -> str:
 
 
 def refuse(what: What, should: str, value: object) -> NoReturn:
-    """Raise ValueRefused: "<what> must be <should>, not <value>" (``what`` and ``should`` translated
-    by the caller; ``what`` may be a function that translates it)."""
-    raise ValueRefused(_("%(what)s must be %(should)s, not %(value)s", what=said(what), should=should, value=shown(value)))
+    """Raise ValueRefused: "<what> must be <should>, not <value>" (``what`` and ``should``
+    translated by the caller; ``what`` may be a function that translates it)."""
+    raise ValueRefused(_("%(what)s must be %(should)s, not %(value)s", what=said(what),
+                         should=should, value=shown(value)))
 
 
 def _text_number(value: str) -> str:
@@ -113,7 +115,8 @@ def whole(value: object, what: What, low: int, high: int) -> int:
         if len(text) <= NUMBER_CHARS and _WHOLE_TEXT.fullmatch(text):
             number = int(text)
     if number is None or not low <= number <= high:
-        refuse(what, _("a whole number from %(low)s to %(high)s", low=words.number(low), high=words.number(high)), value)
+        refuse(what, _("a whole number from %(low)s to %(high)s", low=words.number(low),
+                       high=words.number(high)), value)
     return number
 
 
@@ -129,7 +132,8 @@ def count(value: object, what: What, low: int, high: int) -> int:
     scorekeeper.rules.errors.ValueRefused: Deals must be a whole number from 1 to 200, not '3'
     """
     if type(value) is not int or not low <= value <= high:
-        refuse(what, _("a whole number from %(low)s to %(high)s", low=words.number(low), high=words.number(high)), value)
+        refuse(what, _("a whole number from %(low)s to %(high)s", low=words.number(low),
+                       high=words.number(high)), value)
     return value
 
 
@@ -153,7 +157,8 @@ def decimal(value: object, what: What, low: Decimal, high: Decimal, places: int)
     >>> decimal("1e-99999999", "Per point", Decimal("0.0001"), Decimal(1000), 4)
     Traceback (most recent call last):
     ...
-    scorekeeper.rules.errors.ValueRefused: Per point must be an amount from 0.0001 to 1,000 with at most 4 decimals, such as "0.05", not '1e-99999999'
+    scorekeeper.rules.errors.ValueRefused: Per point must be an amount from 0.0001 to 1,000
+    with at most 4 decimals, such as "0.05", not '1e-99999999'
     """
     amount: Decimal | None = None
     if type(value) is int and abs(value) < 10**NUMBER_CHARS:
@@ -164,9 +169,11 @@ def decimal(value: object, what: What, low: Decimal, high: Decimal, places: int)
             amount = Decimal(text)
     step = Decimal(1).scaleb(-places)
     if amount is None or not low <= amount <= high or amount % step != 0:
-        refuse(what, ngettext('an amount from %(low)s to %(high)s with at most %(num)s decimal, such as "0.05"',
-                              'an amount from %(low)s to %(high)s with at most %(num)s decimals, such as "0.05"',
-                              places, low=words.number(low), high=words.number(high)), value)
+        refuse(what, ngettext('an amount from %(low)s to %(high)s with at most %(num)s decimal, '
+                              'such as "0.05"',
+                              'an amount from %(low)s to %(high)s with at most %(num)s decimals, '
+                              'such as "0.05"', places, low=words.number(low),
+                              high=words.number(high)), value)
     return amount
 
 
@@ -177,7 +184,8 @@ NO = frozenset({"no", "false", "off", "0"})
 def boolean(value: object, what: What) -> bool:
     """Yes or no: a JSON boolean, or text such as yes/no, true/false, on/off, 1/0.
 
-    >>> boolean(True, "Spades double"), boolean(" Yes ", "Spades double"), boolean("0", "Spades double")
+    >>> (boolean(True, "Spades double"), boolean(" Yes ", "Spades double"),
+    ...  boolean("0", "Spades double"))
     (True, True, False)
     """
     if type(value) is bool:
@@ -208,7 +216,8 @@ def choice(value: object, what: What, options: Iterable[str]) -> str:
     >>> choice(["up"], "Deal pattern", ("down-up", "up"))
     Traceback (most recent call last):
     ...
-    scorekeeper.rules.errors.UnknownVariantError: Deal pattern must be one of down-up, up, not ['up']
+    scorekeeper.rules.errors.UnknownVariantError: Deal pattern must be one of down-up, up,
+    not ['up']
     """
     known = tuple(options)
     if isinstance(value, str) and value in known:
@@ -230,7 +239,8 @@ def language(value: object, what: What | None = None) -> str:
     >>> language("xx")
     Traceback (most recent call last):
     ...
-    scorekeeper.rules.errors.UnknownVariantError: The language must be one of en, nl, de, fr, es, it, pt, not 'xx'
+    scorekeeper.rules.errors.UnknownVariantError: The language must be one of en, nl, de, fr, es,
+    it, pt, not 'xx'
     """
     code = value.strip().lower() if isinstance(value, str) and len(value) <= 10 else value
     return choice(code, what or (lambda: _("The language")), LANGUAGES)
@@ -245,28 +255,33 @@ def text(value: object, what: What, most: int = MAX_TEXT) -> str:
     >>> text("revoke" + chr(27), "The reason")
     Traceback (most recent call last):
     ...
-    scorekeeper.rules.errors.ValueRefused: The reason contains an invisible character (escape): type it again without it
+    scorekeeper.rules.errors.ValueRefused: The reason contains an invisible character (escape):
+    type it again without it
     >>> text("Club\\nnight", "The name")
     Traceback (most recent call last):
     ...
-    scorekeeper.rules.errors.ValueRefused: The name runs over more than one line (or holds a tab): write it on one line
+    scorekeeper.rules.errors.ValueRefused: The name runs over more than one line (or holds a tab):
+    write it on one line
     """
     if value is None:
         return ""
     if not isinstance(value, str):
-        refuse(what, ngettext("a text of at most %(num)s character", "a text of at most %(num)s characters", most),
+        refuse(what, ngettext("a text of at most %(num)s character",
+                              "a text of at most %(num)s characters", most),
                value)
     if not LINE_BREAKS.isdisjoint(value.strip()):
-        raise ValueRefused(_("%(what)s runs over more than one line (or holds a tab): write it on one line",
-                             what=said(what)))
+        raise ValueRefused(_("%(what)s runs over more than one line (or holds a tab): "
+                             "write it on one line", what=said(what)))
     cleaned = " ".join(value.split())
     if len(cleaned) > most:
         raise ValueRefused(ngettext("%(what)s is longer than %(num)s character: shorten it",
-                                    "%(what)s is longer than %(num)s characters: shorten it", most, what=said(what)))
+                                    "%(what)s is longer than %(num)s characters: shorten it", most,
+                                    what=said(what)))
     found = hidden_character(cleaned)
     if found is not None:
-        raise ValueRefused(_("%(what)s contains an invisible character (%(character)s): type it again without it",
-                             what=said(what), character=character_name(found)))
+        raise ValueRefused(_("%(what)s contains an invisible character (%(character)s): "
+                             "type it again without it", what=said(what),
+                             character=character_name(found)))
     return cleaned
 
 
@@ -278,19 +293,23 @@ def name(value: object, what: What | None = None) -> str:
     >>> name("\u200b\u200b")
     Traceback (most recent call last):
     ...
-    scorekeeper.rules.errors.ValueRefused: A player's name contains an invisible character (zero width space): type it again without it
+    scorekeeper.rules.errors.ValueRefused: A player's name contains an invisible character
+    (zero width space): type it again without it
     """
     what = what or (lambda: _("A player's name"))
     if value is not None and not isinstance(value, str):
-        refuse(what, ngettext("a text of at most %(num)s character", "a text of at most %(num)s characters", MAX_NAME),
+        refuse(what, ngettext("a text of at most %(num)s character",
+                              "a text of at most %(num)s characters", MAX_NAME),
                value)
     if value is None or not value.strip():
         raise ValueRefused(_("%(what)s is missing: every player needs a name", what=said(what)))
     folded = " ".join(value.split())
     if len(folded) > MAX_NAME:
-        raise ValueRefused(ngettext("%(what)s %(name)s… is longer than %(num)s character: shorten it",
-                                    "%(what)s %(name)s… is longer than %(num)s characters: shorten it",
-                                    MAX_NAME, what=said(what), name=repr(folded[:20])))
+        raise ValueRefused(ngettext("%(what)s %(name)s… is longer than %(num)s character: "
+                                    "shorten it",
+                                    "%(what)s %(name)s… is longer than %(num)s characters: "
+                                    "shorten it", MAX_NAME, what=said(what),
+                                    name=repr(folded[:20])))
     cleaned = text(folded, what, MAX_NAME)
     if not any(unicodedata.category(char)[0] in VISIBLE for char in cleaned):
         raise ValueRefused(_("%(what)s %(name)s has no letter, digit or sign that can be seen",
@@ -308,7 +327,8 @@ _LINK_PARTS = ("g", "v", "gr", "games", "groups")
 
 
 def group_name(value: object, what: What | None = None) -> str:
-    """A group's name: 1 to 60 printable characters (the rules of a game's title), white space folded.
+    """A group's name: 1 to 60 printable characters (the rules of a game's title), white space
+    folded.
 
     >>> group_name("  Friday   club ")
     'Friday club'
@@ -338,22 +358,26 @@ def link_token(value: object, what: What) -> str:
     >>> link_token("https://cards.example/", "The game's link")
     Traceback (most recent call last):
     ...
-    scorekeeper.rules.errors.ValueRefused: The game's link is not a link of this app: paste the whole link, as it was shared
+    scorekeeper.rules.errors.ValueRefused: The game's link is not a link of this app:
+    paste the whole link, as it was shared
     """
     if not isinstance(value, str) or not value.strip():
-        raise ValueRefused(_("%(what)s is missing: paste the link, as it was shared", what=said(what)))
+        raise ValueRefused(_("%(what)s is missing: paste the link, as it was shared",
+                             what=said(what)))
     given = value.strip()
     if len(given) > MAX_LINK:
-        raise ValueRefused(ngettext("%(what)s is longer than %(num)s character: paste the link alone",
-                                    "%(what)s is longer than %(num)s characters: paste the link alone",
-                                    MAX_LINK, what=said(what)))
+        raise ValueRefused(ngettext("%(what)s is longer than %(num)s character: "
+                                    "paste the link alone",
+                                    "%(what)s is longer than %(num)s characters: "
+                                    "paste the link alone", MAX_LINK, what=said(what)))
     parts = [part for part in given.split("?", 1)[0].split("#", 1)[0].split("/") if part]
     if len(parts) == 1 and _TOKEN.fullmatch(parts[0]):
         return parts[0]
     for before, after in itertools.pairwise(parts):
         if before in _LINK_PARTS and _TOKEN.fullmatch(after):
             return after
-    raise ValueRefused(_("%(what)s is not a link of this app: paste the whole link, as it was shared", what=said(what)))
+    raise ValueRefused(_("%(what)s is not a link of this app: paste the whole link, "
+                         "as it was shared", what=said(what)))
 
 
 def name_key(value: str) -> str:
@@ -379,8 +403,9 @@ def sequence_of(value: object, what: What, most: int, separators: str = "-") -> 
         unified = unified.replace(separator, separators[0])
     parts = [part.strip() for part in unified.split(separators[0], most)]
     if len(parts) > most:
-        raise ValueRefused(ngettext("%(what)s has more than %(num)s entry", "%(what)s has more than %(num)s entries",
-                                    most, what=said(what)))
+        raise ValueRefused(ngettext("%(what)s has more than %(num)s entry",
+                                    "%(what)s has more than %(num)s entries", most,
+                                    what=said(what)))
     return parts
 
 

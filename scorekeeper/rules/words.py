@@ -51,7 +51,8 @@ _write_list: WriteList = _english_list
 
 
 def use_lists(write: WriteList) -> None:
-    """Write the lists of the core's sentences with this (the app's Babel, in the page's language)."""
+    """Write the lists of the core's sentences with this (the app's Babel, in the page's
+    language)."""
     global _write_list
     _write_list = write
 
@@ -71,7 +72,8 @@ def number(value: object) -> str:
 
 
 def use_numbers(write: WriteNumber) -> None:
-    """Write the numbers of the core's sentences with this (the app's Babel, in the page's language)."""
+    """Write the numbers of the core's sentences with this (the app's Babel, in the page's
+    language)."""
     global _write_number
     _write_number = write
 
@@ -87,14 +89,18 @@ def filled(values: Mapping[str, object]) -> dict[str, object]:
     >>> filled({"num": 5000, "name": "Ann", "yes": True})
     {'num': '5,000', 'name': 'Ann', 'yes': True}
     """
-    return {name: _write_number(value) if isinstance(value, NUMBERS) and not isinstance(value, bool) else value
+    return {name: (_write_number(value)
+                   if isinstance(value, NUMBERS) and not isinstance(value, bool) else value)
             for name, value in values.items()}
 
 
-def use(translate: Translate, translate_plural: TranslatePlural, translate_context: TranslateContext) -> None:
-    """Translate the core's sentences with these (the app's gettext, ngettext and pgettext, untouched)."""
+def use(translate: Translate, translate_plural: TranslatePlural,
+        translate_context: TranslateContext) -> None:
+    """Translate the core's sentences with these (the app's gettext, ngettext and pgettext,
+    untouched)."""
     global _translate, _translate_plural, _translate_context
-    _translate, _translate_plural, _translate_context = translate, translate_plural, translate_context
+    _translate, _translate_plural, _translate_context = (translate, translate_plural,
+                                                         translate_context)
 
 
 def _(message: str, /, **values: object) -> str:
@@ -111,7 +117,8 @@ def _(message: str, /, **values: object) -> str:
 def ngettext(singular: str, plural: str, n: int, /, **values: object) -> str:
     """The form of a message for ``n`` (given to it as ``%(num)s``), in the current language.
 
-    >>> ngettext("%(num)s trick", "%(num)s tricks", 1), ngettext("%(num)s trick", "%(num)s tricks", 3)
+    >>> (ngettext("%(num)s trick", "%(num)s tricks", 1),
+    ...  ngettext("%(num)s trick", "%(num)s tricks", 3))
     ('1 trick', '3 tricks')
     """
     return _translate_plural(singular, plural, n) % filled({"num": n, **values})

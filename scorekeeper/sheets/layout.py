@@ -1,5 +1,5 @@
-"""A sheet's page: the papers and orientations, the height of its rows and of its footer, and whether it
-fits one page.
+"""A sheet's page: the papers and orientations, the height of its rows and of its footer, and
+whether it fits one page.
 """
 
 from __future__ import annotations
@@ -39,7 +39,8 @@ SIDE_MM = 2 * 9 + 2 * 1.2 * PT_MM
 #: dealer's name of other characters (wider, or set in another font) would push the line out of
 #: its columns: the dealer's seat is printed instead.
 MONO_CHARS = frozenset(
-    chr(c) for a, b in ((0x20, 0x7E), (0xA0, 0x17F), (0x386, 0x3CE), (0x400, 0x45F), (0x2026, 0x2026))
+    chr(c) for a, b in ((0x20, 0x7E), (0xA0, 0x17F), (0x386, 0x3CE), (0x400, 0x45F),
+                        (0x2026, 0x2026))
     for c in range(a, b + 1) if unicodedata.category(chr(c)) != "Cn"
 )
 #: The fewest characters inside a player's column of a long filled sheet, cooperative or scored:
@@ -51,8 +52,6 @@ BOXED_ADJUSTMENTS = 6
 PAPER_MM = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 #: What a page holds besides the deal rows (mm): margins, title line, column heads, gaps.
 FRAME_MM = 9 + 11 + 8.5 + 12 + 3 + 2
-
-
 
 
 def footer_mm(players: int, filled: bool, summary_lines: int, landscape: bool) -> float:
@@ -98,11 +97,12 @@ def layout(paper: str, orientation: str | None, players: int, rows: int, *, fill
     Layout(landscape=False, row_height=3.0, one_page=False, long=True)
     """
     if paper not in PAPERS:
-        raise SheetError(_("Unknown paper size %(paper)s; use one of: %(papers)s.", paper=repr(paper),
-                           papers=", ".join(PAPERS)))
+        raise SheetError(_("Unknown paper size %(paper)s; use one of: %(papers)s.",
+                           paper=repr(paper), papers=", ".join(PAPERS)))
     if orientation is not None and orientation not in ORIENTATIONS:
-        raise SheetError(_("Unknown orientation %(orientation)s; use %(portrait)s or %(landscape)s.",
-                           orientation=repr(orientation), portrait="portrait", landscape="landscape"))
+        raise SheetError(_("Unknown orientation %(orientation)s; "
+                           "use %(portrait)s or %(landscape)s.", orientation=repr(orientation),
+                           portrait="portrait", landscape="landscape"))
     landscape = players > 5 if orientation is None else orientation == "landscape"
     height = PAPER_MM[paper][0 if landscape else 1]
     room = height - FRAME_MM - footer_mm(players, filled, summary_lines, landscape)

@@ -36,7 +36,8 @@ def width(text: str) -> int:
     """
     if text.isascii():
         return len(text)
-    return sum(0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1
+    return sum(0 if unicodedata.combining(c)
+               else 2 if unicodedata.east_asian_width(c) in "WF" else 1
                for c in text)
 
 
@@ -85,17 +86,20 @@ def table(header: Sequence[str], rows: Sequence[Sequence[str]], left: int) -> li
     for start in range(0, len(lines), 2 * COLUMN):
         page = lines[start:start + 2 * COLUMN]
         half = (len(page) + 1) // 2
-        both = [page[i] + (GAP + page[half + i] if half + i < len(page) else "") for i in range(half)]
-        blocks.append(Block(head + GAP + head, tuple(s.rstrip() for s in both), size(2 * width(head) + len(GAP)),
-                            page=start > 0))
+        both = [page[i] + (GAP + page[half + i] if half + i < len(page) else "")
+                for i in range(half)]
+        blocks.append(Block(head + GAP + head, tuple(s.rstrip() for s in both),
+                            size(2 * width(head) + len(GAP)), page=start > 0))
     return blocks
 
 
-def groups(labels: Sequence[str], cells: Sequence[Sequence[tuple[str, str, str]]], type_size: float) -> tuple[str, ...]:
+def groups(labels: Sequence[str], cells: Sequence[Sequence[tuple[str, str, str]]],
+           type_size: float) -> tuple[str, ...]:
     """Each label's line with its cells (a place, a name, a total) aligned across all the lines, as
     many on a line as fit at ``type_size``; the rest go on the next lines, under the first cell.
 
-    >>> groups(["Table 1", "Table 2"], [[("1", "Ann", "11"), ("2", "Bob", "-3")], [("1", "Cy", "4")]], 8)
+    >>> groups(["Table 1", "Table 2"],
+    ...        [[("1", "Ann", "11"), ("2", "Bob", "-3")], [("1", "Cy", "4")]], 8)
     ('Table 1  1 Ann 11  2 Bob -3', 'Table 2  1 Cy   4')
     """
     found = [cell for group in cells for cell in group]
@@ -106,17 +110,21 @@ def groups(labels: Sequence[str], cells: Sequence[Sequence[tuple[str, str, str]]
     many = max(1, (room - label) // (cell + 2))
     lines = []
     for text, group in zip(labels, cells):
-        shown = [f"{fit(p, places, True)} {fit(n, names)} {fit(t, totals, True)}" for p, n, t in group]
+        shown = [f"{fit(p, places, True)} {fit(n, names)} {fit(t, totals, True)}"
+                 for p, n, t in group]
         for start in range(0, max(1, len(shown)), many):
-            lines.append(("  ".join([fit(text if start == 0 else "", label), *shown[start:start + many]])).rstrip())
+            lines.append(("  ".join([fit(text if start == 0 else "", label),
+                                     *shown[start:start + many]])).rstrip())
     return tuple(lines)
 
 
-def standings(header: Sequence[str], lines: Sequence[Line], shown: Callable[[Fraction | int], str]) -> list[Block]:
+def standings(header: Sequence[str], lines: Sequence[Line],
+              shown: Callable[[Fraction | int], str]) -> list[Block]:
     """The standings as a listing: rank, name, score, tables won, bids made of deals, points (the
     numbers but the rank as ``shown`` writes them)."""
     return table(header, [[str(line.rank), line.name, shown(line.score), shown(line.tables_won),
-                           f"{shown(line.made)}/{shown(line.deals)}", shown(line.totals)] for line in lines], left=1)
+                           f"{shown(line.made)}/{shown(line.deals)}", shown(line.totals)]
+                          for line in lines], left=1)
 
 
 def round_tables(labels: Sequence[str], tables: Sequence[tuple[TableResult | None, Sequence[str]]],

@@ -49,7 +49,8 @@ SPARE_REDEALS = 6
 #: The dealer column's width in characters (the full names head the player columns).
 DEALER_CHARS = 9
 #: Bidding rules that restrict the dealer, and what the sheet's dealer column is headed.
-DEALER_RULES = {"hook": N_("can't bid"), "dealer-must-exceed": N_("can't bid"), "must-equal": N_("must bid")}
+DEALER_RULES = {"hook": N_("can't bid"), "dealer-must-exceed": N_("can't bid"),
+                "must-equal": N_("must bid")}
 
 @dataclass(frozen=True)
 class Entry:
@@ -193,7 +194,8 @@ def _row(deal: Deal, seats: Sequence[str], entries: tuple[Entry, ...], hook: str
     """A row of the sheet; ``trump`` is the recorded one, else the one the rules fix (if any)."""
     dealer = shorten(seats[deal.dealer], DEALER_CHARS) or str(deal.dealer + 1)
     cards = "" if deal.cards is None else str(deal.cards)
-    return Row(deal.number, cards, deal.dealer, dealer, suit_sign(trump or deal.trump or ""), hook, entries, mark)
+    return Row(deal.number, cards, deal.dealer, dealer, suit_sign(trump or deal.trump or ""), hook,
+               entries, mark)
 
 
 def _aligned(values: Sequence[str], widths: Sequence[int], right: Sequence[bool]) -> str:
@@ -218,10 +220,11 @@ def text_grid(rows: Sequence[Row], players: Sequence[str], hook_label: str | Non
      # Cards Dealer can't bid
      9     5 Ann    free       2/3✗    31  1/1   ★−4
     """
-    dealers = [row.dealer if set(row.dealer) <= MONO_CHARS else _("seat %(seat)s", seat=row.dealer_seat + 1)
+    dealers = [row.dealer if set(row.dealer) <= MONO_CHARS
+               else _("seat %(seat)s", seat=row.dealer_seat + 1)
                for row in rows]
-    fields = [(_("#"), [row.label for row in rows], True), (_("Cards"), [row.cards for row in rows], True),
-              (_("Dealer"), dealers, False)]
+    fields = [(_("#"), [row.label for row in rows], True),
+              (_("Cards"), [row.cards for row in rows], True), (_("Dealer"), dealers, False)]
     if any(row.trump for row in rows):
         fields.append((_("Trump"), [row.trump for row in rows], False))
     if hook_label is not None:
@@ -241,20 +244,24 @@ def text_grid(rows: Sequence[Row], players: Sequence[str], hook_label: str | Non
     font = min(MONO_PT[0], math.floor(100 * width_mm / (chars * MONO_EM * PT_MM)) / 100)
     spare = max(0, int(width_mm / (font * MONO_EM * PT_MM)) - chars)
     inner += spare // len(players)
-    widths[2] += spare % len(players)  # the dealer's column takes the rest: the lines fill the width
+    # The dealer's column takes the rest: the lines fill the width
+    widths[2] += spare % len(players)
 
     def cell(entry: Entry) -> str:
-        text = (entry.bid.rjust(bid) + ("/" + entry.took if entry.took else "").ljust(took + 1 if took else 0)
+        text = (entry.bid.rjust(bid)
+                + ("/" + entry.took if entry.took else "").ljust(took + 1 if took else 0)
                 + ("✗" if entry.missed else " " * missed))
         if scored:
-            marked = ("★" if entry.leader else "") + entry.total + ("†" if entry.adjusted else " " * adjusted)
+            marked = (("★" if entry.leader else "") + entry.total
+                      + ("†" if entry.adjusted else " " * adjusted))
             text += marked.rjust(inner - len(text))
         return f" {text:{inner}} "
 
     lines = tuple(_aligned(values, widths, right) + "".join(cell(entry) for entry in row.entries)
                   for row, values in zip(rows, zip(*columns)))
     return Grid(font, lead + spare % len(players), inner + 2,
-                tuple(shorten(name, inner) for name in players), _aligned(headings, widths, right), lines)
+                tuple(shorten(name, inner) for name in players), _aligned(headings, widths, right),
+                lines)
 
 
 def _grid(rows: Sequence[Row], names: Sequence[str], frame: dict[str, Any]) -> Grid:
@@ -280,12 +287,13 @@ def _frame(rules: Rules, rows: int, paper: str, orientation: str | None, filled:
            summary: tuple[tuple[str, str], ...], players: int | None = None) -> dict[str, Any]:
     """The Sheet fields that depend on the page: orientation, row height, the dealer column;
     ``players`` columns (the rules' players, the players at deal 1, unless the game has more)."""
-    page = layout(paper, orientation, players or rules.players, rows, filled=filled, summary_lines=len(summary))
+    page = layout(paper, orientation, players or rules.players, rows, filled=filled,
+                  summary_lines=len(summary))
     label = None if rules.bidding.simultaneous else DEALER_RULES.get(rules.bidding.rule)
     if label is not None:
         label = _(label)
-    return {"paper": paper, "hook_label": label, "summary": summary, "scored": not rules.cooperative,
-            **page._asdict()}
+    return {"paper": paper, "hook_label": label, "summary": summary,
+            "scored": not rules.cooperative, **page._asdict()}
 
 
 def blank_sheet(
@@ -340,7 +348,8 @@ def filled_sheet(game: GameFile, *, paper: str = "a4", orientation: str | None =
     made_bids = [0] * players
     rows: list[Row] = []
     joined = joined_after(game)  # a late arrival has no total before the deal they joined after
-    series: list[list[Fraction | None]] = [[None if s in joined else Fraction(0)] for s in range(players)]
+    series: list[list[Fraction | None]] = [[None if s in joined else Fraction(0)]
+                                           for s in range(players)]
     adjusted = {(a.deal, a.player) for a in game.adjustments}
     for result in state.deals:
         seats = result.deal.seats(players)
@@ -358,7 +367,8 @@ def filled_sheet(game: GameFile, *, paper: str = "a4", orientation: str | None =
                       points(result.totals[s]), not result.made[s],
                       s in leaders and not rules.cooperative, (result.deal.number, s) in adjusted)
                 if s in seats else replace(AWAY, total="–") if s in before else
-                replace(AWAY, total=points(result.totals[s]), leader=s in leaders and not rules.cooperative,
+                replace(AWAY, total=points(result.totals[s]),
+                        leader=s in leaders and not rules.cooperative,
                         adjusted=(result.deal.number, s) in adjusted)
                 for s in range(players)
             )
@@ -367,10 +377,12 @@ def filled_sheet(game: GameFile, *, paper: str = "a4", orientation: str | None =
     empty = (Entry(),) * players
     for deal in state.schedule[len(state.deals):]:
         seats = deal.seats(players)
-        upcoming = tuple(Entry() if s in seats else AWAY for s in range(players)) if deal.present else empty
+        upcoming = (tuple(Entry() if s in seats else AWAY for s in range(players))
+                    if deal.present else empty)
         rows.append(_row(deal, names, upcoming, _hook_cell(rules, deal.cards),
                          _mark(game, deal, state.tiebreak)))
-    frame = _frame(rules, len(rows), paper, orientation, True, rules_summary(rules, game.stakes), players)
+    frame = _frame(rules, len(rows), paper, orientation, True, rules_summary(rules, game.stakes),
+                   players)
     if frame["long"]:
         frame["grid"] = _grid(rows, names, frame)
         if frame["grid"].font_pt < MONO_PT[1] and orientation is None:
@@ -378,8 +390,8 @@ def filled_sheet(game: GameFile, *, paper: str = "a4", orientation: str | None =
             frame["grid"] = _grid(rows, names, frame)
     chart = None if rules.cooperative or len(series[0]) < 2 else running_totals_svg(names, series)
     return Sheet(title=game.title or default_title(rules), players=names, rows=tuple(rows),
-                 # A date pattern (Unicode CLDR): day, month and year, as the sheet's title line has it.
+                 # A date pattern (Unicode CLDR): day, month and year, as the sheet's title line has
+                 # it.
                  date="" if played_on is None else written(played_on, "yMMMMd"),
                  results=results(game), chart=chart, **frame)
-
 

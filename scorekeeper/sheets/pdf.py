@@ -49,7 +49,8 @@ def static_file(url: str, static_folder: str | Path, static_url_path: str = "/st
     refused = FetchRefused(f"A sheet loads only the app's static files, not {url[:80]!r}.")
     parts, origin = urlsplit(url), urlsplit(BASE_URL)
     prefix = static_url_path.rstrip("/") + "/"
-    if (parts.scheme, parts.netloc) != (origin.scheme, origin.netloc) or not parts.path.startswith(prefix):
+    if ((parts.scheme, parts.netloc) != (origin.scheme, origin.netloc)
+            or not parts.path.startswith(prefix)):
         raise refused
     root = Path(static_folder).resolve()
     path = root / unquote(parts.path[len(prefix):])
@@ -115,7 +116,8 @@ def _rendered(page: str, drawn: Mapping[str, bytes] | None = None) -> Any:
     app = current_app
     assert app.static_folder is not None
     html = _weasy().HTML(string=page, base_url=BASE_URL,
-                         url_fetcher=static_fetcher(app.static_folder, app.static_url_path or "", drawn))
+                         url_fetcher=static_fetcher(app.static_folder, app.static_url_path or "",
+                                                    drawn))
     return html.render()
 
 
@@ -152,4 +154,5 @@ def css_string(text: str) -> Markup:
     >>> css_string('page "1"</style>')
     Markup('"page \\22 1\\22 \\3c \\2f style\\3e "')
     """
-    return Markup('"' + "".join(c if c.isalnum() or c == " " else f"\\{ord(c):x} " for c in str(text)) + '"')
+    return Markup('"' + "".join(c if c.isalnum() or c == " " else f"\\{ord(c):x} "
+                                for c in str(text)) + '"')

@@ -35,8 +35,6 @@ class Results:
     table: str = ""  # changes at the table: "Eve joined at deal 5 with 12; Bob left after deal 9"
 
 
-
-
 def results(game: GameFile) -> Results:
     """What the filled sheet says of how the game stands or ended, and who pays whom."""
     state, rules, names = game.game, game.rules, game.players
@@ -44,8 +42,10 @@ def results(game: GameFile) -> Results:
     finished_deals = sum(1 for d in state.deals if d.finished)
     if rules.cooperative:
         verdict = (ngettext("The table made every deal together in %(num)s deal.",
-                            "The table made every deal together in %(num)s deals.", played) if state.finished
-                   else ngettext("%(num)s deal dealt so far.", "%(num)s deals dealt so far.", played))
+                            "The table made every deal together in %(num)s deals.", played)
+                   if state.finished
+                   else ngettext("%(num)s deal dealt so far.", "%(num)s deals dealt so far.",
+                                 played))
         return Results(_("Result"), (), verdict)
     settlement = game.settlement()
     currency = settlement.currency if settlement else ""
@@ -58,10 +58,11 @@ def results(game: GameFile) -> Results:
         heading = _("Final standings (scratches)") if scratches else _("Final standings (points)")
         won = _(", ").join(winners)
         if state.ended_by_table:
-            verdict = (_("Winner: %(winners)s — the table ended the game after deal %(deal)s", winners=won, deal=played)
+            verdict = (_("Winner: %(winners)s — the table ended the game after deal %(deal)s",
+                         winners=won, deal=played)
                        if len(winners) == 1 else
-                       _("Winners (tied): %(winners)s — the table ended the game after deal %(deal)s",
-                         winners=won, deal=played))
+                       _("Winners (tied): %(winners)s — the table ended the game after deal "
+                         "%(deal)s", winners=won, deal=played))
         else:
             verdict = (_("Winner: %(winners)s", winners=won) if len(winners) == 1
                        else _("Winners (tied): %(winners)s", winners=won))
@@ -71,10 +72,11 @@ def results(game: GameFile) -> Results:
         verdict = _("The game is not finished.")
     payments: tuple[str, ...] = ()
     if settlement is not None:
-        payments = tuple(_("%(payer)s pays %(payee)s %(amount)s", payer=names[p.payer], payee=names[p.payee],
-                           amount=money(p.amount, currency))
+        payments = tuple(_("%(payer)s pays %(payee)s %(amount)s", payer=names[p.payer],
+                           payee=names[p.payee], amount=money(p.amount, currency))
                          for p in settlement.payments) or (_("Nobody pays anybody."),)
-    adjustments = tuple(_adjustment(a.deal, names[a.player], f"{'+' if a.points > 0 else ''}{points(a.points)}",
+    adjustments = tuple(_adjustment(a.deal, names[a.player],
+                                    f"{'+' if a.points > 0 else ''}{points(a.points)}",
                                     reason(a.reason))
                         for a in game.adjustments)
     return Results(heading, places, verdict, payments, adjustments, at_the_table(game))
@@ -83,6 +85,6 @@ def results(game: GameFile) -> Results:
 def _adjustment(deal: int, player: str, amount: str, reason: str) -> str:
     """One adjustment as the results list it: "deal 3: Bob −10 (revoke)"."""
     if reason:
-        return _("deal %(deal)s: %(player)s %(points)s (%(reason)s)", deal=deal, player=player, points=amount,
-                 reason=reason)
+        return _("deal %(deal)s: %(player)s %(points)s (%(reason)s)", deal=deal, player=player,
+                 points=amount, reason=reason)
     return _("deal %(deal)s: %(player)s %(points)s", deal=deal, player=player, points=amount)

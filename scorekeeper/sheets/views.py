@@ -40,9 +40,11 @@ _printed: LRU[bytes | str] = LRU(32)
 
 
 def rule_overrides(args: Mapping[str, str]) -> dict[str, Any]:
-    """The rule fields of a query string, typed as the game file types them; empty ones are left out.
+    """The rule fields of a query string, typed as the game file types them; empty ones are left
+    out.
 
-    >>> rule_overrides({"preset": "oh-hell", "max_cards": "7", "spades_double": "yes", "zero_bid": "5"})
+    >>> rule_overrides({"preset": "oh-hell", "max_cards": "7", "spades_double": "yes",
+    ...                 "zero_bid": "5"})
     {'preset': 'oh-hell', 'max_cards': 7, 'zero_bid': 5, 'spades_double': True}
     """
     return rules_from_text(args)
@@ -52,9 +54,12 @@ def _players(text: str) -> tuple[list[str], bool]:
     """The players of a query: names separated by commas, or a number of unnamed seats."""
     text = text.strip()
     if not text:
-        raise SheetError(_("Give the players: their names separated by commas, or how many there are."))
+        raise SheetError(_("Give the players: their names separated by commas, "
+                           "or how many there are."))
     if WHOLE_TEXT.fullmatch(text):  # seats "1", "2" …
-        return [str(seat + 1) for seat in range(values.whole(text, _("The number of players"), 2, MAX_PLAYERS))], False
+        return ([str(seat + 1)
+                 for seat in range(values.whole(text, _("The number of players"), 2, MAX_PLAYERS))],
+                False)
     return text.split(",", MAX_PLAYERS), True
 
 
@@ -68,23 +73,26 @@ def _seat(text: str, players: list[str]) -> int:
     for seat, name in enumerate(players):
         if name.strip().casefold() == text.casefold():
             return seat
-    raise SheetError(_("The first dealer %(dealer)s is neither a player's name nor a seat from 1 to %(seats)s.",
-                       dealer=values.shown(text), seats=len(players)))
+    raise SheetError(_("The first dealer %(dealer)s is neither a player's name nor a seat from 1 "
+                       "to %(seats)s.", dealer=values.shown(text), seats=len(players)))
 
 
 def _paper(args: Mapping[str, str]) -> dict[str, Any]:
     """The paper and orientation asked for."""
     orientation = args.get("orientation", "").strip().lower()
-    return {"paper": values.choice(args.get("paper", "").strip().lower() or "a4", _("The paper"), PAPERS),
-            "orientation": values.choice(orientation, _("The orientation"), ORIENTATIONS) if orientation else None}
+    return {"paper": values.choice(args.get("paper", "").strip().lower() or "a4", _("The paper"),
+                                   PAPERS),
+            "orientation": (values.choice(orientation, _("The orientation"), ORIENTATIONS)
+                            if orientation else None)}
 
 
 def _refuse_unknown(args: Mapping[str, str], known: set[str]) -> None:
-    known = {*known, "lang"}  # the sheet's language, read before the request (scorekeeper/web/language.py)
+    # The sheet's language, read before the request (scorekeeper/web/language.py)
+    known = {*known, "lang"}
     unknown = sorted(set(args) - known)
     if unknown:
-        raise SheetError(_("Unknown parameter %(parameter)s; known: %(known)s.", parameter=values.shown(unknown[0]),
-                           known=", ".join(sorted(known))))
+        raise SheetError(_("Unknown parameter %(parameter)s; known: %(known)s.",
+                           parameter=values.shown(unknown[0]), known=", ".join(sorted(known))))
 
 
 def _pdf(data: bytes, filename: str) -> Response:
@@ -96,7 +104,8 @@ def _pdf(data: bytes, filename: str) -> Response:
 
 def _form(error: str = "", status: int = 200) -> tuple[str, int]:
     return render_template("sheets/blank_form.html", presets=PRESETS, papers=PAPERS,
-                           rules=FORM_RULES, args=request.args, error=error, choice_word=choice_word), status
+                           rules=FORM_RULES, args=request.args, error=error,
+                           choice_word=choice_word), status
 
 
 @bp.get("/sheets/blank")
@@ -137,7 +146,8 @@ def blank() -> Response | tuple[str, int]:
             return sentence(str(exc))
         return pdf.render_pdf(sheet)
 
-    found = _printed.get(("blank", tuple(request.args.items(multi=True)), language.current()), printed)
+    found = _printed.get(("blank", tuple(request.args.items(multi=True)), language.current()),
+                         printed)
     if isinstance(found, str):
         return _form(found, 400)
     return _pdf(found, "oh-hell-blank-sheet.pdf")

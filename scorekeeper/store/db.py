@@ -1,4 +1,5 @@
-"""The database: its tables' base, the connection of each request, tokens, and fixed statements run as compiled SQL.
+"""The database: its tables' base, the connection of each request, tokens, and fixed statements run
+as compiled SQL.
 
 The app reads and writes with one Core statement each, on one connection per request
 (``connection()``), not through the ORM session. The games and the groups are kept by
@@ -111,9 +112,11 @@ def derived_tokens(secret: str | bytes, *made_from: object) -> tuple[str, str]:
     unguessable without the key, and of the form of ``new_token``'s.
 
     >>> edit, view = derived_tokens("key", "abc", 3)
-    >>> (edit, view) == derived_tokens(b"key", "abc", 3), edit != view, len(edit), TOKEN_CHARS.issuperset(edit + view)
+    >>> ((edit, view) == derived_tokens(b"key", "abc", 3), edit != view, len(edit),
+    ...  TOKEN_CHARS.issuperset(edit + view))
     (True, True, 43, True)
-    >>> derived_tokens("key", "abc", 4) != (edit, view) and derived_tokens("other", "abc", 3) != (edit, view)
+    >>> (derived_tokens("key", "abc", 4) != (edit, view)
+    ...  and derived_tokens("other", "abc", 3) != (edit, view))
     True
     """
     key = secret.encode() if isinstance(secret, str) else secret
@@ -134,7 +137,6 @@ def utc_now() -> datetime:
     return datetime.now(UTC)
 
 
-
 class _Compiled(NamedTuple):
     """A statement as the database's driver takes it: its SQL, the order of its parameters (None:
     by name), and the conversions SQLAlchemy makes of them and of the columns a SELECT returns
@@ -152,8 +154,9 @@ def _compiled(statement: Executable, dialect: Dialect) -> _Compiled:
     order = tuple(compiled.positiontup) if compiled.positional and compiled.positiontup else None
     convert = {name: process for name, bind in compiled.binds.items()
                if (process := bind.type.dialect_impl(dialect).bind_processor(dialect)) is not None}
-    columns = tuple(column.type.dialect_impl(dialect).result_processor(dialect, None)
-                    for column in statement.selected_columns) if isinstance(statement, Select) else ()
+    columns = (tuple(column.type.dialect_impl(dialect).result_processor(dialect, None)
+                     for column in statement.selected_columns)
+               if isinstance(statement, Select) else ())
     return _Compiled(str(compiled), order, convert, columns)
 
 
@@ -175,11 +178,12 @@ def run_fixed(statement: Executable, values: dict[str, Any]) -> CursorResult[Any
 
 
 def fixed_row(statement: Select[Any], values: dict[str, Any]) -> list[Any] | None:
-    """The first row of a fixed SELECT (run as ``run_fixed`` runs a statement), its values converted as
-    SQLAlchemy converts them; None when there is none."""
+    """The first row of a fixed SELECT (run as ``run_fixed`` runs a statement), its values converted
+    as SQLAlchemy converts them; None when there is none."""
     conn = connection()
     ready = _compiled(statement, conn.dialect)
     row = conn.exec_driver_sql(ready.sql, _params(ready, values)).fetchone()
     if row is None:
         return None
-    return [value if convert is None else convert(value) for value, convert in zip(row, ready.columns)]
+    return [value if convert is None else convert(value)
+            for value, convert in zip(row, ready.columns)]

@@ -41,7 +41,8 @@ class Event(db.Model):  # type: ignore[name-defined]
     data: Mapped[str] = mapped_column(Text)
     version: Mapped[int] = mapped_column(Integer, nullable=False)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
-    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utc_now, onupdate=utc_now)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utc_now,
+                                                 onupdate=utc_now)
 
 
 class EventGame(db.Model):  # type: ignore[name-defined]
@@ -50,7 +51,8 @@ class EventGame(db.Model):  # type: ignore[name-defined]
 
     __tablename__ = "event_games"
 
-    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"),
+                                         primary_key=True)
     event_id: Mapped[int] = mapped_column(ForeignKey("events.id", ondelete="CASCADE"), index=True)
 
 
@@ -77,9 +79,12 @@ class StoredEvent:
     def create(cls, document: dict[str, Any]) -> StoredEvent:
         """A new event holding a checked document: one INSERT, which the caller commits."""
         now = utc_now()
-        row = {"token": new_token(), "view_token": new_token(), "name": document["name"].replace("\x00", ""),
-               "data": orjson.dumps(document).decode(), "version": 1, "created_at": now, "updated_at": now}
-        found = connection().execute(insert(_events).values(row).returning(_events.c.id)).scalar_one()
+        row = {"token": new_token(), "view_token": new_token(),
+               "name": document["name"].replace("\x00", ""),
+               "data": orjson.dumps(document).decode(), "version": 1, "created_at": now,
+               "updated_at": now}
+        found = connection().execute(
+            insert(_events).values(row).returning(_events.c.id)).scalar_one()
         return cls(id=found, **row)
 
     def attach(self, game_id: int) -> None:
@@ -96,8 +101,9 @@ class StoredEvent:
         wrote), only over the version it was read at; False, all of it rolled back, when another
         change came first."""
         data, version = orjson.dumps(document).decode(), self.version + 1
-        stored = connection().execute(_SAVE, {"event_id": self.id, "read_at": self.version, "data": data,
-                                              "version": version, "now": utc_now()})
+        stored = connection().execute(_SAVE,
+                                      {"event_id": self.id, "read_at": self.version, "data": data,
+                                       "version": version, "now": utc_now()})
         if stored.rowcount != 1:
             connection().rollback()
             return False
@@ -107,9 +113,11 @@ class StoredEvent:
 
 
 _events = Event.__table__
-_SAVE = (update(_events).where(_events.c.id == bindparam("event_id"), _events.c.version == bindparam("read_at"))
+_SAVE = (update(_events).where(_events.c.id == bindparam("event_id"),
+                               _events.c.version == bindparam("read_at"))
          .values(data=bindparam("data"), version=bindparam("version"), updated_at=bindparam("now")))
-_BY_TOKEN = select(_events).where(or_(_events.c.token == bindparam("t"), _events.c.view_token == bindparam("t")))
+_BY_TOKEN = select(_events).where(or_(_events.c.token == bindparam("t"),
+                                      _events.c.view_token == bindparam("t")))
 
 
 def find_event(token: str) -> tuple[StoredEvent | None, bool]:
@@ -138,7 +146,8 @@ _MARK = (select(func.count(_games.c.id), func.coalesce(func.sum(_games.c.version
          .select_from(_links.join(_games, _links.c.game_id == _games.c.id))
          .where(_links.c.event_id == bindparam("event_id")))
 _STATE = (select(_events.c.version,
-                 select(func.count(_games.c.id)).select_from(_links.join(_games, _links.c.game_id == _games.c.id))
+                 select(func.count(_games.c.id))
+                 .select_from(_links.join(_games, _links.c.game_id == _games.c.id))
                  .where(_links.c.event_id == _events.c.id).scalar_subquery(),
                  select(func.coalesce(func.sum(_games.c.version), 0))
                  .select_from(_links.join(_games, _links.c.game_id == _games.c.id))
@@ -146,17 +155,18 @@ _STATE = (select(_events.c.version,
           .where(or_(_events.c.token == bindparam("t"), _events.c.view_token == bindparam("t"))))
 
 
-_PLACE = (select(_events.c.id, _events.c.name, _events.c.token, _events.c.view_token, _events.c.data)
+_PLACE = (select(_events.c.id, _events.c.name, _events.c.token, _events.c.view_token,
+                 _events.c.data)
           .select_from(_links.join(_events, _links.c.event_id == _events.c.id))
           .where(_links.c.game_id == bindparam("game_id")))
 
 
 @dataclass(frozen=True, slots=True)
 class Place:
-    """Where a table game sits in its event: the game's key, the event's key, name and links, the round, the table and
-    the players the round seated there (in seat order); whether its round is the event's current
-    one (the last started), the games of its round, and those the director ended early (EVENTS.md,
-    "Ending a table early"), which count as they stand."""
+    """Where a table game sits in its event: the game's key, the event's key, name and links, the
+    round, the table and the players the round seated there (in seat order); whether its round is
+    the event's current one (the last started), the games of its round, and those the director ended
+    early (EVENTS.md, "Ending a table early"), which count as they stand."""
 
     game: int
     event_id: int
@@ -177,7 +187,8 @@ class Place:
 
     def finished(self) -> bool:
         """Whether every game of its round is finished (ended, ended early by the director, or
-        deleted), as the club night counts it (events/rounds.py): each replayed by the rules core."""
+        deleted), as the club night counts it (events/rounds.py): each replayed by the rules
+        core."""
         return all(game.id in self.ended_early or game.load().game.finished
                    for game in games_by_id(list(self.games)))
 
@@ -206,8 +217,8 @@ def place_of(game_id: int) -> Place | None:
     for played in rounds:
         for number, table in enumerate(played["tables"], start=1):
             if table["game"] == game_id:
-                return Place(game_id, found.id, found.name, found.token, found.view_token, played["round"], number,
-                             tuple(table["players"]), played is rounds[-1],
+                return Place(game_id, found.id, found.name, found.token, found.view_token,
+                             played["round"], number, tuple(table["players"]), played is rounds[-1],
                              tuple(t["game"] for t in played["tables"] if t["game"] is not None),
                              frozenset(t["game"] for t in played["tables"] if t.get("ended_early")))
     return None

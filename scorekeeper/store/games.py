@@ -75,7 +75,8 @@ class Game(db.Model):  # type: ignore[name-defined]
     data: Mapped[str] = mapped_column(Text)
     version: Mapped[int] = mapped_column(Integer, nullable=False)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
-    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utc_now, onupdate=utc_now)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utc_now,
+                                                 onupdate=utc_now)
     # An ORM update (a test, the shell) checks the version it read too, as the app's UPDATE does.
     __mapper_args__ = {"version_id_col": version}  # noqa: RUF012 - SQLAlchemy reads it once
 
@@ -87,7 +88,8 @@ class GameTap(db.Model):  # type: ignore[name-defined]
 
     __tablename__ = "game_taps"
 
-    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"),
+                                         primary_key=True)
     tap: Mapped[str] = mapped_column(String(40), primary_key=True)
     version: Mapped[int] = mapped_column(Integer, nullable=False)
 
@@ -99,13 +101,15 @@ class GameRecord(db.Model):  # type: ignore[name-defined]
 
     __tablename__ = "game_summaries"
 
-    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"),
+                                         primary_key=True)
     version: Mapped[int] = mapped_column(Integer, nullable=False)
     data: Mapped[str] = mapped_column(Text, nullable=False)
 
 
 class Written(NamedTuple):
-    """A game's next version as written, before its commit: data and title columns, version, time."""
+    """A game's next version as written, before its commit: data and title columns, version,
+    time."""
 
     data: str
     title: str
@@ -146,13 +150,15 @@ class StoredGame:
         return game
 
     def load(self) -> GameFile:
-        """Replay the stored game file (once per version in each worker: a version never changes)."""
+        """Replay the stored game file (once per version in each worker: a version never
+        changes)."""
         return _replayed.get(self.key, lambda: self.replay(self.document))
 
     @classmethod
     def create(cls, game: GameFile, tokens: tuple[str, str] | None = None) -> StoredGame:
-        """A new game holding a checked game file: one INSERT, which the caller commits (``commit``).
-        ``tokens``: its edit and read-only tokens, when they are made from something (``derived_tokens``).
+        """A new game holding a checked game file: one INSERT, which the caller commits
+        (``commit``). ``tokens``: its edit and read-only tokens, when they are made from something
+        (``derived_tokens``).
 
         Its replay is not kept: the worker's cache is for the games being played, and an import
         (a backup restores dozens) would push them out. The game's first page replays it once.
@@ -165,7 +171,8 @@ class StoredGame:
                "version": 1, "created_at": now, "updated_at": now}
         created = cls(id=run_fixed(_CREATE, row).scalar_one(), **row)
         if kept is not None:
-            run_fixed(_keep_record(connection().dialect.name), {"game_id": created.id, "version": 1, "data": kept})
+            run_fixed(_keep_record(connection().dialect.name),
+                      {"game_id": created.id, "version": 1, "data": kept})
         return created
 
     def save(self, game: GameFile, tap: str | None = None) -> bool:
@@ -194,8 +201,9 @@ class StoredGame:
         data, title = _columns(game)
         kept = _record(game)  # worked out before the write: the UPDATE holds the write lock
         written = Written(data, title, self.version + 1, utc_now())
-        if run_fixed(_SAVE, {"game_id": self.id, "read_at": self.version, "data": data, "title": title,
-                             "version": written.version, "now": written.at}).rowcount != 1:
+        if run_fixed(_SAVE, {"game_id": self.id, "read_at": self.version, "data": data,
+                             "title": title, "version": written.version,
+                             "now": written.at}).rowcount != 1:
             connection().rollback()
             return None
         if kept is not None:
@@ -204,7 +212,8 @@ class StoredGame:
         return written
 
     def stored(self, game: GameFile, written: Written) -> None:
-        """A staged game file was committed: this game is at its next version, and its replay is kept."""
+        """A staged game file was committed: this game is at its next version, and its replay is
+        kept."""
         self.data, self.title, self.version, self.updated_at = written
         _keep(self, game)
 
@@ -228,7 +237,8 @@ def _keep(stored: StoredGame, game: GameFile) -> None:
 
 
 def _record(game: GameFile) -> str | None:
-    """What a group keeps of a finished game (``rules.record``), as stored; None while it goes on."""
+    """What a group keeps of a finished game (``rules.record``), as stored; None while it goes
+    on."""
     return document(record(game)) if game.game.finished else None
 
 
@@ -238,18 +248,21 @@ def _keep_record(dialect: str) -> Executable:
     upsert = (sqlite_insert if dialect == "sqlite" else postgresql_insert)(_records).values(
         game_id=bindparam("game_id"), version=bindparam("version"), data=bindparam("data"))
     return upsert.on_conflict_do_update(index_elements=[_records.c.game_id],
-                                        set_={"version": upsert.excluded.version, "data": upsert.excluded.data})
+                                        set_={"version": upsert.excluded.version,
+                                              "data": upsert.excluded.data})
 
 
 def _columns(game: GameFile) -> tuple[str, str]:
     """The ``data`` and ``title`` columns of a checked game file."""
     data = orjson.dumps(to_input(game)).decode()
-    return data, game.title.replace("\x00", "")  # PostgreSQL text can't hold NUL; data has it as \u0000
+    # PostgreSQL text can't hold NUL; data has it as \u0000
+    return data, game.title.replace("\x00", "")
 
 
 _games = Game.__table__
 #: A new game, with every column but its id given; it returns the id.
-_CREATE = (insert(_games).values({column.name: bindparam(column.name) for column in _games.c if column.name != "id"})
+_CREATE = (insert(_games).values({column.name: bindparam(column.name)
+                                  for column in _games.c if column.name != "id"})
            .returning(_games.c.id))
 #: A change to a game: written only over the version it was made from.
 _SAVE = (update(_games)
@@ -259,17 +272,21 @@ _SAVE = (update(_games)
 _records = GameRecord.__table__
 #: The records of these games that are of their current version.
 _RECORDS = (select(_records.c.game_id, _records.c.data)
-            .join(_games, (_games.c.id == _records.c.game_id) & (_games.c.version == _records.c.version))
+            .join(_games,
+                  (_games.c.id == _records.c.game_id) & (_games.c.version == _records.c.version))
             .where(_records.c.game_id.in_(bindparam("ids", expanding=True))))
 _taps = GameTap.__table__
 #: A tap's client id, kept with the change it made (in the same transaction).
-_TAP = insert(_taps).values(game_id=bindparam("game_id"), tap=bindparam("tap"), version=bindparam("version"))
+_TAP = insert(_taps).values(game_id=bindparam("game_id"), tap=bindparam("tap"),
+                            version=bindparam("version"))
 #: Whether a tap was stored.
-_APPLIED = select(_taps.c.version).where(_taps.c.game_id == bindparam("game_id"), _taps.c.tap == bindparam("tap"))
+_APPLIED = select(_taps.c.version).where(_taps.c.game_id == bindparam("game_id"),
+                                         _taps.c.tap == bindparam("tap"))
 #: A deleted game.
 _DELETE = delete(_games).where(_games.c.id == bindparam("game_id"))
 #: Built once: every page looks a game up by its token.
-_BY_TOKEN = select(_games).where(or_(_games.c.token == bindparam("t"), _games.c.view_token == bindparam("t")))
+_BY_TOKEN = select(_games).where(or_(_games.c.token == bindparam("t"),
+                                     _games.c.view_token == bindparam("t")))
 
 
 def find_game(token: str) -> tuple[StoredGame | None, bool]:

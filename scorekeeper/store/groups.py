@@ -1,5 +1,5 @@
-"""The groups' tables: a group and the games in it (in order, some taken out), read and changed through
-``StoredGroup``."""
+"""The groups' tables: a group and the games in it (in order, some taken out), read and changed
+through ``StoredGroup``."""
 
 from __future__ import annotations
 
@@ -45,7 +45,8 @@ class Group(db.Model):  # type: ignore[name-defined]
     name: Mapped[str] = mapped_column(String(100))
     version: Mapped[int] = mapped_column(Integer, nullable=False, default=0)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
-    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utc_now, onupdate=utc_now)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utc_now,
+                                                 onupdate=utc_now)
 
 
 class GroupGame(db.Model):  # type: ignore[name-defined]
@@ -58,7 +59,8 @@ class GroupGame(db.Model):  # type: ignore[name-defined]
 
     __tablename__ = "group_games"
 
-    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"),
+                                         primary_key=True)
     group_id: Mapped[int] = mapped_column(ForeignKey("groups.id", ondelete="CASCADE"), index=True)
     position: Mapped[int] = mapped_column(Integer, nullable=False)
     active: Mapped[bool] = mapped_column(Boolean, nullable=False, default=True)
@@ -100,7 +102,8 @@ class StoredGroup:
         now = utc_now()
         row = {"token": new_token(), "view_token": new_token(), "name": name, "version": 0,
                "created_at": now, "updated_at": now}
-        found = connection().execute(insert(_groups).values(row).returning(_groups.c.id)).scalar_one()
+        found = connection().execute(
+            insert(_groups).values(row).returning(_groups.c.id)).scalar_one()
         return cls(id=found, **row)
 
     def members(self) -> list[Member]:
@@ -132,13 +135,15 @@ class StoredGroup:
         position = self._changed()
         try:
             if row is None:  # refused (UNIQUE) when another request put it in a group since
-                connection().execute(insert(_members).values(game_id=game.id, group_id=self.id, position=position,
-                                                             active=True))
+                connection().execute(insert(_members).values(game_id=game.id, group_id=self.id,
+                                                             position=position, active=True))
                 placed = 1
             else:  # back in its old place here; at the end in another group
                 placed = connection().execute(
-                    update(_members).where(_members.c.game_id == game.id, _members.c.active.is_(False))
-                    .values(group_id=self.id, position=row.position if row.group_id == self.id else position,
+                    update(_members).where(_members.c.game_id == game.id,
+                                           _members.c.active.is_(False))
+                    .values(group_id=self.id,
+                            position=row.position if row.group_id == self.id else position,
                             active=True)).rowcount
         except IntegrityError:
             placed = 0
@@ -163,7 +168,8 @@ class StoredGroup:
     def _changed(self) -> int:
         now = utc_now()
         self.version = connection().execute(
-            update(_groups).where(_groups.c.id == self.id).values(version=_groups.c.version + 1, updated_at=now)
+            update(_groups).where(_groups.c.id == self.id)
+            .values(version=_groups.c.version + 1, updated_at=now)
             .returning(_groups.c.version)).scalar_one()
         self.updated_at = now
         return self.version
@@ -171,8 +177,8 @@ class StoredGroup:
 
 _groups = Group.__table__
 _members = GroupGame.__table__
-_MEMBERS = (select(_games.c.id, _games.c.token, _games.c.view_token, _games.c.title, _games.c.version,
-                   _games.c.created_at, _games.c.updated_at)
+_MEMBERS = (select(_games.c.id, _games.c.token, _games.c.view_token, _games.c.title,
+                   _games.c.version, _games.c.created_at, _games.c.updated_at)
             .join(_members, _members.c.game_id == _games.c.id)
             .where(_members.c.group_id == bindparam("group"), _members.c.active.is_(True))
             .order_by(_members.c.position))
@@ -182,7 +188,8 @@ _MARK = (select(func.count(), func.coalesce(func.sum(_games.c.version), 0))
 _PLACE = select(_members).where(_members.c.game_id == bindparam("game"))
 _COUNT = (select(func.count()).select_from(_members)
           .where(_members.c.group_id == bindparam("group"), _members.c.active.is_(True)))
-_GROUP_BY_TOKEN = select(_groups).where(or_(_groups.c.token == bindparam("t"), _groups.c.view_token == bindparam("t")))
+_GROUP_BY_TOKEN = select(_groups).where(or_(_groups.c.token == bindparam("t"),
+                                            _groups.c.view_token == bindparam("t")))
 _DATA = select(_games.c.id, _games.c.data).where(_games.c.id.in_(bindparam("ids", expanding=True)))
 
 

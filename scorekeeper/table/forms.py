@@ -1,5 +1,5 @@
-"""The forms of the changes at the table (RULES.md §7): someone arrives, a seat changes, someone sits out,
-the rules change, the game ends.
+"""The forms of the changes at the table (RULES.md §7): someone arrives, a seat changes, someone
+sits out, the rules change, the game ends.
 """
 
 from __future__ import annotations
@@ -24,8 +24,6 @@ STARTS = {"zero": "0", "lowest": N_("the lowest total"), "average": N_("the othe
           "number": N_("a number")}
 
 
-
-
 class ArriveForm(VersionForm):
     """A late arrival (RULES.md §7): their name, the gap they sit in (before whom: 1 to the number
     of players, clockwise from the first), and what they start with."""
@@ -45,14 +43,16 @@ class ArriveForm(VersionForm):
     def validate_start(self, field: SelectField) -> None:
         typed = self.points.data is not None
         if field.data not in STARTS:
-            if not typed:  # a number typed without its choice (no JavaScript to tick it) is that choice
+            # A number typed without its choice (no JavaScript to tick it) is that choice
+            if not typed:
                 raise ValidationError(_("choose what they start with"))
             field.data = "number"
         elif field.data == "number" and not typed and not self.points.process_errors:
             raise ValidationError(_("type the number they start with, such as 10 or -5"))
         elif field.data != "number" and typed:
-            raise ValidationError(_("%(number)s is typed as a number, but %(choice)s is chosen: choose one of the two",
-                                    number=self.points._value(), choice=_(STARTS[field.data])))
+            raise ValidationError(_("%(number)s is typed as a number, but %(choice)s is chosen: "
+                                    "choose one of the two", number=self.points._value(),
+                                    choice=_(STARTS[field.data])))
 
     def starting(self, offered: Mapping[str, int]) -> int:
         """The starting score chosen: one of those ``offered`` (by name), or the number typed."""
@@ -68,8 +68,8 @@ class SeatsField(Field):
     def process_formdata(self, valuelist: list[Any]) -> None:
         self.data: list[int] = []
         if len(valuelist) > MAX_PLAYERS:
-            raise ValueError(ngettext("at most %(num)s player can be chosen", "at most %(num)s players can be chosen",
-                                      MAX_PLAYERS))
+            raise ValueError(ngettext("at most %(num)s player can be chosen",
+                                      "at most %(num)s players can be chosen", MAX_PLAYERS))
         for raw in valuelist:
             try:
                 seat = values.whole(str(raw), _("A player"), 0, MAX_PLAYERS - 1)
@@ -82,7 +82,8 @@ class SeatsField(Field):
 class PlayerForm(VersionForm):
     """A change at the table for one player: leaves, comes back."""
 
-    player = WholeNumberField(_l("Player"), 0, MAX_PLAYERS - 1, validators=[InputRequired(_l("choose who it is"))])
+    player = WholeNumberField(_l("Player"), 0, MAX_PLAYERS - 1,
+                              validators=[InputRequired(_l("choose who it is"))])
 
 
 class SitOutForm(VersionForm):
@@ -95,7 +96,8 @@ class SitOutForm(VersionForm):
 
 
 class RulesForm(VersionForm):
-    """New rules for a game under way: a preset and house rules (its stakes are changed on their own)."""
+    """New rules for a game under way: a preset and house rules (its stakes are changed on their
+    own)."""
 
     preset = SelectField(_l("Rules"), choices=list(PRESETS), default="oh-hell")
     rules = FormField(HouseRulesForm)
@@ -106,10 +108,12 @@ class RulesForm(VersionForm):
 
     @staticmethod
     def shown(rules_input: Mapping[str, Any]) -> dict[str, Any]:
-        """A game's ``rules`` as the form's fields show them: numbers as text, true and false as yes and no.
+        """A game's ``rules`` as the form's fields show them: numbers as text, true and false as yes
+        and no.
 
         >>> RulesForm.shown({"max_cards": 7, "spades_double": True, "zero_bid": "5+n"})
-        {'preset': 'oh-hell', 'rules': {'max_cards': '7', 'spades_double': 'yes', 'zero_bid': '5+n'}}
+        {'preset': 'oh-hell',
+         'rules': {'max_cards': '7', 'spades_double': 'yes', 'zero_bid': '5+n'}}
         """
         texts = {name: ("yes" if value else "no") if isinstance(value, bool) else str(value)
                  for name, value in rules_input.items() if name != "preset"}

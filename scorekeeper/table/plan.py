@@ -1,8 +1,8 @@
 """Changes at the table to what is still to come (RULES.md §7): the plan of hand sizes (or, for a
 game without one, when it ends), the rules of the whole game, and a new game for the same table.
 
-Every change goes through the changes layer (``changes.apply``), as the game page's do: the game file
-is changed by a ``changes.edits`` function, replayed, and stored only when the rules accept it.
+Every change goes through the changes layer (``changes.apply``), as the game page's do: the game
+file is changed by a ``changes.edits`` function, replayed, and stored only when the rules accept it.
 """
 
 from __future__ import annotations
@@ -37,9 +37,10 @@ from .views import Dealable
 
 bp = Blueprint("plan", __name__)
 
-#: What "rebuild the rest" can deal, n being the top hand: pattern → its words (translated where shown).
-SHAPES = {"down": N_("down: n, n−1 … 1"), "up": N_("up: 1, 2 … n"), "down-up": N_("down and up: n … 1 … n"),
-          "up-down": N_("up and down: 1 … n … 1")}
+#: What "rebuild the rest" can deal, n being the top hand: pattern → its words (translated where
+#: shown).
+SHAPES = {"down": N_("down: n, n−1 … 1"), "up": N_("up: 1, 2 … n"),
+          "down-up": N_("down and up: n … 1 … n"), "up-down": N_("up and down: 1 … n … 1")}
 #: The posted value that keeps the no-trump marks shown while the plan is edited.
 MARKS = "nt"
 
@@ -58,7 +59,8 @@ class Draft(NamedTuple):
 
     def rows(self, sizes: list[HandSize]) -> Draft:
         """The same page with these deals to come."""
-        return self._replace(cards=[str(cards) for cards, _ in sizes], no_trump=[nt for _, nt in sizes])
+        return self._replace(cards=[str(cards) for cards, _ in sizes],
+                             no_trump=[nt for _, nt in sizes])
 
 
 def _to_come(gamefile: GameFile) -> list[HandSize]:
@@ -95,8 +97,8 @@ def _posted(form: Mapping[str, Any], gamefile: GameFile) -> tuple[Draft, list[st
             no_trump.append(False)
             errors.append(sentence(str(exc)))
     version = read_tap(form, {"version": BID_TAP["version"]}).numbers["version"]
-    draft = Draft([text or "" for text in texts[:last + 1]], no_trump, version, form.get("marks") == MARKS,
-                  form.get("shape", "down"), form.get("top", ""))
+    draft = Draft([text or "" for text in texts[:last + 1]], no_trump, version,
+                  form.get("marks") == MARKS, form.get("shape", "down"), form.get("top", ""))
     return draft, [*errors, *(e for e in refused if e not in errors)]
 
 
@@ -122,17 +124,20 @@ def _sizes(draft: Draft, gamefile: GameFile) -> tuple[list[HandSize], list[str]]
     first, played = len(gamefile.game.deals) + 1, len(edits.played_sizes(gamefile))
     for row, (text, no_trump) in enumerate(zip(draft.cards, draft.no_trump)):
         if not text.strip():
-            errors.append(_("Deal %(deal)s has no number of cards: type one, or remove the deal.", deal=first + row))
+            errors.append(_("Deal %(deal)s has no number of cards: type one, or remove the deal.",
+                            deal=first + row))
             continue
         try:
-            sizes.append((values.whole(text, _("Deal %(deal)s's hand", deal=first + row), 1, MAX_HAND), no_trump))
+            sizes.append((values.whole(text, _("Deal %(deal)s's hand", deal=first + row), 1,
+                                       MAX_HAND), no_trump))
         except RulesError as exc:
             errors.append(sentence(str(exc)))
     if played + len(draft.cards) > MAX_SEQUENCE:
-        errors.append(ngettext("A plan has at most %(most)s deals in all: %(num)s is dealt, so at most %(left)s "
-                               "can come.",
-                               "A plan has at most %(most)s deals in all: %(num)s are dealt, so at most %(left)s "
-                               "can come.", played, most=MAX_SEQUENCE, left=MAX_SEQUENCE - played))
+        errors.append(ngettext("A plan has at most %(most)s deals in all: %(num)s is dealt, "
+                               "so at most %(left)s can come.",
+                               "A plan has at most %(most)s deals in all: %(num)s are dealt, "
+                               "so at most %(left)s can come.", played, most=MAX_SEQUENCE,
+                               left=MAX_SEQUENCE - played))
     return sizes, errors
 
 
@@ -176,7 +181,8 @@ def _plan_page(found: StoredGame, gamefile: GameFile, draft: Draft, error: str =
     page = render_template("plan/plan.html", game=found, file=gamefile, draft=draft, error=error,
                            dealt=played[:-1] if current else played, current=current,
                            first=len(state.deals) + 1, room=MAX_SEQUENCE - len(played), marks=marks,
-                           this_deal=_this_deal(gamefile), shapes={shape: _(words) for shape, words in SHAPES.items()})
+                           this_deal=_this_deal(gamefile),
+                           shapes={shape: _(words) for shape, words in SHAPES.items()})
     return no_store(make_response(page, status))
 
 
@@ -188,7 +194,8 @@ def _planned(gamefile: GameFile) -> str:
     to_come = len(state.schedule) - len(state.deals)
     if not to_come:
         return _("The plan is changed: this deal is the last.")
-    return ngettext("The plan is changed: %(num)s deal to come.", "The plan is changed: %(num)s deals to come.", to_come)
+    return ngettext("The plan is changed: %(num)s deal to come.",
+                    "The plan is changed: %(num)s deals to come.", to_come)
 
 
 @bp.route("/g/<token>/plan", methods=("GET", "POST"))
@@ -239,7 +246,8 @@ def _end(found: StoredGame, gamefile: GameFile) -> Response:
                                             "version": found.version})
         return _end_page(found, gamefile, form)
     form = EndForm()
-    outcome = apply_posted(found, form, lambda doc: _set_end(doc, gamefile, form.deals.data, form.target.data))
+    outcome = apply_posted(found, form,
+                           lambda doc: _set_end(doc, gamefile, form.deals.data, form.target.data))
     if isinstance(outcome, Refused):
         return _end_page(found, gamefile, form, outcome.reason, outcome.status)
     if isinstance(outcome, Saved):
@@ -247,13 +255,16 @@ def _end(found: StoredGame, gamefile: GameFile) -> Response:
     return answered(found, outcome)
 
 
-def _set_end(doc: edits.Document, gamefile: GameFile, deals: int | None, target: int | None) -> None:
-    """``edits.set_end``, refused in the table's words when the deals dealt are more than the number asked."""
+def _set_end(doc: edits.Document, gamefile: GameFile, deals: int | None,
+             target: int | None) -> None:
+    """``edits.set_end``, refused in the table's words when the deals dealt are more than the number
+    asked."""
     dealt = len(gamefile.game.deals)
     if deals is not None and deals < dealt:
-        raise edits.EditError(ngettext("%(num)s deal has been dealt already: the game can't end after %(deals)s.",
-                                       "%(num)s deals have been dealt already: the game can't end after %(deals)s.",
-                                       dealt, deals=deals))
+        raise edits.EditError(ngettext("%(num)s deal has been dealt already: "
+                                       "the game can't end after %(deals)s.",
+                                       "%(num)s deals have been dealt already: "
+                                       "the game can't end after %(deals)s.", dealt, deals=deals))
     edits.set_end(doc, deals, target)
 
 
@@ -268,11 +279,13 @@ def _ends(gamefile: GameFile) -> str:
     """When the game now ends, in words."""
     rules = gamefile.rules
     if rules.deals is not None and rules.target is not None:
-        text = ngettext("The game now ends after %(num)s deal or when a total reaches %(target)s, whichever comes "
-                        "first.", "The game now ends after %(num)s deals or when a total reaches %(target)s, "
+        text = ngettext("The game now ends after %(num)s deal or when a total reaches %(target)s, "
+                        "whichever comes first.",
+                        "The game now ends after %(num)s deals or when a total reaches %(target)s, "
                         "whichever comes first.", rules.deals, target=points(rules.target))
     elif rules.deals is not None:
-        text = ngettext("The game now ends after %(num)s deal.", "The game now ends after %(num)s deals.", rules.deals)
+        text = ngettext("The game now ends after %(num)s deal.",
+                        "The game now ends after %(num)s deals.", rules.deals)
     elif rules.target is not None:
         text = _("The game now ends when a total reaches %(target)s.", target=points(rules.target))
     else:
@@ -282,11 +295,13 @@ def _ends(gamefile: GameFile) -> str:
 
 @bp.route("/g/<token>/rules", methods=("GET", "POST"))
 def rules(token: str) -> Response:
-    """New rules for the whole game, previewed (the points and totals that change) before they are saved."""
+    """New rules for the whole game, previewed (the points and totals that change) before they are
+    saved."""
     found = game_or_404(token, edit=True)
     gamefile = found.load()
     if request.method != "POST":
-        form = RulesForm(formdata=None, data={**RulesForm.shown(gamefile.rules_input), "version": found.version})
+        form = RulesForm(formdata=None,
+                         data={**RulesForm.shown(gamefile.rules_input), "version": found.version})
         return _rules_page(found, gamefile, form)
     form = RulesForm()
 
@@ -316,7 +331,8 @@ def rules(token: str) -> Response:
     except (RulesError, edits.EditError) as exc:
         return _rules_page(found, gamefile, form, sentence(str(exc)), 422)
     page = render_template("plan/preview.html", game=found, file=gamefile, form=form,
-                           words=_rules_words(gamefile, changed), change=board.rules_change(gamefile, changed),
+                           words=_rules_words(gamefile, changed),
+                           change=board.rules_change(gamefile, changed),
                            same=_same(gamefile.rules_input, changed.rules_input))
     return no_store(make_response(page))
 
@@ -331,7 +347,8 @@ def _rules_page(found: StoredGame, gamefile: GameFile, form: RulesForm, error: s
 def _same(old: Mapping[str, Any], new: Mapping[str, Any]) -> bool:
     """Whether two games' rules are the same as written (a preset left out is Oh Hell).
 
-    >>> _same({"max_cards": 5}, {"preset": "oh-hell", "max_cards": 5}), _same({}, {"preset": "kachuful"})
+    >>> (_same({"max_cards": 5}, {"preset": "oh-hell", "max_cards": 5}),
+    ...  _same({}, {"preset": "kachuful"}))
     (True, False)
     """
     return {"preset": "oh-hell", **old} == {"preset": "oh-hell", **new}
@@ -362,14 +379,19 @@ def again(token: str) -> Response:
     found = game_or_404(token, edit=True)
     gamefile = found.load()
     if not gamefile.game.finished:
-        return game_page(found, _("Only a finished game can be played again: finish this one, or end it now."), 422)
+        return game_page(found, _("Only a finished game can be played again: finish this one, "
+                                  "or end it now."), 422)
     try:
         checked = parse(edits.play_again(gamefile))
     except RulesError as exc:
-        return game_page(found, sentence(_("The new game can't be set up: %(problem)s", problem=exc)), 422)
-    flash(_("A new game for the same table: %(player)s deals first.", player=checked.players[checked.first_dealer]),
+        return game_page(found, sentence(_("The new game can't be set up: %(problem)s",
+                                           problem=exc)), 422)
+    flash(_("A new game for the same table: %(player)s deals first.",
+            player=checked.players[checked.first_dealer]),
           "done")
-    # One new game per version of this one, however often it is asked for (a double tap, a resent form).
-    # The table's group keeps its next game; a club night's table puts nothing in its group (web/access.py).
+    # One new game per version of this one, however often it is asked for (a double tap, a resent
+    # form). The table's group keeps its next game; a club night's table puts nothing in its group
+    # (web/access.py).
     group = group_of(found) if Act.GROUP in access.offers(found) else None
-    return open_new(checked, derived_tokens(current_app.secret_key or "", "again", found.token, found.version), group)
+    return open_new(checked, derived_tokens(current_app.secret_key or "", "again", found.token,
+                                            found.version), group)

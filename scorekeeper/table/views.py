@@ -1,7 +1,9 @@
-"""Changes at the table (RULES.md §7): someone arrives, leaves, comes back or sits the next deal out.
+"""Changes at the table (RULES.md §7): someone arrives, leaves, comes back or sits the next deal
+out.
 
-Each is a change of the game file (``changes.edits``) written as every other one is (``changes.apply``):
-replayed, stored only when the rules accept it, refused with the reason and nothing stored.
+Each is a change of the game file (``changes.edits``) written as every other one is
+(``changes.apply``): replayed, stored only when the rules accept it, refused with the reason and
+nothing stored.
 """
 
 from __future__ import annotations
@@ -76,7 +78,8 @@ def _playing(gamefile: GameFile, change: Change) -> Change:
     return checked
 
 
-def _deal_to_come(gamefile: GameFile, check: Dealable, token: str, refusal: Callable[[int], str]) -> None:
+def _deal_to_come(gamefile: GameFile, check: Dealable, token: str,
+                  refusal: Callable[[int], str]) -> None:
     """Refused (EditError, with the way out) while the last deal is being played: a change at the
     table takes effect from the next deal, and there is none; ``refusal`` says so, given the number
     of the last deal."""
@@ -87,7 +90,8 @@ def _deal_to_come(gamefile: GameFile, check: Dealable, token: str, refusal: Call
         raise edits.EditError(refusal(number - 1))
 
 
-def _page(template: str, game: StoredGame, error: str = "", status: int = 200, **shown: Any) -> Response:
+def _page(template: str, game: StoredGame, error: str = "", status: int = 200,
+          **shown: Any) -> Response:
     gamefile = game.load()
     names = gamefile.players
     page = render_template(template, game=game, file=gamefile, names=names, error=error,
@@ -100,7 +104,8 @@ def _arrival_warning(game: StoredGame, gamefile: GameFile) -> tuple[str, dict[st
     """Before a name is typed: whether one more player would make a deal still to come too big
     (the same check as the arrival's own), and the way out."""
     document, taken = game.document, {name.casefold() for name in gamefile.players}
-    stand_in = next(name for k in count(len(taken) + 1) if (name := f"Player {k}").casefold() not in taken)
+    stand_in = next(name for k in count(len(taken) + 1)
+                    if (name := f"Player {k}").casefold() not in taken)
     edits.arrive(document, stand_in, len(gamefile.players))
     check = Dealable(game.token)
     try:
@@ -116,14 +121,16 @@ def _arrive_page(game: StoredGame, form: ArriveForm, error: str = "", status: in
                  way_out: dict[str, str] | None = None) -> Response:
     gamefile = game.load()
     full = len(gamefile.players) >= MAX_PLAYERS
-    warning, links = ("", {}) if error or full or _closed(gamefile) else _arrival_warning(game, gamefile)
+    warning, links = (("", {}) if error or full or _closed(gamefile)
+                      else _arrival_warning(game, gamefile))
     return _page("table/arrive.html", game, error, status, form=form, full=full, warning=warning,
                  way_out=way_out or links, offered=edits.starting_scores(gamefile))
 
 
 @bp.route("/g/<token>/arrive", methods=("GET", "POST"))
 def arrive(token: str) -> Response:
-    """Someone arrives: their name, where they sit, what they start with; dealt in from the next deal."""
+    """Someone arrives: their name, where they sit, what they start with; dealt in from the next
+    deal."""
     found = game_or_404(token, edit=True)
     form = ArriveForm()  # reads the post only on POST: HEAD and OPTIONS change nothing
     if request.method != "POST":
@@ -132,25 +139,33 @@ def arrive(token: str) -> Response:
     offered, number = edits.starting_scores(gamefile), len(gamefile.game.deals) + 1
 
     def change(doc: edits.Document) -> None:
-        start = form.starting(offered)  # read once the form is checked: a number typed is its choice
+        # Read once the form is checked: a number typed is its choice
+        start = form.starting(offered)
         if len(doc["players"]) >= MAX_PLAYERS:
-            raise edits.EditError(ngettext("This game has %(num)s player already, as many as a game can have.",
-                                           "This game has %(num)s players already, as many as a game can have.",
-                                           MAX_PLAYERS))
+            raise edits.EditError(ngettext("This game has %(num)s player already, "
+                                           "as many as a game can have.",
+                                           "This game has %(num)s players already, "
+                                           "as many as a game can have.", MAX_PLAYERS))
         name = form.name.data or ""
-        same = [player for player in doc["players"] if values.name_key(player) == values.name_key(name)]
+        same = [player for player in doc["players"]
+                if values.name_key(player) == values.name_key(name)]
         if same:
-            raise edits.EditError(_("%(player)s is in this game already: every player needs a different name, "
+            raise edits.EditError(_("%(player)s is in this game already: "
+                                    "every player needs a different name, "
                                     "so add an initial or choose a nickname", player=same[0]))
         if start and number == 1:
-            raise edits.EditError(_("No deal has been played yet: the new player starts at 0 like everyone"))
+            raise edits.EditError(_("No deal has been played yet: "
+                                    "the new player starts at 0 like everyone"))
         if start and gamefile.rules.cooperative:
-            raise edits.EditError(_("A cooperative game keeps no points: the new player starts with none"))
+            raise edits.EditError(_("A cooperative game keeps no points: "
+                                    "the new player starts with none"))
         if gamefile.game.tiebreak:
-            raise edits.EditError(_("The game is over but for its tie-break: there is no deal to deal %(player)s in. "
+            raise edits.EditError(_("The game is over but for its tie-break: "
+                                    "there is no deal to deal %(player)s in. "
                                     "Play again to start a new game with them", player=name))
         _deal_to_come(gamefile, check, token,
-                      lambda last: _("Deal %(deal)s is the last deal: there is no deal to deal %(player)s in. "
+                      lambda last: _("Deal %(deal)s is the last deal: "
+                                     "there is no deal to deal %(player)s in. "
                                      "Change the plan first to play on", deal=last, player=name))
         edits.arrive(doc, name, form.seat.data or 0, start)
 
@@ -158,8 +173,8 @@ def arrive(token: str) -> Response:
         scored = number > 1 and not gamefile.rules.cooperative
         start = points(form.starting(offered)) if scored else ""
         if scored:
-            return _("%(player)s joins at deal %(deal)s with %(points)s.", player=form.name.data, deal=number,
-                     points=start)
+            return _("%(player)s joins at deal %(deal)s with %(points)s.", player=form.name.data,
+                     deal=number, points=start)
         return _("%(player)s joins at deal %(deal)s.", player=form.name.data, deal=number)
 
     check = Dealable(token)
@@ -171,15 +186,15 @@ def arrive(token: str) -> Response:
     return answered(found, outcome)
 
 
-def _seats_page(game: StoredGame, error: str = "", status: int = 200, way_out: dict[str, str] | None = None,
-                **kept: Any) -> Response:
+def _seats_page(game: StoredGame, error: str = "", status: int = 200,
+                way_out: dict[str, str] | None = None, **kept: Any) -> Response:
     """Who leaves, sits out or comes back (one page, three small forms)."""
     gamefile = game.load()
     number = len(gamefile.game.deals) + 1
     gone = board.gone(gamefile)
     out = board.sitting_out(gamefile, number)
-    return _page("table/leave.html", game, error, status, at=edits.at_the_table(gamefile), gone=gone,
-                 out=out, back=sorted([*gone, *out]), notes=board.seat_notes(gamefile),
+    return _page("table/leave.html", game, error, status, at=edits.at_the_table(gamefile),
+                 gone=gone, out=out, back=sorted([*gone, *out]), notes=board.seat_notes(gamefile),
                  way_out=way_out or {}, kept=kept)
 
 
@@ -200,7 +215,8 @@ def leave(token: str) -> Response:
         return _("%(player)s leaves before the first deal.", player=name)
 
     check = Dealable(token)  # who is at deal 1 sizes the pattern for the deals after it
-    outcome = apply_posted(found, form, _playing(gamefile, lambda doc: edits.leave(doc, seat or 0)), check=check)
+    outcome = apply_posted(found, form, _playing(gamefile, lambda doc: edits.leave(doc, seat or 0)),
+                           check=check)
     if isinstance(outcome, Refused):
         return _seats_page(found, outcome.reason, outcome.status, check.links, leaving=seat)
     if isinstance(outcome, Saved):
@@ -217,16 +233,18 @@ def sit_out(token: str) -> Response:
 
     def done() -> str:
         names = listed([gamefile.players[seat] for seat in sorted(seats)])
-        return ngettext("%(players)s sits out deal %(deal)s.", "%(players)s sit out deal %(deal)s.", len(seats),
-                        players=names, deal=number)
+        return ngettext("%(players)s sits out deal %(deal)s.", "%(players)s sit out deal %(deal)s.",
+                        len(seats), players=names, deal=number)
 
     def change(doc: edits.Document) -> None:
         _deal_to_come(gamefile, check, token,
-                      lambda last: _("Deal %(deal)s is the last deal: there is no deal after it to sit out. "
+                      lambda last: _("Deal %(deal)s is the last deal: "
+                                     "there is no deal after it to sit out. "
                                      "Change the plan first to play on", deal=last))
         edits.sit_out(doc, seats)
 
-    check = Dealable(token)  # a sit-out of deal 1 sizes the pattern for fewer players than the deals after it
+    # A sit-out of deal 1 sizes the pattern for fewer players than the deals after it
+    check = Dealable(token)
     outcome = apply_posted(found, form, _playing(gamefile, change), check=check)
     if isinstance(outcome, Refused):
         return _seats_page(found, outcome.reason, outcome.status, check.links, sitting=seats)
@@ -251,8 +269,9 @@ def come_back(token: str) -> Response:
     def change(doc: edits.Document) -> None:
         if left:  # who was to sit the next deal out may play the last one after all
             _deal_to_come(gamefile, check, token,
-                          lambda last: _("Deal %(deal)s is the last deal: there is no deal after it for %(player)s to "
-                                         "come back at. Change the plan first to play on", deal=last,
+                          lambda last: _("Deal %(deal)s is the last deal: "
+                                         "there is no deal after it for %(player)s to come back "
+                                         "at. Change the plan first to play on", deal=last,
                                          player=gamefile.players[seat]))
         edits.come_back(doc, seat)
 

@@ -3,11 +3,14 @@ change to a game names what it does, and ``refusal`` alone decides; the pages of
 ``offers`` says. No view or template decides for itself. (A read-only link changes nothing: it is
 refused before, by ``web.site.game_or_404``.)
 
-| role | its link | may, on its game |
-|---|---|---|
-| editor | the edit link of a game outside any club night | everything |
-| scorer | a club night's table game's edit link | play and correct it while its round is the current one and the director has not ended it; take back "End the game now" while its round is not finished |
-| director | the same link, on a phone that opened the night's director's page | play and correct it, reopen it, whatever its round |
+The roles (by the link used) and what each may do on its game:
+
+- editor (the edit link of a game outside any club night): everything;
+- scorer (a club night's table game's edit link): play and correct it while its round is the
+  current one and the director has not ended it; take back "End the game now" while its round is
+  not finished;
+- director (the same link, on a phone that opened the night's director's page): play and correct
+  it, reopen it, whatever its round.
 
 A table game's rules and title are the club night's, and the night's standings count it: its own
 link can't change them, delete it, or put it in a group (it is in the night's group), and it never
@@ -64,10 +67,11 @@ KEEP_DIRECTED = 20
 
 
 def directing(event_id: int) -> None:
-    """This phone opened a club night's director's page: it holds the director's link, and the night's
-    table games' links carry the director's authority on it (EVENTS.md: "the director's page opens any
-    table game with the director's authority")."""
-    kept = [event_id, *(other for other in session.get(DIRECTS, []) if other != event_id)][:KEEP_DIRECTED]
+    """This phone opened a club night's director's page: it holds the director's link, and the
+    night's table games' links carry the director's authority on it (EVENTS.md: "the director's page
+    opens any table game with the director's authority")."""
+    kept = [event_id,
+            *(other for other in session.get(DIRECTS, []) if other != event_id)][:KEEP_DIRECTED]
     if session.get(DIRECTS) != kept:
         session[DIRECTS] = kept
 
@@ -87,24 +91,28 @@ def refusal(game: StoredGame, act: Act) -> str | None:
         return None
     if act not in MAY[role]:
         return {
-            Act.RULES: _("This game is a table of %(event)s: its rules and its title are the club night's, and "
-                         "stay as they are.", event=place.event),
-            Act.DELETE: _("This game is a table of %(event)s: the club night counts it, so it can't be deleted.",
-                          event=place.event),
-            Act.GROUP: _("This game is a table of %(event)s: it is in the club night's group already.",
+            Act.RULES: _("This game is a table of %(event)s: "
+                         "its rules and its title are the club night's, and stay as they are.",
                          event=place.event),
+            Act.DELETE: _("This game is a table of %(event)s: the club night counts it, "
+                          "so it can't be deleted.", event=place.event),
+            Act.GROUP: _("This game is a table of %(event)s: "
+                         "it is in the club night's group already.", event=place.event),
         }[act]
     if role is Role.DIRECTOR:
         return None
     if not place.current:
-        return _("Round %(round)s of %(event)s is over: only the club night's organiser can change its games now.",
-                 round=place.round, event=place.event)
+        return _("Round %(round)s of %(event)s is over: "
+                 "only the club night's organiser can change its games now.", round=place.round,
+                 event=place.event)
     if place.closed:
-        return _("The club night's organiser ended table %(table)s of round %(round)s: only the organiser can "
-                 "change its game now.", table=place.table, round=place.round)
+        return _("The club night's organiser ended table %(table)s of round %(round)s: "
+                 "only the organiser can change its game now.", table=place.table,
+                 round=place.round)
     if act is Act.RESUME and place.finished():
-        return _("Round %(round)s of %(event)s is finished: only the club night's organiser can reopen its games.",
-                 round=place.round, event=place.event)
+        return _("Round %(round)s of %(event)s is finished: "
+                 "only the club night's organiser can reopen its games.", round=place.round,
+                 event=place.event)
     return None
 
 
@@ -119,8 +127,8 @@ def offers(game: StoredGame) -> frozenset[Act]:
 
 
 def group_token(game: StoredGame, edit_token: str, view_token: str) -> str:
-    """The link to a game's group its edit link may show: the group's edit link, or its read-only one
-    for a club night's table game."""
+    """The link to a game's group its edit link may show: the group's edit link, or its read-only
+    one for a club night's table game."""
     return edit_token if Act.GROUP in offers(game) else view_token
 
 
@@ -128,4 +136,5 @@ def add_to_group(group: StoredGroup, token: str) -> str:
     """Put the game of a link in a group (``changes.groups.add_game``), as far as the link may:
     a club night's table game is in its night's group only ("night")."""
     game, editable = find_game(token)
-    return add_game(group, game, editable=editable, may=game is not None and Act.GROUP in offers(game))
+    return add_game(group, game, editable=editable,
+                    may=game is not None and Act.GROUP in offers(game))

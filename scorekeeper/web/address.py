@@ -29,7 +29,8 @@ PROBE = ("10.254.254.254", 9)
 
 
 def is_loopback(host: str) -> bool:
-    """Whether a host (a name, or an IPv4 or IPv6 address, bracketed or not) is this computer itself.
+    """Whether a host (a name, or an IPv4 or IPv6 address, bracketed or not) is this computer
+    itself.
 
     >>> [is_loopback(h) for h in ("localhost", "127.0.0.1", "[::1]", "app.localhost", "0.0.0.0")]
     [True, True, True, True, False]
@@ -110,7 +111,8 @@ class Shared:
 
 def share_links(links: Mapping[str, str], listening_on: str, public_url: str = "") -> Shared:
     """The links other phones can open, given the links as the page was opened and the address
-    the server listens on (the request's SERVER_NAME: werkzeug and gunicorn put the bound address there)."""
+    the server listens on (the request's SERVER_NAME: werkzeug and gunicorn put the bound address
+    there)."""
     opened_as = urlsplit(next(iter(links.values()), "")).hostname or ""
     if public_url:
         return Shared({k: on_base(v, public_url) for k, v in links.items()}, "public", opened_as,
@@ -127,7 +129,8 @@ def share_links(links: Mapping[str, str], listening_on: str, public_url: str = "
 
 @click.command("address")
 @click.option("--port", default=5000, show_default=True, help="The port the server listens on.")
-@click.option("--host", default="0.0.0.0", show_default=True, help="The address the server listens on.")
+@click.option("--host", default="0.0.0.0", show_default=True,
+              help="The address the server listens on.")
 @with_appcontext
 def address_command(port: int, host: str) -> None:
     """Print the address other phones can open, with a QR code of it, before the server starts; or,
@@ -135,13 +138,14 @@ def address_command(port: int, host: str) -> None:
     public = current_app.config.get("PUBLIC_URL", "")
     if is_loopback(host) and not public:
         shown = f"[{host.strip('[]')}]" if ":" in host else host
-        click.echo(f"Only this computer can open http://{shown}:{port}/ (the server listens on {host} only: "
-                   "HOST=0.0.0.0 lets the other phones on this network in)")
+        click.echo(f"Only this computer can open http://{shown}:{port}/ (the server listens on "
+                   f"{host} only: HOST=0.0.0.0 lets the other phones on this network in)")
         return
     lan = lan_address()
     url = public or (f"http://{lan}:{port}/" if lan else "")
     if not url:
-        click.echo(f"No network address found: only this computer can open http://localhost:{port}/")
+        click.echo("No network address found: "
+                   f"only this computer can open http://localhost:{port}/")
         return
     click.echo(f"\nOther phones on this network can open {url}\n{qr.terminal(url)}\n")
 

@@ -40,7 +40,8 @@ def local_path(value: object, default: str) -> str:
     """An address on this site to go back to (a path, its query included), else ``default``: never
     another site (``//host``, ``/\\host``, ``https://…``), never more than MAX_PATH characters.
 
-    >>> local_path("/g/abc?x=1", "/"), local_path("//evil.example", "/"), local_path("https://x", "/")
+    >>> (local_path("/g/abc?x=1", "/"), local_path("//evil.example", "/"),
+    ...  local_path("https://x", "/"))
     ('/g/abc?x=1', '/', '/')
     """
     if isinstance(value, str) and len(value) <= MAX_PATH and _LOCAL_PATH.fullmatch(value):
@@ -168,9 +169,11 @@ def _whole(value: int, code: str) -> str:
 
 def typed_amount(text: str) -> str:
     """An amount typed in a field of this page, as the game file writes it: the page's decimal
-    sign read as a point ("0,05" on a Dutch page is "0.05"); a point stays a point in any language."""
+    sign read as a point ("0,05" on a Dutch page is "0.05"); a point stays a point in any
+    language."""
     sign = numbers.get_decimal_symbol(current())
-    return text.replace(sign, ".") if sign != "." and "." not in text and text.count(sign) == 1 else text
+    return (text.replace(sign, ".") if sign != "." and "." not in text and text.count(sign) == 1
+            else text)
 
 
 def amount_field(text: object) -> str:
@@ -180,8 +183,8 @@ def amount_field(text: object) -> str:
 
 
 def _numbers_written(app: Flask) -> None:
-    """The templates' ``_``, ``ngettext`` and ``pgettext`` (and ``{% trans %}``) write a number put in
-    a placeholder as the page's language does, as the core's sentences do (``words.filled``)."""
+    """The templates' ``_``, ``ngettext`` and ``pgettext`` (and ``{% trans %}``) write a number put
+    in a placeholder as the page's language does, as the core's sentences do (``words.filled``)."""
     found = app.jinja_env.globals
     gettext, plural, context = found["gettext"], found["ngettext"], found["pgettext"]
 
@@ -205,7 +208,8 @@ def _template_globals() -> dict[str, object]:
 
 
 def init_app(app: Flask) -> None:
-    """Install Flask-Babel with the catalogs in translations/, the language switch and the core's words."""
+    """Install Flask-Babel with the catalogs in translations/, the language switch and the core's
+    words."""
     babel.init_app(app, locale_selector=select)
     app.jinja_env.policies["ext.i18n.trimmed"] = True  # as babel.cfg extracts them
     words.use(lambda message: get_translations().ugettext(message),
@@ -217,7 +221,9 @@ def init_app(app: Flask) -> None:
     app.before_request(_read_parameter)
     app.after_request(_vary)
     app.context_processor(_template_globals)
-    # Said in the page's language: never worked out once as the template is compiled ("0.05" | amount_field).
-    app.jinja_env.filters.update(in_sentence=in_sentence, number=pass_context(lambda _, value: number(value)),
+    # Said in the page's language: never worked out once as the template is compiled ("0.05" |
+    # amount_field).
+    app.jinja_env.filters.update(in_sentence=in_sentence,
+                                 number=pass_context(lambda _, value: number(value)),
                                  amount_field=pass_context(lambda _, value: amount_field(value)))
     app.add_url_rule("/language/<code>", "language", _switch)

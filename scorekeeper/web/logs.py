@@ -18,7 +18,8 @@ from gunicorn.glogging import Logger
 #: A run this long of a token's characters is taken for a token (a token has 43; words, paths and
 #: the names in a traceback are shorter).
 TOKEN = re.compile(r"[A-Za-z0-9_-]{32,}")
-#: What a log line keeps of a token: enough to tell two games apart in it, far too little to open one.
+#: What a log line keeps of a token: enough to tell two games apart in it, far too little to open
+#: one.
 SHOWN = 6
 
 
@@ -34,7 +35,8 @@ def redact(text: str) -> str:
 
 
 class Redact(logging.Filter):
-    """A logging filter that shortens the tokens of a record: its message, its exception, its stack."""
+    """A logging filter that shortens the tokens of a record: its message, its exception, its
+    stack."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         """Shorten the record's tokens; every record is kept."""
@@ -66,7 +68,9 @@ class GunicornLogger(Logger):
         super().setup(cfg)
         self.error_log.addFilter(REDACT)
 
-    def atoms(self, resp: Any, req: Any, environ: dict[str, Any], request_time: Any) -> dict[str, Any]:
+    def atoms(self, resp: Any, req: Any, environ: dict[str, Any],
+              request_time: Any) -> dict[str, Any]:
         """The access log's fields, each text shortened where it holds a token."""
         found: dict[str, Any] = super().atoms(resp, req, environ, request_time)
-        return {name: redact(value) if isinstance(value, str) else value for name, value in found.items()}
+        return {name: redact(value) if isinstance(value, str) else value
+                for name, value in found.items()}

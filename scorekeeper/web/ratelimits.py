@@ -34,7 +34,8 @@ LIMITS = {
 
 
 def _starts_no_game() -> bool:
-    """Whether a post of the new-game form only previews or rearranges it (only "Start game" creates)."""
+    """Whether a post of the new-game form only previews or rearranges it (only "Start game"
+    creates)."""
     return request.form.get("action", "preview") != "start"
 
 
@@ -54,7 +55,8 @@ REFUSALS = {
     "games": N_("Too many new games have been started from this network in a short time."),
     "imports": N_("Too many files have been imported from this network in a short time."),
     "groups": N_("Too many groups have been started from this network in a short time."),
-    "sheets": N_("Too many printable sheets have been asked for from this network in a short time."),
+    "sheets": N_("Too many printable sheets have been asked for from this network in a short "
+                 "time."),
 }
 
 
@@ -64,10 +66,10 @@ def _made(response: Response) -> bool:
 
 
 def init_app(app: Flask, costs: Mapping[str, Callable[[], int]]) -> None:
-    """Limit the views of ``LIMITED`` for this app (unless ``RATELIMIT_ENABLED`` is off), counting in
-    ``RATELIMIT_STORAGE_URI``; a refusal is a 429 that says when to try again. A view of ``costs``
-    counts as many as its function says (a club night's round: its tables, each a new game), and
-    only when it made them."""
+    """Limit the views of ``LIMITED`` for this app (unless ``RATELIMIT_ENABLED`` is off), counting
+    in ``RATELIMIT_STORAGE_URI``; a refusal is a 429 that says when to try again. A view of
+    ``costs`` counts as many as its function says (a club night's round: its tables, each a new
+    game), and only when it made them."""
     enabled = values.boolean(app.config["RATELIMIT_ENABLED"], "RATELIMIT_ENABLED (the rate limits)")
     app.config["RATELIMIT_ENABLED"] = enabled
     if not enabled:
@@ -79,8 +81,9 @@ def init_app(app: Flask, costs: Mapping[str, Callable[[], int]]) -> None:
     for kind, views in LIMITED.items():
         for endpoint, (methods, unless) in views.items():
             cost = costs.get(endpoint)
-            limit = limiter.shared_limit(limits[kind], scope=kind, methods=methods, exempt_when=unless,
-                                         cost=cost or 1, deduct_when=_made if cost else None)
+            limit = limiter.shared_limit(limits[kind], scope=kind, methods=methods,
+                                         exempt_when=unless, cost=cost or 1,
+                                         deduct_when=_made if cost else None)
             app.view_functions[endpoint] = limit(app.view_functions[endpoint])
 
     def refused(exc: RateLimitExceeded) -> Response:
@@ -94,7 +97,8 @@ def init_app(app: Flask, costs: Mapping[str, Callable[[], int]]) -> None:
         else:
             going_on = _("Scores can still be entered in the games already started.")
             message = f"{message} {going_on}"
-            response = make_response(render_template("error.html", code=429, title=N_("Too many at once"),
+            response = make_response(render_template("error.html", code=429,
+                                                     title=N_("Too many at once"),
                                                      message=message), 429)
         response.headers["Retry-After"] = str(wait)
         return response

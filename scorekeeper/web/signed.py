@@ -49,7 +49,8 @@ class SessionInterface(SecureCookieSessionInterface):
         return self._signer_for(app)[1]
 
     def _signer_for(self, app: Flask) -> tuple[object, URLSafeTimedSerializer | None]:
-        """The app's current keys (the secret key and its fallbacks), and the signer made of them."""
+        """The app's current keys (the secret key and its fallbacks), and the signer made of
+        them."""
         keys = (app.secret_key, tuple(app.config["SECRET_KEY_FALLBACKS"] or ()))
         made = self._signer
         if made is None or made[0] != keys:

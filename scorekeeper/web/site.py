@@ -1,5 +1,5 @@
-"""What every page shares: CSRF protection, security headers, the look-up of a game's, a group's or a
-club night's link (404 when it leads nowhere), links to a game, error pages."""
+"""What every page shares: CSRF protection, security headers, the look-up of a game's, a group's or
+a club night's link (404 when it leads nowhere), links to a game, error pages."""
 
 from __future__ import annotations
 
@@ -47,14 +47,16 @@ def _parts() -> dict[str, tuple[str, str]]:
         parts = {}
         for name, endpoint in LINKS.items():
             if endpoint in current_app.view_functions:
-                before, _mark, after = url_for(endpoint, token=_MARK, _external=True).rpartition(_MARK)
+                before, _mark, after = (url_for(endpoint, token=_MARK, _external=True)
+                                        .rpartition(_MARK))
                 parts[name] = (before, after)
         return parts
 
     # By the address the app is reached at: what of the request ``url_for`` builds a link from.
     environ = request.environ
     address = tuple(environ.get(name) for name in _ADDRESS)
-    kept: LRU[dict[str, tuple[str, str]]] = current_app.extensions.setdefault("scorekeeper.links", LRU(16))
+    kept: LRU[dict[str, tuple[str, str]]] = current_app.extensions.setdefault(
+        "scorekeeper.links", LRU(16))
     return kept.get(address, build)
 
 
@@ -74,12 +76,14 @@ def game_links(game: StoredGame, editable: bool = True) -> dict[str, str]:
 
 
 def game_or_404(token: str, *, edit: bool) -> StoredGame:
-    """The game of a link; 404 when there is none, 403 when a read-only link is used to change it."""
+    """The game of a link; 404 when there is none, 403 when a read-only link is used to change
+    it."""
     game, editable = find_game(token)
     if game is None:
         no_game()
     if edit and not editable:
-        abort(403, _("This is the read-only link of a game: it can show the game but not change it."))
+        abort(403,
+              _("This is the read-only link of a game: it can show the game but not change it."))
     return game
 
 
@@ -100,7 +104,8 @@ def group_or_404(token: str, *, edit: bool) -> tuple[StoredGroup, bool]:
     if group is None:
         no_group()
     if edit and not editable:
-        abort(403, _("This is the read-only link of a group: it can show the group but not change it."))
+        abort(403,
+              _("This is the read-only link of a group: it can show the group but not change it."))
     return group, editable
 
 
@@ -111,7 +116,8 @@ def event_or_404(token: str, *, edit: bool) -> tuple[StoredEvent, bool]:
     if stored is None:
         abort(404, _("No event has this link: check that the whole link was opened."))
     if edit and not editable:
-        abort(403, _("This is the read-only link of an event: it shows the event but can't change it."))
+        abort(403,
+              _("This is the read-only link of an event: it shows the event but can't change it."))
     return stored, editable
 
 
@@ -123,7 +129,8 @@ _CONTAINERS = frozenset({dict, list})
 
 
 def _depth(value: object, limit: int) -> bool:
-    """Whether decoded JSON is nested no deeper than ``limit`` levels (level by level, no recursion).
+    """Whether decoded JSON is nested no deeper than ``limit`` levels (level by level, no
+    recursion).
 
     >>> _depth([1, {"a": [2]}], 3), _depth([1, {"a": [2]}], 2), _depth(7, 0)
     (True, False, True)
@@ -164,11 +171,13 @@ def read_json(raw: str | bytes) -> object:
         data = json.loads(raw)
     except json.JSONDecodeError as exc:
         # The problem is Python's own words (English): only the frame is translated.
-        raise ValueError(_("%(problem)s (line %(line)s)", problem=exc.msg, line=exc.lineno)) from None
+        raise ValueError(_("%(problem)s (line %(line)s)", problem=exc.msg,
+                           line=exc.lineno)) from None
     except UnicodeDecodeError:
         raise ValueError(_("it is not UTF-8 text")) from None
     except ValueError:  # Python reads no whole number of more than 4300 digits
-        raise ValueError(_("it holds a number of more than %(digits)s digits", digits=4300)) from None
+        raise ValueError(_("it holds a number of more than %(digits)s digits",
+                           digits=4300)) from None
     except RecursionError:
         raise ValueError(too_deep) from None
     if not _depth(data, MAX_DEPTH):
@@ -193,25 +202,27 @@ ERROR_TITLES = {400: N_("That request wasn't understood"), 403: N_("Not with thi
 #: names, for a code without a title of ours), in the page's language.
 ERROR_MESSAGES = {
     400: N_("The browser (or proxy) sent a request that this server could not understand."),
-    403: N_("You don't have the permission to access the requested resource. It is either read-protected or "
-            "not readable by the server."),
-    404: N_("The requested URL was not found on the server. If you entered the URL manually please check your "
-            "spelling and try again."),
+    403: N_("You don't have the permission to access the requested resource. "
+            "It is either read-protected or not readable by the server."),
+    404: N_("The requested URL was not found on the server. "
+            "If you entered the URL manually please check your spelling and try again."),
     405: N_("The method is not allowed for the requested URL."),
     415: N_("The server does not support the media type transmitted in the request."),
     429: N_("This user has exceeded an allotted request count. Try again later."),
-    500: N_("The server encountered an internal error and was unable to complete your request. Either the server "
-            "is overloaded or there is an error in the application."),
+    500: N_("The server encountered an internal error and was unable to complete your request. "
+            "Either the server is overloaded or there is an error in the application."),
 }
-ERROR_NAMES = {400: N_("Bad Request"), 403: N_("Forbidden"), 404: N_("Not Found"), 405: N_("Method Not Allowed"),
-               413: N_("Request Entity Too Large"), 415: N_("Unsupported Media Type"),
-               429: N_("Too Many Requests"), 500: N_("Internal Server Error")}
+ERROR_NAMES = {400: N_("Bad Request"), 403: N_("Forbidden"), 404: N_("Not Found"),
+               405: N_("Method Not Allowed"), 413: N_("Request Entity Too Large"),
+               415: N_("Unsupported Media Type"), 429: N_("Too Many Requests"),
+               500: N_("Internal Server Error")}
 CSRF_MESSAGE = N_("The form expired or was sent from elsewhere; nothing was changed — "
                   "reload and try again.")
 
 
 def error_name(exc: HTTPException) -> str:
-    """The name of an HTTP error's status (Werkzeug's), in the page's language when it is one of ours."""
+    """The name of an HTTP error's status (Werkzeug's), in the page's language when it is one of
+    ours."""
     code = exc.code or 500
     return _(ERROR_NAMES[code]) if exc.name == ERROR_NAMES.get(code) else exc.name
 
@@ -238,8 +249,8 @@ def _error_page(exc: HTTPException) -> tuple[str | Response, int, dict[str, str]
     """Errors as an HTML page (as JSON under /api/), with a sentence saying what happened; a 405
     says in ``Allow`` which methods the address answers."""
     code = exc.code or 500
-    headers = {"Allow": ", ".join(sorted(exc.valid_methods))} if isinstance(exc, MethodNotAllowed) and \
-        exc.valid_methods else {}
+    headers = ({"Allow": ", ".join(sorted(exc.valid_methods))}
+               if isinstance(exc, MethodNotAllowed) and exc.valid_methods else {})
     if isinstance(exc, ServiceUnavailable) and exc.retry_after is not None:
         headers["Retry-After"] = str(exc.retry_after)
     message = _(CSRF_MESSAGE) if isinstance(exc, CSRFError) else error_message(exc)
@@ -264,14 +275,16 @@ class JSONProvider(DefaultJSONProvider):
     """
 
     sort_keys = False
-    OPTIONS = orjson.OPT_NON_STR_KEYS | orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_DATACLASS
+    OPTIONS = (orjson.OPT_NON_STR_KEYS | orjson.OPT_PASSTHROUGH_DATETIME
+               | orjson.OPT_PASSTHROUGH_DATACLASS)
 
     def response(self, *args: Any, **kwargs: Any) -> Response:
         """A JSON response, as ``jsonify`` makes it (indented in debug mode)."""
         options = self.OPTIONS | orjson.OPT_APPEND_NEWLINE
         if self.compact is False or (self.compact is None and self._app.debug):
             options |= orjson.OPT_INDENT_2
-        body = orjson.dumps(self._prepare_response_obj(args, kwargs), default=self.default, option=options)
+        body = orjson.dumps(self._prepare_response_obj(args, kwargs), default=self.default,
+                            option=options)
         return self._app.response_class(body, mimetype=self.mimetype)
 
 
@@ -289,14 +302,16 @@ def _unreplayable(exc: GameFileError) -> tuple[str | Response, int]:
     """A stored game the rules no longer replay (stored before a bound it breaks): its pages say
     so, and where its game file can still be downloaded (as stored), corrected and imported."""
     message = _("This game can't be shown: it was stored before a limit it breaks — %(refusal)s. "
-                "Its game file can still be downloaded as it was stored, corrected and imported again.", refusal=exc)
+                "Its game file can still be downloaded as it was stored, "
+                "corrected and imported again.", refusal=exc)
     if request.path.startswith("/api/"):
         return jsonify(error=message), 409
     token = request.view_args.get("token") if request.view_args else None
     links = {} if token is None else {
-        "export": endpoint_url("play.export_file", token=token), "delete": endpoint_url("games.delete", token=token)}
-    return render_template("error.html", code=409, title=_("This game can't be shown"), message=message,
-                           links=links), 409
+        "export": endpoint_url("play.export_file", token=token),
+        "delete": endpoint_url("games.delete", token=token)}
+    return render_template("error.html", code=409, title=_("This game can't be shown"),
+                           message=message, links=links), 409
 
 
 class CountConverter(BaseConverter):
