@@ -1,4 +1,5 @@
-"""gunicorn's settings for scorekeeper, read from the project folder (``make serve``, the benchmarks).
+"""gunicorn's settings for scorekeeper, read from the project folder (``make serve``, the
+benchmarks).
 
 Workers, address and logs are given on the command line; this file holds what a worker does.
 """
