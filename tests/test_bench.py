@@ -15,8 +15,8 @@ BENCH = Path(__file__).resolve().parent.parent / "bench"
 #: The modules the scripts share: run through them, never on their own.
 HELPERS = {"harness.py", "baseline_app.py"}
 #: The scripts, each run as `.venv/bin/python bench/<script> --smoke`.
-SCRIPTS = ["bench_sheet.py", "club_night.py", "event_pages.py", "group_cold.py", "latency.py",
-           "load_tables.py", "run.py", "seating.py", "sheet_cases.py", "trace_tap.py",
+SCRIPTS = ["bench_sheet.py", "club_night.py", "event_pages.py", "followers.py", "group_cold.py",
+           "latency.py", "load_tables.py", "run.py", "seating.py", "sheet_cases.py", "trace_tap.py",
            "worst_cases.py"]
 
 
