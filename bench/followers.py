@@ -212,14 +212,19 @@ def statements(url: str, games: list[dict[str, str]]) -> None:
     view = games[0]["view"]
     version = client.get(f"/v/{view}/state?v=").get_json()["version"]
     seen: list[tuple[str, object]] = []
+
+    def record(*args: object) -> None:
+        seen.append((str(args[2]), args[3]))
+
     with app.app_context():
-        event.listen(db.engine, "before_cursor_execute", lambda *a: seen.append((a[2], a[3])))
+        event.listen(db.engine, "before_cursor_execute", record)
         client.get(f"/v/{view}/state?v={version}")
         seen.clear()
         answer = client.get(f"/v/{view}/state?v={version}")
+        event.remove(db.engine, "before_cursor_execute", record)
         print(f"one 'no change' answer ({answer.content_length} bytes): "
               f"{len(seen)} SQL statement(s)")
-        for sql, parameters in list(seen):
+        for sql, parameters in seen:
             print("  " + " ".join(sql.split())[:160])
             if url.startswith("sqlite"):
                 with db.engine.connect() as connection:

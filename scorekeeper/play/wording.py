@@ -70,7 +70,7 @@ def score(value: Fraction | int) -> str:
     >>> score(Fraction(200, 3)), score(Fraction(225, 2)), score(Fraction(-3)), score(Fraction(1, 8))
     ('66.67', '112.50', '−3', '0.12')
     """
-    return score_in(Fraction(value), language.current())
+    return score_in(Fraction(value), code=language.current())
 
 
 @lru_cache(maxsize=8192)

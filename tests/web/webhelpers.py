@@ -207,12 +207,13 @@ def fill(rule: Rule, **values: object) -> str:
 
 def scanned(image: Any) -> list[str]:
     """What a phone's camera reads in a picture of QR codes (a Pillow image): each code's text,
-    read by zxing-cpp, a reader independent of how the codes were drawn."""
+    read by zxing-cpp, a reader independent of how the codes were drawn. Only dark modules on a
+    light ground count (``try_invert=False``): some phones' readers find no inverted code."""
     import zxingcpp
 
     big = image.convert("L").resize((image.width * 8, image.height * 8), resample=0)
-    return [found.text
-            for found in zxingcpp.read_barcodes(big, formats=zxingcpp.BarcodeFormat.QRCode)]
+    found = zxingcpp.read_barcodes(big, formats=zxingcpp.BarcodeFormat.QRCode, try_invert=False)
+    return [code.text for code in found]
 
 
 def svg_picture(svg: str) -> Any:
