@@ -165,14 +165,14 @@ def tally(players: Sequence[str], rounds: Sequence[RoundResult], ranking: Rankin
         for table in result.tables:
             for name, total, won, deals, made in zip(table.players, table.totals, table.won,
                                                      table.deals, table.made):
-                i = index.get(name_key(name))
-                if i is not None:
-                    row = counts[i]
+                position = index.get(name_key(name))
+                if position is not None:
+                    row = counts[position]
                     row[0] += 1
                     row[1] += won and not table.cooperative
                     row[2] += deals
                     row[3] += made
-                    totals[i] += Fraction(total)
+                    totals[position] += Fraction(total)
     return Tally(tuple(players), tuple(map(tuple, per_round)), tuple(sums),
                  tuple((a, b, c, d) for a, b, c, d in counts), tuple(totals))
 
