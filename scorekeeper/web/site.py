@@ -4,7 +4,8 @@ a club night's link (404 when it leads nowhere), links to a game, error pages.""
 from __future__ import annotations
 
 import json
-from typing import Any, NoReturn
+from collections.abc import Callable
+from typing import Any, NoReturn, TypeVar
 
 import orjson
 from flask import Flask, Response, abort, current_app, jsonify, render_template, request, url_for
@@ -21,6 +22,8 @@ from ..store.events import StoredEvent, find_event
 from ..store.games import StoredGame, find_game
 from ..store.groups import StoredGroup, find_group
 from .signed import SessionInterface, csrf
+
+T = TypeVar("T")
 
 SECURITY_HEADERS = {
     "Content-Security-Policy": (
@@ -75,16 +78,23 @@ def game_links(game: StoredGame, editable: bool = True) -> dict[str, str]:
     return links
 
 
+def _by_link(found: tuple[T | None, bool], edit: bool, missing: Callable[[], NoReturn],
+             read_only: str) -> tuple[T, bool]:
+    """What a link found and whether it may change it: ``missing()`` (404) when it found nothing,
+    403 with ``read_only`` when a read-only link is used to change it."""
+    thing, editable = found
+    if thing is None:
+        missing()
+    if edit and not editable:
+        abort(403, read_only)
+    return thing, editable
+
+
 def game_or_404(token: str, *, edit: bool) -> StoredGame:
     """The game of a link; 404 when there is none, 403 when a read-only link is used to change
     it."""
-    game, editable = find_game(token)
-    if game is None:
-        no_game()
-    if edit and not editable:
-        abort(403,
-              _("This is the read-only link of a game: it can show the game but not change it."))
-    return game
+    return _by_link(find_game(token), edit, no_game, _(
+        "This is the read-only link of a game: it can show the game but not change it."))[0]
 
 
 def no_game() -> NoReturn:
@@ -97,28 +107,23 @@ def no_group() -> NoReturn:
     abort(404, _("No group has this link: it may have been deleted, or the link is incomplete."))
 
 
+def no_event() -> NoReturn:
+    """The 404 of a link that leads to no club night."""
+    abort(404, _("No event has this link: check that the whole link was opened."))
+
+
 def group_or_404(token: str, *, edit: bool) -> tuple[StoredGroup, bool]:
     """The group of a link, and whether it may edit; 404 when none, 403 when a read-only link is
     used to change it."""
-    group, editable = find_group(token)
-    if group is None:
-        no_group()
-    if edit and not editable:
-        abort(403,
-              _("This is the read-only link of a group: it can show the group but not change it."))
-    return group, editable
+    return _by_link(find_group(token), edit, no_group, _(
+        "This is the read-only link of a group: it can show the group but not change it."))
 
 
 def event_or_404(token: str, *, edit: bool) -> tuple[StoredEvent, bool]:
     """The club night of a link, and whether the link is its director's; 404 when there is none,
     403 when a room screen's link is used to change it."""
-    stored, editable = find_event(token)
-    if stored is None:
-        abort(404, _("No event has this link: check that the whole link was opened."))
-    if edit and not editable:
-        abort(403,
-              _("This is the read-only link of an event: it shows the event but can't change it."))
-    return stored, editable
+    return _by_link(find_event(token), edit, no_event, _(
+        "This is the read-only link of an event: it shows the event but can't change it."))
 
 
 #: Deeper than any game file or backup: deeper JSON is refused before anything recurses through it.
