@@ -56,7 +56,7 @@ def _config(url: str) -> dict[str, object]:
     # No rate limits: a test makes games faster than any club; tests/web/test_web_rate_limits.py
     # turns them on.
     return {"TESTING": True, "SECRET_KEY": "test", "SQLALCHEMY_DATABASE_URI": url,
-            "RATELIMIT_ENABLED": False}
+            "RATELIMIT_ENABLED": False, "COSTLY_WITHIN": "0"}
 
 
 @pytest.fixture(scope="session")

@@ -1,5 +1,7 @@
 """A club night's PDFs: the current round's table cards (the director's) and the results sheet (by
-either link). Each worker keeps the ones it printed by the night's state.
+either link). The server keeps the ones it drew (web/lanes.py, ``drawn``) by the event, the link's
+kind, the state of the night and its games, the paper, the round and the language (and the cards
+by the address their QR codes lead to).
 
 A results sheet prints the standings and the latest finished rounds' tables, as many rounds as
 ``ROUND_NAMES`` names allow (every round of a club's usual night); a round left out is printed on a
@@ -9,6 +11,8 @@ a request's time (EVENTS.md, "Limits").
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from flask import Response, abort, current_app, render_template, request
 
 from ..play.wording import score
@@ -17,17 +21,11 @@ from ..rules.errors import RulesError
 from ..rules.words import _
 from ..sheets import listing, pdf
 from ..sheets.layout import PAPERS
-from ..store.cache import LRU
-from ..web import language, qr
+from ..web import lanes, language, qr
 from ..web.site import event_or_404, game_links, no_store
 from . import rounds
 from .views import bp, event_page
 
-#: The night's PDFs this worker printed most recently, by the event, the link's kind, the state of
-#: the night and its games, the paper, the round and the language (and the cards by the address
-#: their QR codes lead to). At 100 tables a PDF takes a second or so to print; it weighs some
-#: hundreds of KB.
-_printed: LRU[bytes] = LRU(16)
 #: The most names of the rounds' tables one results sheet prints: 300 tables of 4, every round of a
 #: night of 60 players and 20 rounds, or of 400 players and 3 rounds. A PDF draws each line and each
 #: character of its text one at a time: the 20 rounds of 400 players, 8,000 names, took 4 s and
@@ -51,15 +49,15 @@ def cards(event: str) -> Response:
     if current is None:
         abort(404, _("No round has started yet: the table cards are made when a round starts."))
 
-    def printed() -> bytes:
+    def printed() -> Callable[[], bytes]:
         drawn = {f"qr-{t.number}.png": qr.png(game_links(t.game)["edit"])
                  for t in current.tables if t.game}
         page = render_template("events/cards.html", doc=loaded.doc, current=current, paper=paper,
                                static=current_app.static_url_path)
-        return pdf.page_pdf(page, drawn)[0]
+        return lambda: pdf.page_pdf(page, drawn)[0]
 
     key = ("cards", stored.id, stored.token, state, paper, language.current(), request.host_url)
-    return _pdf(_printed.get(key, printed), f"round-{current.number}-tables.pdf")
+    return _pdf(lanes.drawn(key, printed), f"round-{current.number}-tables.pdf")
 
 
 def printed_rounds(finished: tuple[rounds.Round, ...]) -> tuple[rounds.Round, ...]:
@@ -97,7 +95,7 @@ def results(event: str) -> Response:
         shown = printed_rounds(finished)
     left_out = 0 if asked else len(finished) - len(shown)  # rounds 1 to left_out
 
-    def printed() -> bytes:
+    def printed() -> Callable[[], bytes]:
         tables = [(r.number,
                    listing.round_tables([_("Table %(table)s", table=t.number) for t in r.tables],
                                         [(t.result, t.players) for t in r.tables], score),
@@ -109,10 +107,10 @@ def results(event: str) -> Response:
             round_size=listing.ROUNDS,
             standings=None if asked else listing.standings(header, loaded.lines, score),
             left_out=left_out, static=current_app.static_url_path)
-        return pdf.page_pdf(page)[0]
+        return lambda: pdf.page_pdf(page)[0]
 
     key = ("results", stored.id, stored.token, editable, state, asked, language.current())
-    return _pdf(_printed.get(key, printed),
+    return _pdf(lanes.drawn(key, printed),
                 f"round-{asked}-results.pdf" if asked else "results.pdf")
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 import secrets
 from collections import Counter
 from datetime import UTC, datetime
@@ -248,7 +250,12 @@ def import_game() -> str | BaseResponse | tuple[str, int]:
     if form.validate_on_submit():
         try:
             document = form.document()
-            # Checking and storing a backup's games takes seconds (web/lanes.py)
+            # Checking house formulas takes seconds: worked out in the lane within the request's
+            # time, or kept for the file sent again (web/lanes.py); then the restore itself
+            digest = hashlib.sha256(json.dumps(document, sort_keys=True).encode())
+            backup.remembered(lanes.drawn(("checks", digest.hexdigest()),
+                                          lambda: lambda: backup.check(document),
+                                          lanes.StillChecking))
             with lanes.costly():
                 if backup.is_backup(document):
                     return _restored(backup.restore(document))

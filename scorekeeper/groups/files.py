@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 
 import orjson
@@ -16,6 +16,7 @@ from ..rules.errors import RulesError
 from ..rules.gamefile import export, parse
 from ..sheets import pdf
 from ..store.groups import game_data
+from ..web import lanes, language
 from .loaded import Loaded, load, ratings_chart, shown_date, when
 
 bp = Blueprint("group_files", __name__)
@@ -122,12 +123,19 @@ def players_csv(group: str) -> Response:
 def season(group: str) -> Response:
     """The season sheet: the leaderboard and the ratings chart on one page, to print."""
     loaded = load(group)
-    page = render_template("groups/season.html", group=loaded.group, fig=loaded.figures,
-                           board_rows=loaded.figures.leaderboard()[:SHEET_PLAYERS],
-                           more=max(0, len(loaded.figures.players) - SHEET_PLAYERS),
-                           chart=ratings_chart(loaded.figures, ink="#000"),
-                           static=current_app.static_url_path, today=shown_date(datetime.now(UTC)))
-    data, _pages = pdf.page_pdf(page)
+    today = shown_date(datetime.now(UTC))
+
+    def printed() -> Callable[[], bytes]:
+        page = render_template("groups/season.html", group=loaded.group, fig=loaded.figures,
+                               board_rows=loaded.figures.leaderboard()[:SHEET_PLAYERS],
+                               more=max(0, len(loaded.figures.players) - SHEET_PLAYERS),
+                               chart=ratings_chart(loaded.figures, ink="#000"),
+                               static=current_app.static_url_path, today=today)
+        return lambda: pdf.page_pdf(page)[0]
+
+    key = ("season", loaded.group.token, loaded.editable, loaded.group.mark(), today,
+           language.current())
+    data = lanes.drawn(key, printed)
     response = Response(data, mimetype="application/pdf")
     response.headers["Content-Disposition"] = 'inline; filename="season.pdf"'
     response.headers["Cache-Control"] = "no-cache"

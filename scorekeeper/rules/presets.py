@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from . import scoring as checks
 from . import values
 from .bidding import Bidding
 from .errors import RulesConfigError, UnknownVariantError, about
@@ -401,8 +402,8 @@ def make_rules(overrides: Mapping[str, Any], players: int) -> Rules:
 
 def rules_for(overrides: Mapping[str, Any], players: int) -> Rules:
     """``make_rules``, remembered for the rule sets used most recently: a game's rules are made
-    once, not at every entry. The same overrides (the same values, of the same types) give the same
-    Rules.
+    once, not at every entry (under a ``check_budget``, made again: their house formulas are charged
+    whatever this worker holds). The same overrides (the same values, types) give the same Rules.
 
     >>> rules_for({"preset": "blackout"}, 4) is rules_for({"preset": "blackout"}, 4)
     True
@@ -414,10 +415,9 @@ def rules_for(overrides: Mapping[str, Any], players: int) -> Rules:
     try:
         key = tuple(sorted((name, type(value), value) for name, value in overrides.items()))
         hash(key)
-    except TypeError:
-        # A list or an object among the values: made every time (and most are refused)
+    except TypeError:  # a list or an object among the values: made every time (most are refused)
         return make_rules(overrides, players)
-    return _remembered(key, players)
+    return make_rules(overrides, players) if checks.budgeted() else _remembered(key, players)
 
 
 @lru_cache(maxsize=64, typed=True)

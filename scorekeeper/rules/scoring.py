@@ -258,6 +258,11 @@ def check_budget(total: int = MAX_REQUEST_CHECK_COST) -> Iterator[None]:
         _budget.reset(token)
 
 
+def budgeted() -> bool:
+    """Whether the checks made now are bounded by a ``check_budget``."""
+    return _budget.get() is not None
+
+
 def check_system(system: System, sizes: Iterable[int], players: int) -> None:
     """Work out a house system for every hand size of a game, every bid and every trick count,
     so that a formula that can't score some deal (dividing by zero at 5 cards, say) is refused
@@ -284,7 +289,7 @@ def check_system(system: System, sizes: Iterable[int], players: int) -> None:
     if (budget is not None
             and check_cost(system, cards) <= MAX_CHECK_COST):  # else refused at no cost
         budget.charge(system, cards, players)
-    refused = _check(*system.formulas, cards, players)
+    refused = _outcome((*system.formulas, cards, players))
     if isinstance(refused, str):
         raise FormulaError(_("The house formulas are too much work to check for every bid and "
                              "trick count of hands of up to %(cards)s cards: "
@@ -294,6 +299,42 @@ def check_system(system: System, sizes: Iterable[int], players: int) -> None:
         which, bid, tricks, size = refused
         with about(which):
             (system.made if which == "made" else system.missed)(bid, tricks, size, players)
+
+
+#: A check: the made and missed formulas, the hand sizes and the players; and what it finds.
+CheckKey = tuple[str, str, tuple[int, ...], int]
+Outcome = str | tuple[str, int, int, int] | None
+#: Outcomes worked out by another process of the server (``remember``), the newest 256.
+_told: dict[CheckKey, Outcome] = {}
+_recording: ContextVar[dict[CheckKey, Outcome] | None] = ContextVar("checks", default=None)
+
+
+@contextmanager
+def recorded() -> Iterator[dict[CheckKey, Outcome]]:
+    """The outcome of every check of a house system made within, by what it checked: for another
+    process to ``remember``."""
+    outcomes: dict[CheckKey, Outcome] = {}
+    token = _recording.set(outcomes)
+    try:
+        yield outcomes
+    finally:
+        _recording.reset(token)
+
+
+def remember(outcomes: Iterable[tuple[CheckKey, Outcome]]) -> None:
+    """Outcomes of checks worked out elsewhere (``recorded``), taken as if worked out here."""
+    for key, outcome in outcomes:
+        _told.pop(key, None)
+        _told[key] = outcome
+    for old in list(_told)[:-256]:
+        _told.pop(old, None)
+
+
+def _outcome(key: CheckKey) -> Outcome:
+    outcome = _told[key] if key in _told else _check(*key)
+    if (recording := _recording.get()) is not None:
+        recording[key] = outcome
+    return outcome
 
 
 @lru_cache(maxsize=256)

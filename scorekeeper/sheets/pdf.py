@@ -18,7 +18,6 @@ from urllib.parse import unquote, urlsplit
 from flask import current_app, render_template
 from markupsafe import Markup
 
-from ..web import lanes
 from .model import Sheet
 
 #: The origin the sheet's URLs resolve against. ``.invalid`` never resolves on any network;
@@ -123,10 +122,10 @@ def _rendered(page: str, drawn: Mapping[str, bytes] | None = None) -> Any:
 
 def page_pdf(page: str, drawn: Mapping[str, bytes] | None = None) -> tuple[bytes, int]:
     """A printable page of the app's (HTML from a template) as PDF bytes, and its number of pages;
-    ``drawn``: PNG images made for this page, by the name it finds them at (``DRAWN`` + name)."""
-    with lanes.costly():  # the server's costly lane: a place, or 503 at once (web/lanes.py)
-        document = _rendered(page, drawn)
-        pdf: bytes = document.write_pdf()
+    ``drawn``: PNG images made for this page, by the name it finds them at (``DRAWN`` + name).
+    A request draws it in the server's costly lane (``web.lanes.drawn``)."""
+    document = _rendered(page, drawn)
+    pdf: bytes = document.write_pdf()
     return pdf, len(document.pages)
 
 
@@ -134,16 +133,16 @@ def render_pdf(sheet: Sheet) -> bytes:
     """The sheet as PDF bytes, in the current app's context.
 
     sheets.layout.layout() estimates the row height that fits one page; should a long name or
-    rules text make the sheet spill over anyway, it is laid out again with smaller rows.
+    rules text make the sheet spill over anyway, it is laid out again with smaller rows. A request
+    draws it in the server's costly lane (``web.lanes.drawn``).
     """
-    with lanes.costly():  # the server's costly lane: a place, or 503 at once (web/lanes.py)
-        document = _layout(sheet)
-        for _ in range(RETRIES):
-            tighter = sheet.tighter() if len(document.pages) > 1 else None
-            if tighter is None:
-                break
-            sheet, document = tighter, _layout(tighter)
-        pdf: bytes = document.write_pdf()
+    document = _layout(sheet)
+    for _ in range(RETRIES):
+        tighter = sheet.tighter() if len(document.pages) > 1 else None
+        if tighter is None:
+            break
+        sheet, document = tighter, _layout(tighter)
+    pdf: bytes = document.write_pdf()
     return pdf
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from flask import Blueprint, Flask, Response, abort, render_template, request
@@ -16,8 +16,7 @@ from ..rules.presets import PRESETS, RULE_FIELDS, rules_from_text
 from ..rules.scoring import SYSTEMS
 from ..rules.stakes import STAKE_FIELDS
 from ..rules.words import _
-from ..store.cache import LRU
-from ..web import language
+from ..web import lanes, language
 from ..web.fields import choice_word, sentence
 from ..web.site import game_or_404
 from . import pdf
@@ -32,11 +31,6 @@ WHOLE_TEXT = re.compile(r"\s*[-−]?[0-9]+\s*")
 SHEET_FIELDS = ("players", "paper", "orientation", "title", "first_dealer")
 #: The house rules the form offers; any other rule field can still be given in the URL.
 FORM_RULES = {"bidding": BIDDING_RULES, "scoring": tuple(SYSTEMS)}
-
-#: The sheets this worker printed most recently, in their language: a blank one by its query (or
-#: why it was refused), a game's by its version, which changes with every write. A large sheet
-#: takes a second or more to print; its PDF weighs some tens of KB.
-_printed: LRU[bytes | str] = LRU(32)
 
 
 def rule_overrides(args: Mapping[str, str]) -> dict[str, Any]:
@@ -139,17 +133,15 @@ def blank_pdf_sheet(args: Mapping[str, str]) -> Sheet:
 @bp.get("/sheets/blank.pdf")
 def blank() -> Response | tuple[str, int]:
     """A blank sheet: the schedule printed, the scores to write in."""
-    def printed() -> bytes | str:
-        try:
-            sheet = blank_pdf_sheet(request.args)
-        except (SheetError, RulesError) as exc:
-            return sentence(str(exc))
-        return pdf.render_pdf(sheet)
+    def printed() -> Callable[[], bytes]:
+        sheet = blank_pdf_sheet(request.args)
+        return lambda: pdf.render_pdf(sheet)
 
-    found = _printed.get(("blank", tuple(request.args.items(multi=True)), language.current()),
-                         printed)
-    if isinstance(found, str):
-        return _form(found, 400)
+    try:
+        found = lanes.drawn(("blank", tuple(request.args.items(multi=True)), language.current()),
+                            printed)
+    except (SheetError, RulesError) as exc:
+        return _form(sentence(str(exc)), 400)
     return _pdf(found, "oh-hell-blank-sheet.pdf")
 
 
@@ -162,13 +154,12 @@ def filled(token: str) -> Response:
         paper = _paper(request.args)
     except (SheetError, RulesError) as exc:
         abort(400, sentence(str(exc)))
-    def printed() -> bytes:
-        return pdf.render_pdf(filled_sheet(game.load(), played_on=game.created_at.date(), **paper))
+    def printed() -> Callable[[], bytes]:
+        sheet = filled_sheet(game.load(), played_on=game.created_at.date(), **paper)
+        return lambda: pdf.render_pdf(sheet)
 
     key = ("filled", game.key, tuple(paper.values()), language.current())
-    found = _printed.get(key, printed)
-    assert isinstance(found, bytes)
-    return _pdf(found, "oh-hell-sheet.pdf")
+    return _pdf(lanes.drawn(key, printed), "oh-hell-sheet.pdf")
 
 
 def init_app(app: Flask) -> None:

@@ -3,8 +3,15 @@ printable sheet drawn, a backup restored, runs in at most ``COSTLY_AT_ONCE`` req
 a server, whichever of its workers takes them, so the other workers stay free for the tables'
 taps. One more request may wait its turn, for ``WAIT`` seconds at most; any other is answered at
 once: 503 with ``Retry-After`` and a sentence saying so, and nothing it asked for is done. The one
-waiting goes next, so a phone that asks again and again can't keep the lane to itself. What a
-worker has kept (a sheet already drawn for this version of a game) needs no place in the lane.
+waiting goes next, so a phone that asks again and again can't keep the lane to itself.
+
+A sheet (``drawn``) is answered within ``COSTLY_WITHIN`` seconds of its request however busy the
+server is: drawn by then, it is sent; not yet, the request is answered 503 with ``Retry-After``
+and a page that opens the sheet by itself (``Refresh``), while the drawing goes on beside the
+worker's next requests. A sheet drawn is kept, in the worker's memory and in the lane's folder for
+every worker of the server, by what it shows (a game's version, an event's state, the asking
+words): asking again gets it at once, and needs no place in the lane. A sheet being drawn for one
+request is not drawn again for another: that one waits for it, until its own time is up.
 
 The lane's places are lock files (``flock``) beside the SQLite database (in the instance folder
 for PostgreSQL): every worker and thread of a server takes its place in the same set, and a
@@ -16,23 +23,36 @@ from __future__ import annotations
 
 import fcntl
 import hashlib
+import logging
 import os
+import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
+from decimal import Decimal
 from pathlib import Path
 from typing import BinaryIO
 
-from flask import Flask, current_app, g, has_app_context
+from flask import Flask, copy_current_request_context, current_app, g, has_app_context
 from werkzeug.exceptions import ServiceUnavailable
 
 from ..rules import values
 from ..rules.words import _
+from ..store.cache import LRU
 
 #: Seconds a refused request is asked to wait: about what a sheet takes to draw.
 RETRY_AFTER = 5
 #: The longest a request waits for a place, and how often it looks, in seconds.
 WAIT, POLL = 1.0, 0.02
+#: Seconds a request for a sheet still being drawn is asked to wait before asking again.
+DRAWN_AFTER = 2
+#: How many sheets the lane's folder keeps (the newest), and each worker's memory.
+KEEP_ON_DISK, KEEP_IN_MEMORY = 64, 32
+
+#: The addresses of a database in one process's memory: no other worker shares it.
+IN_MEMORY = ("sqlite://", "sqlite:///:memory:")
+
+_kept: LRU[bytes] = LRU(KEEP_IN_MEMORY)
 
 
 class LaneFull(ServiceUnavailable):
@@ -46,13 +66,35 @@ class LaneFull(ServiceUnavailable):
                          retry_after=RETRY_AFTER)
 
 
+class StillDrawing(ServiceUnavailable):
+    """A sheet not drawn yet when its request's time is up: answered 503; the drawing goes on, and
+    asking again in a moment gets the sheet."""
+
+    def __init__(self) -> None:
+        super().__init__(_("Your sheet is being drawn: it will be ready in a few seconds, and "
+                           "this page opens it by itself. If it doesn't, open the sheet again."),
+                         retry_after=DRAWN_AFTER)
+
+
+class StillChecking(ServiceUnavailable):
+    """A restore whose checks are not worked out when its request's time is up: answered 503,
+    nothing stored; the checks go on, and the same file sent again in a moment is restored at
+    once."""
+
+    def __init__(self) -> None:
+        super().__init__(_("Your file is still being checked: nothing was stored yet. Send it "
+                           "again in a few seconds: the check goes on meanwhile, and is not done "
+                           "twice."),
+                         retry_after=DRAWN_AFTER)
+
+
 def _folder(app: Flask) -> tuple[Path, str]:
     """Where the lane's lock files are, and what their names start with."""
     database = str(app.config["SQLALCHEMY_DATABASE_URI"])
     if database.startswith("sqlite:///") and database != "sqlite:///:memory:":
         path = Path(database.removeprefix("sqlite:///"))
         return path.parent, f"{path.name}.lane"
-    if database in ("sqlite://", "sqlite:///:memory:"):  # a database in this process's memory alone
+    if database in IN_MEMORY:  # a database in this process's memory alone
         database = f"{database} {os.getpid()}"
     return Path(app.instance_path), f"lane-{hashlib.sha256(database.encode()).hexdigest()[:16]}"
 
@@ -87,15 +129,9 @@ def _release(handle: BinaryIO) -> None:
     handle.close()
 
 
-@contextmanager
-def costly() -> Iterator[None]:
-    """Do the costly work inside in one of the lane's places, after waiting for one in the lane's
-    waiting place if need be; LaneFull when the waiting place is taken too, or the wait is over.
-    Outside a request, with no lane (``COSTLY_AT_ONCE`` 0), or in a request that holds a place
-    already, the work is simply done."""
-    if not has_app_context() or not current_app.config["COSTLY_AT_ONCE"] or g.get("in_lane"):
-        yield
-        return
+def _place() -> BinaryIO:
+    """A place of the lane, held, after waiting for one in the lane's waiting place if need be;
+    LaneFull when the waiting place is taken too, or the wait is over."""
     app = current_app
     # every request comes through it: the one waiting goes next
     waiting = _take([waiting_place(app)])
@@ -109,6 +145,18 @@ def costly() -> Iterator[None]:
             time.sleep(POLL)
     finally:
         _release(waiting)
+    return held
+
+
+@contextmanager
+def costly() -> Iterator[None]:
+    """Do the costly work inside in one of the lane's places (``_place``). Outside a request, with
+    no lane (``COSTLY_AT_ONCE`` 0), or in a request that holds a place already, the work is simply
+    done."""
+    if not has_app_context() or not current_app.config["COSTLY_AT_ONCE"] or g.get("in_lane"):
+        yield
+        return
+    held = _place()
     g.in_lane = True
     try:
         yield
@@ -117,7 +165,141 @@ def costly() -> Iterator[None]:
         _release(held)
 
 
+def _kept_path(app: Flask, key: Hashable) -> Path:
+    """Where the lane's folder keeps the sheet drawn for ``key`` (a tuple of words and numbers)."""
+    folder, name = _folder(app)
+    return folder / f"{name}-kept" / hashlib.sha256(repr(key).encode()).hexdigest()
+
+
+def _read_kept(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes()
+    except OSError:
+        return None
+
+
+def _keep(path: Path, data: bytes) -> None:
+    """Keep a sheet drawn in the lane's folder (whole or not at all), and only the newest
+    ``KEEP_ON_DISK`` there; a sheet's lock file goes with it, when nobody holds it."""
+    partial = path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}.part")
+    partial.write_bytes(data)
+    partial.replace(path)
+    kept = []
+    for found in path.parent.iterdir():
+        if found.suffix not in (".lock", ".part"):
+            try:
+                kept.append((found.stat().st_mtime, found))
+            except OSError:  # removed by another worker meanwhile
+                continue
+    for _mtime, old in sorted(kept, reverse=True)[KEEP_ON_DISK:]:
+        old.unlink(missing_ok=True)
+        if (lock := _take([old.with_name(f"{old.name}.lock")])) is not None:
+            old.with_name(f"{old.name}.lock").unlink(missing_ok=True)
+            _release(lock)
+
+
+def drawn(key: Hashable, prepare: Callable[[], Callable[[], bytes]],
+          late: type[ServiceUnavailable] = StillDrawing) -> bytes:
+    """The sheet ``key`` names, kept or drawn: ``prepare()`` reads in this request what the sheet
+    shows (the database, the page's HTML) and returns the drawing itself, which reads nothing
+    stored (it may run after the request). ``late`` (StillDrawing) when the sheet isn't ready
+    within ``COSTLY_WITHIN`` seconds of the request; LaneFull when the lane is. (What a restore's
+    checks found is kept as a sheet is: the checks drawn, ``late`` StillChecking.)"""
+    found = _kept.find(key)
+    if found is not None:
+        return found
+    if not has_app_context() or not current_app.config["COSTLY_AT_ONCE"]:
+        return prepare()()
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    if str(app.config["SQLALCHEMY_DATABASE_URI"]) in IN_MEMORY:
+        with costly():  # a database in this process's memory: no other worker to keep it for
+            found = prepare()()
+        _kept.put(key, found)
+        return found
+    path = _kept_path(app, key)
+    within = app.config["COSTLY_WITHIN"]
+    due = g.get("began", time.monotonic()) + within if within else None
+    if (found := _read_kept(path)) is None:
+        path.parent.mkdir(exist_ok=True)
+        drawing = _take([path.with_name(f"{path.name}.lock")])
+        if drawing is None:  # another request draws it: wait for it
+            found = _wait_for(path, due, late)
+        else:
+            found = _draw(app, key, path, prepare, drawing, due, late)
+    _kept.put(key, found)
+    return found
+
+
+def _wait_for(path: Path, due: float | None, late: type[ServiceUnavailable]) -> bytes:
+    """The sheet another request draws, once kept; StillDrawing when ``due`` comes first, or when
+    that drawing stopped with nothing kept."""
+    while (found := _read_kept(path)) is None:
+        if (held := _take([path.with_name(f"{path.name}.lock")])) is not None:
+            _release(held)  # that drawing is over: kept just now, or never
+            if (found := _read_kept(path)) is not None:
+                return found
+            raise late()
+        if due is not None and time.monotonic() >= due:
+            raise late()
+        time.sleep(POLL)
+    return found
+
+
+def _draw(app: Flask, key: Hashable, path: Path, prepare: Callable[[], Callable[[], bytes]],
+          drawing: BinaryIO, due: float | None, late: type[ServiceUnavailable]) -> bytes:
+    """Draw the sheet in a place of the lane, holding ``drawing`` (the sheet's own lock) until it is
+    kept; past ``due``, the drawing goes on in a thread of this worker and the request is answered
+    StillDrawing."""
+    try:
+        draw = prepare()
+        held = _place()
+    except BaseException:
+        _release(drawing)
+        raise
+    if due is None:
+        try:
+            data = draw()
+            _keep(path, data)
+            return data
+        finally:
+            _release(held)
+            _release(drawing)
+    outcome: list[bytes | BaseException] = []
+    done = threading.Event()
+
+    @copy_current_request_context
+    def work() -> None:
+        try:
+            data = draw()
+            _keep(path, data)
+            _kept.put(key, data)
+            outcome.append(data)
+        except Exception as exc:  # told to the request if it still waits, else logged
+            outcome.append(exc)
+            logging.getLogger(__name__).exception("A sheet could not be drawn")
+        finally:
+            _release(held)
+            _release(drawing)
+            done.set()
+
+    threading.Thread(target=work, name="drawing a sheet", daemon=True).start()
+    if not done.wait(max(0.0, due - time.monotonic())):
+        raise late()
+    if isinstance(outcome[0], BaseException):
+        raise outcome[0]
+    return outcome[0]
+
+
+def _began() -> None:
+    g.began = time.monotonic()
+
+
 def init_app(app: Flask) -> None:
-    """Read ``COSTLY_AT_ONCE`` (0 to 64; 0: no lane)."""
+    """Read ``COSTLY_AT_ONCE`` (0 to 64; 0: no lane) and ``COSTLY_WITHIN`` (seconds, 0 to 60;
+    0: a sheet is answered when drawn, however long that takes)."""
     app.config["COSTLY_AT_ONCE"] = values.whole(app.config["COSTLY_AT_ONCE"],
                                                 "COSTLY_AT_ONCE (costly requests at once)", 0, 64)
+    app.config["COSTLY_WITHIN"] = float(values.decimal(
+        app.config["COSTLY_WITHIN"], "COSTLY_WITHIN (seconds within which a sheet is answered)",
+        Decimal(0), Decimal(60), 1))
+    app.before_request(_began)

@@ -252,12 +252,16 @@ def no_store(response: Response) -> Response:
 
 def _error_page(exc: HTTPException) -> tuple[str | Response, int, dict[str, str]]:
     """Errors as an HTML page (as JSON under /api/), with a sentence saying what happened; a 405
-    says in ``Allow`` which methods the address answers."""
+    says in ``Allow`` which methods the address answers, a 503 in ``Retry-After`` when to ask
+    again (and a page asked for by a browser asks again by itself then: ``Refresh``)."""
     code = exc.code or 500
     headers = ({"Allow": ", ".join(sorted(exc.valid_methods))}
                if isinstance(exc, MethodNotAllowed) and exc.valid_methods else {})
     if isinstance(exc, ServiceUnavailable) and exc.retry_after is not None:
         headers["Retry-After"] = str(exc.retry_after)
+        if request.method == "GET" and not request.path.startswith("/api/"):
+            # the page (a sheet being drawn) is asked again by the browser itself then
+            headers["Refresh"] = str(exc.retry_after)
     message = _(CSRF_MESSAGE) if isinstance(exc, CSRFError) else error_message(exc)
     if code == 413:
         message = _("The file or form sent is larger than 1 MB; nothing was changed.")

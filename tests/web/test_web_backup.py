@@ -290,6 +290,16 @@ def test_a_backup_of_costly_games_is_refused_within_2_s_and_stores_nothing(
     assert snapshot(app) == []
 
 
+def test_what_a_worker_remembers_changes_no_backup_s_verdict(app: Flask,
+                                                            client: FlaskClient) -> None:
+    """Two costly games are too much for one restore, whether or not this worker made the rules of
+    one of them before (every worker of a server gives the same answer)."""
+    assert client.post("/api/games", json=costly(7)).status_code == 201
+    before = snapshot(app)
+    assert restore(client, backup(costly(7), costly(8))).status_code == 422
+    assert snapshot(app) == before
+
+
 def test_a_backup_with_one_costly_game_is_restored_within_2_s(app: Flask,
                                                               client: FlaskClient) -> None:
     response = timed_restore(client, backup(costly(0), GOOD, costly(0)))

@@ -15,7 +15,9 @@ from webhelpers import Scorer, within_cpu
 import scorekeeper.games.views
 import scorekeeper.sheets.pdf
 import scorekeeper.sheets.views
+import scorekeeper.web.lanes
 from scorekeeper.rules import scoring
+from scorekeeper.store.cache import LRU
 
 Start = Callable[..., Scorer]
 #: Two players, two decks, hands of up to 52 cards: a missed formula is checked for 49,608 bids
@@ -106,8 +108,8 @@ BLANK = {"players": "10", "deal": "fixed", "max_cards": "5", "deals": "200", "ti
 
 def test_the_blank_sheet_is_printed_once_per_query_and_language(
         client: FlaskClient, monkeypatch: pytest.MonkeyPatch) -> None:
-    # another test may have printed this very sheet
-    scorekeeper.sheets.views._printed._items.clear()
+    # another test may have printed this very sheet (into this worker's memory)
+    monkeypatch.setattr(scorekeeper.web.lanes, "_kept", LRU(32))
     printed = counted(monkeypatch, scorekeeper.sheets.pdf, "render_pdf")
     first = client.get("/sheets/blank.pdf", query_string=BLANK)
     assert first.status_code == 200 and first.mimetype == "application/pdf"

@@ -13,14 +13,19 @@ import threading
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from test_web_backup import costly, restore
 from webhelpers import FOUR, closed, csrf_from, snapshot, text
 
 from scorekeeper import create_app
+from scorekeeper.games import backup
+from scorekeeper.rules import scoring
 from scorekeeper.rules.errors import ValueRefused
+from scorekeeper.sheets import pdf
 from scorekeeper.web import lanes
 
 
@@ -159,3 +164,134 @@ def test_a_lane_setting_that_is_no_small_number_stops_the_app_with_its_name(
     with pytest.raises(ValueRefused, match="COSTLY_AT_ONCE"):
         create_app({"TESTING": True, "SECRET_KEY": "test", "SQLALCHEMY_DATABASE_URI": database_url,
                     "COSTLY_AT_ONCE": setting})
+
+
+@contextmanager
+def slow_drawing(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[threading.Event, list[str]]]:
+    """Every sheet drawn waits for the event the test sets (as a sheet long to draw on a busy
+    server), and counts itself in the list."""
+    go, drawn = threading.Event(), []
+    render = pdf.render_pdf
+
+    def waiting(sheet: Any) -> bytes:
+        drawn.append(sheet.title)
+        assert go.wait(timeout=60)
+        return render(sheet)
+
+    monkeypatch.setattr(pdf, "render_pdf", waiting)
+    try:
+        yield go, drawn
+    finally:
+        go.set()
+
+
+def kept_in_folder(app: Flask) -> list[Path]:
+    """The sheets the lane's folder keeps."""
+    folder, name = lanes._folder(app)
+    return [path for path in (folder / f"{name}-kept").glob("*") if not path.suffix]
+
+
+def test_a_sheet_not_drawn_in_time_is_answered_503_and_opens_by_itself_once_drawn(
+        app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 29: a costly request is answered within its bound, by the sheet or by a 503 that says
+    when to come back, and the browser comes back by itself; the drawing goes on meanwhile, once,
+    and the sheet is kept for the next request, whichever worker of the server takes it."""
+    app.config["COSTLY_WITHIN"] = 0.2
+    game, other_table = new_game(client), new_game(client)
+    with slow_drawing(monkeypatch) as (go, drawn):
+        first = client.get(f"/g/{game}/sheet.pdf")
+        assert first.status_code == 503
+        assert first.headers["Retry-After"] == first.headers["Refresh"] == str(lanes.DRAWN_AFTER)
+        assert "Your sheet is being drawn" in text(first.get_data(as_text=True))
+        assert bid(client, other_table) == 302  # the taps go on
+        # The same sheet asked again while it is drawn is not drawn a second time: it waits
+        # (here, till its own time is up)
+        again = client.get(f"/g/{game}/sheet.pdf", headers={"Accept-Language": "en"})
+        assert again.status_code == 503 and len(drawn) == 1
+        # An API client is told when to come back, and nothing more
+        assert "Refresh" not in client.get(f"/api/games/{game}").headers
+        go.set()
+        # the state this test needs: the sheet drawn and kept, its place in the lane let go
+        while not kept_in_folder(app) or held(lanes.places(app)[0]):
+            assert len(drawn) == 1
+    other_worker = create_app({"TESTING": True, "SECRET_KEY": "test", "RATELIMIT_ENABLED": False,
+                               "SQLALCHEMY_DATABASE_URI": app.config["SQLALCHEMY_DATABASE_URI"]})
+    monkeypatch.setattr(lanes, "_kept", lanes.LRU(lanes.KEEP_IN_MEMORY))  # that worker's memory
+    with taken(app, 1):  # a sheet kept needs no place in the lane
+        kept = other_worker.test_client().get(f"/g/{game}/sheet.pdf")
+    assert kept.status_code == 200 and kept.data.startswith(b"%PDF") and len(drawn) == 1
+    closed(other_worker)
+
+
+def test_a_sheet_drawn_in_time_is_answered_at_once(
+        app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    app.config["COSTLY_WITHIN"] = 60
+    answers: list[int] = []
+    with slow_drawing(monkeypatch) as (go, drawn):
+        asking = threading.Thread(target=lambda: answers.append(
+            app.test_client().get("/sheets/blank.pdf", query_string={"players": "6"}).status_code))
+        asking.start()
+        while not drawn:
+            assert asking.is_alive()
+        go.set()
+        asking.join()
+    assert answers == [200]
+
+
+def test_the_lane_folder_keeps_only_the_newest_sheets(
+        app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(lanes, "KEEP_ON_DISK", 2)
+    for players in (4, 5, 6):
+        assert client.get("/sheets/blank.pdf",
+                          query_string={"players": str(players)}).status_code == 200
+    assert len(kept_in_folder(app)) == 2
+
+
+@pytest.mark.parametrize("setting", ["-1", "61", "two", "1.25"])
+def test_a_sheet_time_setting_that_is_no_number_of_seconds_stops_the_app_with_its_name(
+        database_url: str, setting: str) -> None:
+    with pytest.raises(ValueRefused, match="COSTLY_WITHIN"):
+        create_app({"TESTING": True, "SECRET_KEY": "test", "SQLALCHEMY_DATABASE_URI": database_url,
+                    "COSTLY_WITHIN": setting})
+
+
+def test_a_restore_not_checked_in_time_stores_nothing_and_sent_again_is_restored_once(
+        app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 29: a restore whose house formulas take longer to check than its request may is
+    answered 503 with nothing stored; the check goes on, and the same file sent again, to any
+    worker of the server, is restored with the check's findings, not checked a second time."""
+    app.config["COSTLY_WITHIN"] = 0.2
+    document = {"format": "oh-hell-scorekeeper/backup-1",
+                "games": [costly(1), {"players": ["Ann", "Bob", "Cy"]}]}
+    go, checks = threading.Event(), []
+    check = backup.check
+
+    def waiting(sent: object) -> bytes:
+        checks.append(sent)
+        assert go.wait(timeout=60)
+        return check(sent)
+
+    monkeypatch.setattr(backup, "check", waiting)
+    before = snapshot(app)
+    try:
+        refused = restore(client, document)
+    finally:
+        go.set()
+    assert refused.status_code == 503 and refused.headers["Retry-After"] == str(lanes.DRAWN_AFTER)
+    assert "Refresh" not in refused.headers  # a form sent: the browser must not send it again
+    assert "Your file is still being checked: nothing was stored yet" in text(
+        refused.get_data(as_text=True))
+    assert snapshot(app) == before
+    while not kept_in_folder(app) or held(lanes.places(app)[0]):  # the check done and kept
+        assert len(checks) == 1
+    # Another worker of the server: nothing of it in its memory, and its own checks refused
+    monkeypatch.setattr(lanes, "_kept", lanes.LRU(lanes.KEEP_IN_MEMORY))
+    monkeypatch.setattr(scoring, "_told", {})
+
+    def never(*key: object) -> None:
+        raise AssertionError(f"checked again: {key}")
+
+    monkeypatch.setattr(scoring, "_check", never)
+    restored = restore(client, document)
+    assert restored.status_code == 200 and len(checks) == 1
+    assert len(snapshot(app)) == len(before) + 2
