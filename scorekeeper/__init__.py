@@ -77,7 +77,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         COSTLY_AT_ONCE=os.environ.get("COSTLY_AT_ONCE", "1"),
         # Seconds within which a sheet is answered: drawn, or 503 with a page that opens it once it
         # is (web/lanes.py); 0: when drawn, however long that takes.
-        COSTLY_WITHIN=os.environ.get("COSTLY_WITHIN", "1.8"),
+        COSTLY_WITHIN=os.environ.get("COSTLY_WITHIN", "1.4"),
         # Days after which `flask remove-unplayed` removes a game nobody entered a deal in and
         # nobody changed (retention.py); 0: never.
         REMOVE_UNPLAYED_AFTER_DAYS=os.environ.get("REMOVE_UNPLAYED_AFTER_DAYS", "0"),

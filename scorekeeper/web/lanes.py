@@ -31,13 +31,13 @@ from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
 from decimal import Decimal
 from pathlib import Path
-from typing import BinaryIO
+from typing import BinaryIO, NoReturn
 
-from flask import Flask, copy_current_request_context, current_app, g, has_app_context
+from flask import Flask, current_app, g, has_app_context, request
 from werkzeug.exceptions import ServiceUnavailable
 
 from ..rules import values
-from ..rules.words import _
+from ..rules.words import N_, _
 from ..store.cache import LRU
 
 #: Seconds a refused request is asked to wait: about what a sheet takes to draw.
@@ -70,6 +70,8 @@ class StillDrawing(ServiceUnavailable):
     """A sheet not drawn yet when its request's time is up: answered 503; the drawing goes on, and
     asking again in a moment gets the sheet."""
 
+    waiting_title = N_("Drawing your sheet")
+
     def __init__(self) -> None:
         super().__init__(_("Your sheet is being drawn: it will be ready in a few seconds, and "
                            "this page opens it by itself. If it doesn't, open the sheet again."),
@@ -80,6 +82,8 @@ class StillChecking(ServiceUnavailable):
     """A restore whose checks are not worked out when its request's time is up: answered 503,
     nothing stored; the checks go on, and the same file sent again in a moment is restored at
     once."""
+
+    waiting_title = N_("Checking your file")
 
     def __init__(self) -> None:
         super().__init__(_("Your file is still being checked: nothing was stored yet. Send it "
@@ -131,7 +135,8 @@ def _release(handle: BinaryIO) -> None:
 
 def _place() -> BinaryIO:
     """A place of the lane, held, after waiting for one in the lane's waiting place if need be;
-    LaneFull when the waiting place is taken too, or the wait is over."""
+    LaneFull when the waiting place is taken too, or the wait is over (``WAIT`` seconds, and never
+    past ``COSTLY_WITHIN`` seconds of the request)."""
     app = current_app
     # every request comes through it: the one waiting goes next
     waiting = _take([waiting_place(app)])
@@ -139,6 +144,8 @@ def _place() -> BinaryIO:
         raise LaneFull()
     try:
         deadline = time.monotonic() + WAIT
+        if app.config["COSTLY_WITHIN"]:  # and never past the request's own time
+            deadline = min(deadline, g.get("began", deadline) + app.config["COSTLY_WITHIN"])
         while (held := _take(places(app))) is None:
             if time.monotonic() >= deadline:
                 raise LaneFull()
@@ -264,30 +271,39 @@ def _draw(app: Flask, key: Hashable, path: Path, prepare: Callable[[], Callable[
         finally:
             _release(held)
             _release(drawing)
-    outcome: list[bytes | BaseException] = []
-    done = threading.Event()
-
-    @copy_current_request_context
-    def work() -> None:
-        try:
-            data = draw()
-            _keep(path, data)
-            _kept.put(key, data)
-            outcome.append(data)
-        except Exception as exc:  # told to the request if it still waits, else logged
-            outcome.append(exc)
-            logging.getLogger(__name__).exception("A sheet could not be drawn")
-        finally:
-            _release(held)
-            _release(drawing)
-            done.set()
-
-    threading.Thread(target=work, name="drawing a sheet", daemon=True).start()
-    if not done.wait(max(0.0, due - time.monotonic())):
+    # The drawing in a process of its own, forked from this worker: it shares no interpreter lock
+    # with the worker's next requests (the tables' taps), holds the lane's place and the sheet's
+    # lock (their files stay locked while it has them open), and is gone once the sheet is kept.
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover (the child: measured by the tests through what it keeps)
+        _drawing_child(path, draw)
+    held.close()
+    drawing.close()
+    ended: list[int] = []
+    waiter = threading.Thread(target=lambda: ended.append(os.waitpid(pid, 0)[1]),
+                              name="a sheet being drawn", daemon=True)
+    waiter.start()
+    waiter.join(max(0.0, due - time.monotonic()))
+    if not ended:
         raise late()
-    if isinstance(outcome[0], BaseException):
-        raise outcome[0]
-    return outcome[0]
+    if ended[0] != 0 or (found := _read_kept(path)) is None:
+        return draw()  # the drawing failed: drawn here, to say why (or drawn after all)
+    return found
+
+
+def _drawing_child(path: Path, draw: Callable[[], bytes]) -> NoReturn:
+    """Draw the sheet and keep it, in the forked process, and end it."""
+    status = 1
+    try:
+        request_socket = request.environ.get("gunicorn.socket")
+        if request_socket is not None:  # the worker's connection, to be closed by the worker
+            os.close(request_socket.fileno())
+        _keep(path, draw())
+        status = 0
+    except BaseException:
+        logging.getLogger(__name__).exception("A sheet could not be drawn")
+    finally:
+        os._exit(status)
 
 
 def _began() -> None:

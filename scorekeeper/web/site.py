@@ -267,13 +267,17 @@ def _error_page(exc: HTTPException) -> tuple[str | Response, int, dict[str, str]
         message = _("The file or form sent is larger than 1 MB; nothing was changed.")
     if request.path.startswith("/api/"):
         return jsonify(error=message), code, headers
-    if isinstance(exc, CSRFError):
+    waiting = getattr(exc, "waiting_title", None)  # work going on for this request: no error
+    if waiting is not None:
+        title = _(waiting)
+    elif isinstance(exc, CSRFError):
         title = _("The form expired")
     elif code in ERROR_TITLES:
         title = _(ERROR_TITLES[code])
     else:
         title = error_name(exc)
-    return render_template("error.html", code=code, title=title, message=message), code, headers
+    return render_template("error.html", code=code, title=title, message=message,
+                           waiting=waiting is not None), code, headers
 
 
 class JSONProvider(DefaultJSONProvider):

@@ -10,6 +10,7 @@ import json
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
@@ -166,23 +167,42 @@ def test_a_lane_setting_that_is_no_small_number_stops_the_app_with_its_name(
                     "COSTLY_AT_ONCE": setting})
 
 
+class Gate:
+    """Work that waits, each time it is done, until the test opens the gate (as a sheet long to
+    draw on a busy server), and counts itself: in files, since the lane draws in a process forked
+    from the worker."""
+
+    def __init__(self, folder: Path) -> None:
+        self.gate, self.log = folder / "open", folder / "done"
+
+    def wait(self) -> None:
+        with self.log.open("a") as log:
+            log.write("done\n")
+        while not self.gate.exists():  # the state the work waits for
+            time.sleep(0.005)
+
+    def open(self) -> None:
+        self.gate.touch()
+
+    @property
+    def count(self) -> int:
+        return len(self.log.read_text().splitlines()) if self.log.exists() else 0
+
+
 @contextmanager
-def slow_drawing(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[threading.Event, list[str]]]:
-    """Every sheet drawn waits for the event the test sets (as a sheet long to draw on a busy
-    server), and counts itself in the list."""
-    go, drawn = threading.Event(), []
-    render = pdf.render_pdf
+def slow_drawing(monkeypatch: pytest.MonkeyPatch, folder: Path) -> Iterator[Gate]:
+    """Every sheet drawn waits for the gate."""
+    gate, render = Gate(folder), pdf.render_pdf
 
     def waiting(sheet: Any) -> bytes:
-        drawn.append(sheet.title)
-        assert go.wait(timeout=60)
+        gate.wait()
         return render(sheet)
 
     monkeypatch.setattr(pdf, "render_pdf", waiting)
     try:
-        yield go, drawn
+        yield gate
     finally:
-        go.set()
+        gate.open()
 
 
 def kept_in_folder(app: Flask) -> list[Path]:
@@ -192,50 +212,52 @@ def kept_in_folder(app: Flask) -> list[Path]:
 
 
 def test_a_sheet_not_drawn_in_time_is_answered_503_and_opens_by_itself_once_drawn(
-        app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch) -> None:
+        app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """Issue 29: a costly request is answered within its bound, by the sheet or by a 503 that says
     when to come back, and the browser comes back by itself; the drawing goes on meanwhile, once,
     and the sheet is kept for the next request, whichever worker of the server takes it."""
     app.config["COSTLY_WITHIN"] = 0.2
     game, other_table = new_game(client), new_game(client)
-    with slow_drawing(monkeypatch) as (go, drawn):
+    with slow_drawing(monkeypatch, tmp_path) as drawing:
         first = client.get(f"/g/{game}/sheet.pdf")
         assert first.status_code == 503
         assert first.headers["Retry-After"] == first.headers["Refresh"] == str(lanes.DRAWN_AFTER)
-        assert "Your sheet is being drawn" in text(first.get_data(as_text=True))
+        page = text(first.get_data(as_text=True))
+        assert "Drawing your sheet" in page and "Your sheet is being drawn" in page
+        assert "Error 503" not in page  # nothing went wrong
         assert bid(client, other_table) == 302  # the taps go on
         # The same sheet asked again while it is drawn is not drawn a second time: it waits
         # (here, till its own time is up)
         again = client.get(f"/g/{game}/sheet.pdf", headers={"Accept-Language": "en"})
-        assert again.status_code == 503 and len(drawn) == 1
+        assert again.status_code == 503 and drawing.count == 1
         # An API client is told when to come back, and nothing more
         assert "Refresh" not in client.get(f"/api/games/{game}").headers
-        go.set()
+        drawing.open()
         # the state this test needs: the sheet drawn and kept, its place in the lane let go
         while not kept_in_folder(app) or held(lanes.places(app)[0]):
-            assert len(drawn) == 1
+            assert drawing.count == 1
     other_worker = create_app({"TESTING": True, "SECRET_KEY": "test", "RATELIMIT_ENABLED": False,
                                "SQLALCHEMY_DATABASE_URI": app.config["SQLALCHEMY_DATABASE_URI"]})
     monkeypatch.setattr(lanes, "_kept", lanes.LRU(lanes.KEEP_IN_MEMORY))  # that worker's memory
     with taken(app, 1):  # a sheet kept needs no place in the lane
         kept = other_worker.test_client().get(f"/g/{game}/sheet.pdf")
-    assert kept.status_code == 200 and kept.data.startswith(b"%PDF") and len(drawn) == 1
+    assert kept.status_code == 200 and kept.data.startswith(b"%PDF") and drawing.count == 1
     closed(other_worker)
 
 
 def test_a_sheet_drawn_in_time_is_answered_at_once(
-        app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch) -> None:
+        app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     app.config["COSTLY_WITHIN"] = 60
     answers: list[int] = []
-    with slow_drawing(monkeypatch) as (go, drawn):
+    with slow_drawing(monkeypatch, tmp_path) as drawing:
         asking = threading.Thread(target=lambda: answers.append(
             app.test_client().get("/sheets/blank.pdf", query_string={"players": "6"}).status_code))
         asking.start()
-        while not drawn:
+        while not drawing.count:
             assert asking.is_alive()
-        go.set()
+        drawing.open()
         asking.join()
-    assert answers == [200]
+    assert answers == [200] and drawing.count == 1
 
 
 def test_the_lane_folder_keeps_only_the_newest_sheets(
@@ -256,19 +278,17 @@ def test_a_sheet_time_setting_that_is_no_number_of_seconds_stops_the_app_with_it
 
 
 def test_a_restore_not_checked_in_time_stores_nothing_and_sent_again_is_restored_once(
-        app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch) -> None:
+        app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """Issue 29: a restore whose house formulas take longer to check than its request may is
     answered 503 with nothing stored; the check goes on, and the same file sent again, to any
     worker of the server, is restored with the check's findings, not checked a second time."""
     app.config["COSTLY_WITHIN"] = 0.2
     document = {"format": "oh-hell-scorekeeper/backup-1",
                 "games": [costly(1), {"players": ["Ann", "Bob", "Cy"]}]}
-    go, checks = threading.Event(), []
-    check = backup.check
+    checks, check = Gate(tmp_path), backup.check
 
     def waiting(sent: object) -> bytes:
-        checks.append(sent)
-        assert go.wait(timeout=60)
+        checks.wait()
         return check(sent)
 
     monkeypatch.setattr(backup, "check", waiting)
@@ -276,14 +296,14 @@ def test_a_restore_not_checked_in_time_stores_nothing_and_sent_again_is_restored
     try:
         refused = restore(client, document)
     finally:
-        go.set()
+        checks.open()
     assert refused.status_code == 503 and refused.headers["Retry-After"] == str(lanes.DRAWN_AFTER)
     assert "Refresh" not in refused.headers  # a form sent: the browser must not send it again
     assert "Your file is still being checked: nothing was stored yet" in text(
         refused.get_data(as_text=True))
     assert snapshot(app) == before
     while not kept_in_folder(app) or held(lanes.places(app)[0]):  # the check done and kept
-        assert len(checks) == 1
+        assert checks.count == 1
     # Another worker of the server: nothing of it in its memory, and its own checks refused
     monkeypatch.setattr(lanes, "_kept", lanes.LRU(lanes.KEEP_IN_MEMORY))
     monkeypatch.setattr(scoring, "_told", {})
@@ -293,5 +313,5 @@ def test_a_restore_not_checked_in_time_stores_nothing_and_sent_again_is_restored
 
     monkeypatch.setattr(scoring, "_check", never)
     restored = restore(client, document)
-    assert restored.status_code == 200 and len(checks) == 1
+    assert restored.status_code == 200 and checks.count == 1
     assert len(snapshot(app)) == len(before) + 2
