@@ -39,6 +39,7 @@ from werkzeug.exceptions import ServiceUnavailable
 from ..rules import values
 from ..rules.words import N_, _
 from ..store.cache import LRU
+from ..store.db import db
 
 #: Seconds a refused request is asked to wait: about what a sheet takes to draw.
 RETRY_AFTER = 5
@@ -295,6 +296,8 @@ def _drawing_child(path: Path, draw: Callable[[], bytes]) -> NoReturn:
     """Draw the sheet and keep it, in the forked process, and end it."""
     status = 1
     try:
+        # the worker's database connections stay the worker's: any the drawing needed would be new
+        db.engine.dispose(close=False)
         request_socket = request.environ.get("gunicorn.socket")
         if request_socket is not None:  # the worker's connection, to be closed by the worker
             os.close(request_socket.fileno())
