@@ -56,7 +56,7 @@ define apt_ensure
 	fi
 endef
 
-.PHONY: all deps deps-run deps-test .venv venv-run lock run serve test lint clean messages translations
+.PHONY: all deps deps-run deps-test .venv venv-run lock run serve serve-live test lint clean messages translations
 
 # The catalogs (docs/languages.md): translations/messages.pot holds every sentence of the code
 # and the templates, translations/<code>/LC_MESSAGES/messages.po its translation into a language,
@@ -153,6 +153,13 @@ WORKERS ?= 4
 serve: deps-run venv-run translations
 	$(VENV)/bin/flask --app scorekeeper db upgrade
 	$(VENV)/bin/gunicorn --workers $(WORKERS) --bind 0.0.0.0:8000 --access-logfile - 'scorekeeper:create_app()'
+
+# The server that holds the phones' questions whether their game changed (docs/hosting.md,
+# "Following games live"): gthread workers, a thread per question held.
+LIVE_WORKERS ?= 2
+LIVE_THREADS ?= 1000
+serve-live: deps-run venv-run translations
+	$(VENV)/bin/gunicorn --workers $(LIVE_WORKERS) --worker-class gthread --threads $(LIVE_THREADS) --bind 0.0.0.0:8001 --access-logfile - 'scorekeeper:create_app()'
 
 # The tests run in parallel, one pytest-xdist worker per core (docs/testing.md); JOBS=0 runs them
 # in this one process. worksteal: a worker that runs out of tests takes half of another's.

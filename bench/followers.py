@@ -1,8 +1,11 @@
 """What following games costs the server: phones that keep asking a game's read-only view whether
-anything changed (``GET /v/<link>/state?v=<version>``, every 3 s, as the read-only page does).
+anything changed (``GET /v/<link>/state?v=<version>``), as the read-only page does: every 3 s of a
+sync worker, or, with ``--held``, at once again each time, of gthread workers that hold the
+question until the game changes (``&wait=1``; web/live.py).
 
     .venv/bin/python bench/followers.py                       # 600 phones following 100 games
-    scripts/with-postgres .venv/bin/python bench/followers.py --database postgres --servers 2
+    .venv/bin/python bench/followers.py --held                # the same, questions held
+    scripts/with-postgres .venv/bin/python bench/followers.py --database postgres --servers 2 --held
     .venv/bin/python bench/followers.py --smoke               # 12 phones, 4 games, 3 s: it runs
 
 For ``--seconds`` each, two stretches, on gunicorn (``--workers`` sync workers per server; with
@@ -12,7 +15,9 @@ For ``--seconds`` each, two stretches, on gunicorn (``--workers`` sync workers p
 - **the tables play**: one game in ten enters a deal every second (each game about every 10 s,
   a table's pace), so followers fetch the board they show when it changed.
 
-For each it prints the requests answered and their p50 / p95, and the CPU the app servers spent
+For each it prints the requests answered and their p50 / p95, the time from a deal stored to its
+followers' knowing (p50 / p95 / max, from the answer to the PUT to each follower's answer with the
+new version), and the CPU the app servers spent
 (their processes' user and system time, read from /proc, over the stretch) in cores: the figure
 SEATS.md ("Live") bounds at a tenth of one core for 600 phones following 100 games, for a phone
 that finds nothing changed. PostgreSQL's own processes are counted apart.
@@ -113,13 +118,16 @@ def new_games(port: int, count: int) -> list[dict[str, str]]:
 
 
 class Follower:
-    """A phone showing one game's read-only view: it asks every 3 s whether the game changed."""
+    """A phone showing one game's read-only view: it asks every 3 s whether the game changed, or,
+    with ``held``, asks again as soon as it has its answer (the server holds the question)."""
 
-    def __init__(self, ports: list[int], game: dict[str, str], rng: random.Random) -> None:
-        self.ports, self.game, self.rng = ports, game, rng
+    def __init__(self, ports: list[int], game: dict[str, str], rng: random.Random,
+                 held: bool, stored: dict[tuple[str, int], float]) -> None:
+        self.ports, self.game, self.rng, self.held, self.stored = ports, game, rng, held, stored
         self.version = ""
         self.turn = rng.randrange(len(ports))
         self.times: list[float] = []
+        self.late: list[float] = []
         self.errors = 0
         self.changed = 0
 
@@ -129,26 +137,32 @@ class Follower:
             began = time.monotonic()
             port = self.ports[self.turn % len(self.ports)]
             self.turn += 1
+            path = f"/v/{self.game['view']}/state?v={self.version}" + "&wait=1" * self.held
             try:
-                status, _, body = ask(port, "GET", f"/v/{self.game['view']}/state?v={self.version}")
+                status, _, body = ask(port, "GET", path)
             except OSError:
                 status, body = 0, b""
-            took = time.monotonic() - began
+            answered = time.monotonic()
             if status != 200:
                 self.errors += 1
             else:
                 answer = json.loads(body)
                 if "html" in answer:
                     self.changed += 1
+                    stored = self.stored.get((self.game["view"], answer["version"]))
+                    if stored is not None:
+                        self.late.append(answered - stored)
                 self.version = str(answer["version"])
-                self.times.append(took)
-            time.sleep(max(0.0, began + POLL - time.monotonic()))
+                self.times.append(answered - began)
+            if not self.held or status != 200:
+                time.sleep(max(0.0, began + POLL - time.monotonic()))
 
 
 def deals(port: int, games: list[dict[str, str]], end: float, rng: random.Random,
-          errors: list[int]) -> None:
+          errors: list[int], stored: dict[tuple[str, int], float]) -> None:
     """One game in ten changes every second (each game about every 10 s, a table's pace): a
-    deal entered through the API (read, add the deal, put back over its ETag)."""
+    deal entered through the API (read, add the deal, put back over its ETag); when each version
+    was stored goes into ``stored``."""
     while time.monotonic() < end:
         began = time.monotonic()
         for game in rng.sample(games, max(1, len(games) // 10)):
@@ -157,17 +171,29 @@ def deals(port: int, games: list[dict[str, str]], end: float, rng: random.Random
             doc = json.loads(body)
             doc["deals"].append({"bids": [0, 0, 0, 0], "tricks": [1, 1, 1, 0]})
             put = {k: doc[k] for k in ("title", "players", "rules", "first_dealer", "deals")}
-            status, _, _ = ask(port, "PUT", path, put, {"If-Match": headers["ETag"]})
+            status, answer_headers, _ = ask(port, "PUT", path, put, {"If-Match": headers["ETag"]})
             if status != 200:
                 errors.append(status)
+            else:
+                stored[(game["view"], int(answer_headers["ETag"].strip('W/"')))] = time.monotonic()
         time.sleep(max(0.0, began + 1.0 - time.monotonic()))
 
 
+def percentiles(values: list[float]) -> str:
+    ordered = sorted(values)
+    if not ordered:
+        return "none"
+    p95 = ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
+    return (f"p50 {statistics.median(ordered) * 1000:.0f} ms, p95 {p95 * 1000:.0f} ms, "
+            f"max {ordered[-1] * 1000:.0f} ms")
+
+
 def stretch(name: str, servers: list[Server], games: list[dict[str, str]], phones: int,
-            seconds: float, play: bool) -> None:
+            seconds: float, play: bool, held: bool) -> None:
     rng = random.Random(len(name))
     ports = [server.port for server in servers]
-    followers = [Follower(ports, games[n % len(games)], random.Random(rng.random()))
+    stored: dict[tuple[str, int], float] = {}
+    followers = [Follower(ports, games[n % len(games)], random.Random(rng.random()), held, stored)
                  for n in range(phones)]
     for follower in followers:  # each knows its game's version, as a page just loaded does
         follower.version = str(json.loads(ask(ports[0], "GET",
@@ -177,7 +203,8 @@ def stretch(name: str, servers: list[Server], games: list[dict[str, str]], phone
     threads = [threading.Thread(target=f.follow, args=(start, end)) for f in followers]
     failed: list[int] = []
     if play:
-        threads.append(threading.Thread(target=deals, args=(ports[0], games, end, rng, failed)))
+        threads.append(threading.Thread(target=deals,
+                                        args=(ports[0], games, end, rng, failed, stored)))
     for thread in threads:
         thread.start()
     time.sleep(max(0.0, start + POLL - time.monotonic()))
@@ -195,6 +222,9 @@ def stretch(name: str, servers: list[Server], games: list[dict[str, str]], phone
           f"p50 {statistics.median(times) * 1000:.1f} ms, p95 {p95 * 1000:.1f} ms; "
           f"{sum(f.changed for f in followers):,} with the board; "
           f"errors {sum(f.errors for f in followers) + len(failed)}")
+    if play:
+        print(f"  a deal stored to its followers' knowing: "
+              f"{percentiles([t for f in followers for t in f.late])}")
     print(f"  app servers: {app_cpu / wall:.3f} cores ({app_cpu:.1f} s of CPU in {wall:.0f} s)"
           + (f"; PostgreSQL: {pg_cpu / wall:.3f} cores" if pg else ""), flush=True)
 
@@ -241,18 +271,25 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers of each server")
     parser.add_argument("--servers", type=int, default=1, choices=(1, 2))
     parser.add_argument("--database", choices=("sqlite", "postgres"), default="sqlite")
+    parser.add_argument("--held", action="store_true",
+                        help="questions held till the game changes, by gthread workers")
+    parser.add_argument("--threads", type=int, default=1000,
+                        help="threads of each gthread worker (with --held)")
     args = parser.parse_args()
     url = database(parser, args.database, tempfile.mkdtemp(prefix="scorekeeper-follow-"))
-    servers = [Server(server_env(url), args.workers) for _ in range(args.servers)]
+    servers = [Server(server_env(url), args.workers, args.threads if args.held else 0)
+               for _ in range(args.servers)]
     try:
         for server in servers:
             server.start()
         games = new_games(servers[0].port, args.games)
         statements(url, games)
-        print(f"{args.phones} phones following {args.games} games, a look every {POLL:g} s, "
-              f"{args.servers} server(s) × {args.workers} workers, {args.database}", flush=True)
-        stretch("nothing changes", servers, games, args.phones, args.seconds, play=False)
-        stretch("the tables play", servers, games, args.phones, args.seconds, play=True)
+        how = ("questions held" if args.held else f"a look every {POLL:g} s")
+        kind = f"gthread workers of {args.threads} threads" if args.held else "sync workers"
+        print(f"{args.phones} phones following {args.games} games, {how}, "
+              f"{args.servers} server(s) × {args.workers} {kind}, {args.database}", flush=True)
+        stretch("nothing changes", servers, games, args.phones, args.seconds, False, args.held)
+        stretch("the tables play", servers, games, args.phones, args.seconds, True, args.held)
     finally:
         for server in servers:
             server.stop()

@@ -104,14 +104,18 @@ class Book:
 class Server:
     """gunicorn serving the app; can be killed with SIGKILL and started again on the same port."""
 
-    def __init__(self, env: dict[str, str], workers: int) -> None:
+    def __init__(self, env: dict[str, str], workers: int, threads: int = 0) -> None:
+        """``threads``: gunicorn's gthread workers of that many threads each (0: sync workers)."""
         self.env, self.workers, self.port = env, workers, free_port()
+        self.threads = threads
         self.process: subprocess.Popen[bytes] | None = None
         self.restarting = threading.Event()
 
     def start(self) -> None:
+        threaded = (["--worker-class", "gthread", "--threads", str(self.threads)]
+                    if self.threads else [])
         self.process = subprocess.Popen(
-            [str(BIN / "gunicorn"), "--workers", str(self.workers),
+            [str(BIN / "gunicorn"), "--workers", str(self.workers), *threaded,
              "--bind", f"127.0.0.1:{self.port}", "--log-level", "warning",
              "scorekeeper:create_app()"],
             cwd=ROOT, env=self.env, start_new_session=True,

@@ -78,6 +78,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         # Seconds within which a sheet is answered: drawn, or 503 with a page that opens it once it
         # is (web/lanes.py); 0: when drawn, however long that takes.
         COSTLY_WITHIN=os.environ.get("COSTLY_WITHIN", "1.4"),
+        # Seconds a phone's request for news of a game may be held until the game changes, on a
+        # server answering in threads (web/live.py); 0: answered at once, the phone asks again.
+        LIVE_WAIT=os.environ.get("LIVE_WAIT", "25"),
         # Days after which `flask remove-unplayed` removes a game nobody entered a deal in and
         # nobody changed (retention.py); 0: never.
         REMOVE_UNPLAYED_AFTER_DAYS=os.environ.get("REMOVE_UNPLAYED_AFTER_DAYS", "0"),
@@ -113,7 +116,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from .store.db import db, init_db, migrate
     from .table import plan
     from .table import views as table
-    from .web import address, lanes, language, logs, ratelimits, site
+    from .web import address, lanes, language, live, logs, ratelimits, site
 
     # Flask's error log, and the development server's (flask run)
     logs.install(app.logger.name, "werkzeug")
@@ -121,6 +124,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     migrate.init_app(app, db, directory=str(ROOT / "migrations"))
     site.init_app(app)
     lanes.init_app(app)
+    live.init_app(app)
     language.init_app(app)
     jswords.init_app(app)
     address.init_app(app)

@@ -73,3 +73,10 @@ def test_make_run_installs_the_app_without_the_test_tools() -> None:
     assert f"sed '' requirements.lock | {pip}" in dry_run("-B", ".venv")  # make test: all of it
     assert "venv-run" in next(line for line in (ROOT / "Makefile").read_text().splitlines()
                               if line.startswith("run:"))
+
+
+def test_make_serve_live_holds_questions_in_threads_on_its_own_port() -> None:
+    """The server of docs/hosting.md ("Following games live"): gthread workers on port 8001."""
+    [gunicorn] = [line for line in dry_run("serve-live") if "gunicorn" in line]
+    assert "--worker-class gthread" in gunicorn and "--bind 0.0.0.0:8001" in gunicorn
+    assert re.search(r"--threads \d{3,}", gunicorn)

@@ -33,7 +33,7 @@ from ..rules.gamefile import GameFile, GameFileError, export, parse
 from ..rules.turn import Screen, screen
 from ..rules.words import _
 from ..store.games import StoredGame, find_game
-from ..web import address, qr
+from ..web import address, live, qr
 from ..web.access import Act
 from ..web.fields import VersionForm, sentence
 from ..web.site import game_links, game_or_404, no_game, no_store
@@ -81,14 +81,23 @@ def view(token: str) -> Response:
 
 @bp.get("/v/<token>/state")
 def state(token: str) -> Response:
-    """The game's version, and the read-only board as HTML when it changed since ``?v=``."""
+    """The game's version, and the read-only board as HTML when it changed since ``?v=``. With
+    ``wait``, on a server that can hold it (web/live.py), a request that finds nothing changed is
+    answered when the game changes, or after ``LIVE_WAIT`` seconds; ``again`` tells the phone how
+    many milliseconds to let pass before it asks again."""
     found = game_or_404(token, edit=False)
+    holds = bool(request.args.get("wait")) and live.can_hold()
+    again = 0 if holds else live.EVERY_MS
     # A version is compared as text: never read as a number
+    if request.args.get("v") == str(found.version) and holds:
+        live.wait_for_change(found.id, found.version)
+        found = game_or_404(token, edit=False)
     if request.args.get("v") == str(found.version):
-        return no_store(jsonify(version=found.version))
+        return no_store(jsonify(version=found.version, again=again))
     html = pages.cached(("live", found.key), lambda: render_template(
         "play/_live.html", **context(found, found.load(), editable=False)))
-    return no_store(jsonify(version=found.version, html=html, news=board.news(found.load())))
+    return no_store(jsonify(version=found.version, html=html, news=board.news(found.load()),
+                            again=again))
 
 
 @bp.get("/g/<token>/chart")

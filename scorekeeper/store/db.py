@@ -95,6 +95,13 @@ def rollback() -> None:
     connection().rollback()
 
 
+def release() -> None:
+    """Give this request's database connection back now (what was not committed rolled back): a
+    request held a while holds none; the next use opens another."""
+    _close_connection(None)
+    db.session.close()
+
+
 def _close_connection(_error: BaseException | None) -> None:
     opened = g.pop("games_db", None)
     if opened is not None:

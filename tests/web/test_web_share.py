@@ -13,7 +13,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from webhelpers import Scorer, scanned, svg_picture, terminal_picture, text
 
-from scorekeeper.web import address, qr
+from scorekeeper.web import address, live, qr
 
 Start = Callable[..., Scorer]
 
@@ -43,7 +43,7 @@ def test_the_state_endpoint_sends_the_board_only_when_the_game_changed(start: St
     first = game.client.get(url).get_json()
     assert "Deal 1 of 5" in text(first["html"]) and game.token not in first["html"]
     assert (game.client.get(url, query_string={"v": first["version"]}).get_json()
-            == {"version": first["version"]})
+            == {"version": first["version"], "again": live.EVERY_MS})
     game.bid(2)
     changed = game.client.get(url, query_string={"v": first["version"]}).get_json()
     assert (changed["version"] == first["version"] + 1
