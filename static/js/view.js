@@ -39,5 +39,5 @@
       .catch(function () { /* offline for a moment: try again next time */ })
       .then(function () { setTimeout(poll, next); });
   }
-  setTimeout(poll, EVERY);
+  poll();  // held by a server that can: ready for the next change at once
 })();
