@@ -54,6 +54,7 @@ def cards(event: str) -> Response:
                  for t in current.tables if t.game}
         page = render_template("events/cards.html", doc=loaded.doc, current=current, paper=paper,
                                static=current_app.static_url_path)
+        pdf.ready()
         return lambda: pdf.page_pdf(page, drawn)[0]
 
     key = ("cards", stored.id, stored.token, state, paper, language.current(), request.host_url)
@@ -107,6 +108,7 @@ def results(event: str) -> Response:
             round_size=listing.ROUNDS,
             standings=None if asked else listing.standings(header, loaded.lines, score),
             left_out=left_out, static=current_app.static_url_path)
+        pdf.ready()
         return lambda: pdf.page_pdf(page)[0]
 
     key = ("results", stored.id, stored.token, editable, state, asked, language.current())

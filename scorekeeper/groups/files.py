@@ -131,6 +131,7 @@ def season(group: str) -> Response:
                                more=max(0, len(loaded.figures.players) - SHEET_PLAYERS),
                                chart=ratings_chart(loaded.figures, ink="#000"),
                                static=current_app.static_url_path, today=today)
+        pdf.ready()
         return lambda: pdf.page_pdf(page)[0]
 
     key = ("season", loaded.group.token, loaded.editable, loaded.group.mark(), today,

@@ -2,7 +2,8 @@
 that serves the app's own static files (and the images a view drew for one page, such as the QR
 codes of table cards) and refuses everything else.
 
-WeasyPrint is a heavy import (Pango through cffi), so it is imported on the first sheet only.
+WeasyPrint is a heavy import (Pango through cffi), so it is imported on the first sheet only
+(``ready``).
 """
 
 from __future__ import annotations
@@ -70,6 +71,14 @@ def _weasy() -> ModuleType:
 
         _weasyprint = weasyprint
     return _weasyprint
+
+
+@cache
+def ready() -> None:
+    """WeasyPrint imported and its fonts found, in this process: a request calls it before the
+    drawing of its sheet, which may run in a process forked from it (web/lanes.py) and would
+    otherwise do both again, every time (0.7 s)."""
+    _weasy().HTML(string="<p>Oh Hell</p>").render()
 
 
 @cache

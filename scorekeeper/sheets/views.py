@@ -135,6 +135,7 @@ def blank() -> Response | tuple[str, int]:
     """A blank sheet: the schedule printed, the scores to write in."""
     def printed() -> Callable[[], bytes]:
         sheet = blank_pdf_sheet(request.args)
+        pdf.ready()
         return lambda: pdf.render_pdf(sheet)
 
     try:
@@ -156,6 +157,7 @@ def filled(token: str) -> Response:
         abort(400, sentence(str(exc)))
     def printed() -> Callable[[], bytes]:
         sheet = filled_sheet(game.load(), played_on=game.created_at.date(), **paper)
+        pdf.ready()
         return lambda: pdf.render_pdf(sheet)
 
     key = ("filled", game.key, tuple(paper.values()), language.current())

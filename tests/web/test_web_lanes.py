@@ -124,7 +124,8 @@ def test_a_lane_of_two_lets_a_second_sheet_in(app: Flask, client: FlaskClient,
                                               database_url: str) -> None:
     wide = create_app({"TESTING": True, "SECRET_KEY": "test",
                        "SQLALCHEMY_DATABASE_URI": database_url,
-                       "RATELIMIT_ENABLED": False, "COSTLY_AT_ONCE": "2"})
+                       "RATELIMIT_ENABLED": False, "COSTLY_AT_ONCE": "2",
+                       "COSTLY_WITHIN": "0"})
     phone = wide.test_client()
     game = new_game(phone)
     with taken(wide, 1, waiting=False):
@@ -133,7 +134,8 @@ def test_a_lane_of_two_lets_a_second_sheet_in(app: Flask, client: FlaskClient,
         assert phone.get("/sheets/blank.pdf", query_string={"players": "6"}).status_code == 503
     open_lane = create_app({"TESTING": True, "SECRET_KEY": "test",
                             "SQLALCHEMY_DATABASE_URI": database_url,
-                            "RATELIMIT_ENABLED": False, "COSTLY_AT_ONCE": "0"})
+                            "RATELIMIT_ENABLED": False, "COSTLY_AT_ONCE": "0",
+                            "COSTLY_WITHIN": "0"})
     with taken(wide, 2):
         assert open_lane.test_client().get("/sheets/blank.pdf",
                                            query_string={"players": "7"}).status_code == 200
@@ -237,7 +239,8 @@ def test_a_sheet_not_drawn_in_time_is_answered_503_and_opens_by_itself_once_draw
         while not kept_in_folder(app) or held(lanes.places(app)[0]):
             assert drawing.count == 1
     other_worker = create_app({"TESTING": True, "SECRET_KEY": "test", "RATELIMIT_ENABLED": False,
-                               "SQLALCHEMY_DATABASE_URI": app.config["SQLALCHEMY_DATABASE_URI"]})
+                               "SQLALCHEMY_DATABASE_URI": app.config["SQLALCHEMY_DATABASE_URI"],
+                               "COSTLY_WITHIN": "0"})
     monkeypatch.setattr(lanes, "_kept", lanes.LRU(lanes.KEEP_IN_MEMORY))  # that worker's memory
     with taken(app, 1):  # a sheet kept needs no place in the lane
         kept = other_worker.test_client().get(f"/g/{game}/sheet.pdf")
@@ -263,6 +266,7 @@ def test_a_sheet_drawn_in_time_is_answered_at_once(
 def test_the_lane_folder_keeps_only_the_newest_sheets(
         app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(lanes, "KEEP_ON_DISK", 2)
+    monkeypatch.setattr(lanes, "_kept", lanes.LRU(lanes.KEEP_IN_MEMORY))  # none in memory yet
     for players in (4, 5, 6):
         assert client.get("/sheets/blank.pdf",
                           query_string={"players": str(players)}).status_code == 200
