@@ -36,7 +36,7 @@ from ..store.games import StoredGame, find_game
 from ..web import address, qr
 from ..web.access import Act
 from ..web.fields import VersionForm, sentence
-from ..web.site import game_links, game_or_404, no_game, no_store
+from ..web.site import game_links, game_or_404, no_game, no_store, table_links
 from . import board, pages, wording
 from .answer import answered, apply_posted, context, game_page
 from .chart import running_totals_svg
@@ -340,11 +340,12 @@ def resume(token: str) -> Response:
 def export_file(token: str) -> Response:
     """The game file (input and everything computed), as a download."""
     found = game_or_404(token, edit=True)
+    links = {**game_links(found), **table_links(found)}
     try:
-        document = export(found.load(), game_links(found))
+        document = export(found.load(), links)
     except GameFileError:
         # Stored before a limit it breaks: the file as stored, to correct and import
-        document = {**found.document, "links": game_links(found)}
+        document = {**found.document, "links": links}
     name = (secure_filename(f"oh-hell-{found.title or 'game'}-{found.created_at:%Y-%m-%d}")
             or "oh-hell-game")
     response = make_response(json.dumps(document, indent=2, ensure_ascii=False))
@@ -357,12 +358,16 @@ def export_file(token: str) -> Response:
 def share(token: str) -> Response:
     """The edit link and the read-only link, each with a QR code."""
     found = game_or_404(token, edit=True)
-    shared = address.share_links(game_links(found), request.environ.get("SERVER_NAME", ""),
+    table = table_links(found)
+    seats = {f"seat-{seat}": link for seat, link in enumerate(table["seats"])}
+    shared = address.share_links({**game_links(found), "join": table["join"], **seats},
+                                 request.environ.get("SERVER_NAME", ""),
                                  current_app.config["PUBLIC_URL"])
     links = shared.links
     page = render_template("play/share.html", game=found, file=found.load(), links=links,
                            shared=shared,
-                           codes={kind: qr.svg(links[kind]) for kind in ("edit", "view")},
+                           codes={kind: qr.svg(links[kind]) for kind in ("edit", "view", "join")},
+                           seats=[(links[name], qr.svg(links[name])) for name in seats],
                            offline=address.keeps_offline(links["edit"]))
     return no_store(make_response(page))
 

@@ -60,7 +60,7 @@ CREATE = {"games.new", "games.import_game", "api.create_game"}
 QUERIES = {"sheets.blank": {"players": "Ann,Bob,Cy"}, "play.state": {"v": "0"},
            "games.example": {"players-0": "Ann", "players-1": "Bob", "rules-scoring": "exact"}}
 GAME_ROUTES = [r for r in url_rules("POST")
-               if "token" in r.arguments and not r.rule.startswith("/api/")]
+               if "token" in r.arguments and not r.rule.startswith(("/api/", "/s/"))]
 
 
 @pytest.fixture

@@ -1,0 +1,138 @@
+"""Every player's phone (SEATS.md): a seat's page, where that player follows the game and enters
+their own bid in turn, and the join page, where each player takes their seat.
+
+A seat's bid is a tap like the scorer's (docs/architecture.md, "Taps that never wait for the
+network"): it names its deal, its step and its seat, carries a client id, and is written by the one
+writer of a game (``changes.apply``), once however many times it is sent. What a seat may do is
+web/access.py's to say (``seat_refusal``); whether it is the player's turn, the rules core's
+(``rules.turn.bid_refusal``, asked through ``changes.taps``).
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from flask import Blueprint, jsonify, make_response, redirect, render_template, request, url_for
+from werkzeug.wrappers import Response
+
+from .. import changes
+from ..changes import Outcome, Stale, edits
+from ..changes.taps import Target
+from ..phone import device
+from ..rules.turn import screen
+from ..store.games import StoredGame
+from ..store.links import Linked, find_link, join_token, seat_token
+from ..web import access
+from ..web.access import Act
+from ..web.site import no_game, no_store
+from . import board, pages
+from .forms import BID_TAP, DEAL_TAP, read_tap, tap_id
+from .step import bid_panel
+
+bp = Blueprint("seat", __name__)
+
+#: A seat's bid as its page posts it: the deal it was made on and the bid (no seat: its link's).
+SEAT_TAP = {**DEAL_TAP, "bid": BID_TAP["bid"]}
+
+
+def linked(token: str, *, join: bool) -> Linked:
+    """The game and seat of a seat link (``join``: of a join link); 404 for anything else."""
+    found = find_link(token)
+    if found is None or (found.seat is None) != join:
+        no_game()
+    return found
+
+
+def enter_bid(game: StoredGame, seat: int, value: int, *, tap: str | None, deal: int | None,
+              refusals: list[str] | None = None) -> Outcome:
+    """Enter the bid of the player at ``seat`` from their seat link, if the seat may (web/access.py)
+    and it fits the game as it is now (its deal, the player's turn): the changes layer's outcome.
+    A seat's tap lands by its deal and turn, not by the version its page showed: when another
+    phone's write came first meanwhile, it is judged again on the game as that write left it."""
+    outcome: Outcome = changes.Refused("", 500)
+    for _attempt in range(3):
+        refused = access.seat_refusal(game, Act.BID, seat, seat,
+                                      at_once=game.load().rules.bidding.simultaneous)
+        outcome = changes.apply(game, lambda doc: edits.set_bid(doc, seat, value),
+                                version=game.version, refusals=refusals or [], tap=tap,
+                                target=Target("bid", deal, seat), refused=refused)
+        if not (isinstance(outcome, Stale) and outcome.game is not None
+                and outcome.reason == changes.stale(deal)):
+            return outcome
+        game = outcome.game
+    return outcome
+
+
+def seat_context(game: StoredGame, seat: int, error: str = "") -> dict[str, Any]:
+    """What a seat's page shows: the game as the read-only page does, from this player's seat,
+    with their bid buttons when it is their turn."""
+    gamefile = game.load()
+    step = screen(gamefile)
+    deal, result = step.deal, step.result
+    standing = next((s for s in gamefile.game.standings if s.player == seat), None)
+    return {
+        "game": game, "file": gamefile, "state": gamefile.game, "names": gamefile.players,
+        "screen": step, "editable": False, "offers": frozenset(), "error": error,
+        "panel": bid_panel(gamefile, deal, result) if deal and step.kind == "bid" else None,
+        "guess": None, "trumps": (), "last": None, "settlement": gamefile.settlement(),
+        "board_html": pages.board_html(game, gamefile, editable=False),
+        "event": pages.event_link(game), "seat": seat, "seat_link": seat_token(game, seat),
+        "standing": standing, "tap": secrets.token_urlsafe(12),
+    }
+
+
+def seat_page(game: StoredGame, seat: int, error: str = "", status: int = 200) -> Response:
+    """A seat's page, saying ``error`` (with ``status``)."""
+    page = render_template("play/seat.html", **seat_context(game, seat, error))
+    return no_store(make_response(page, status))
+
+
+@bp.get("/s/<token>")
+def page(token: str) -> Response:
+    """A seat's page: the game as it happens, and this player's bid when it is their turn."""
+    found = linked(token, join=False)
+    assert found.seat is not None
+    device.remember_seat(found.game, found.seat)
+    return seat_page(found.game, found.seat)
+
+
+@bp.get("/s/<token>/state")
+def state(token: str) -> Response:
+    """The game's version, and the seat's live part as HTML when it changed since ``?v=`` (the
+    read-only page's way of following the game: static/js/view.js)."""
+    found = linked(token, join=False)
+    game = found.game
+    assert found.seat is not None
+    if request.args.get("v") == str(game.version):
+        return no_store(jsonify(version=game.version))
+    html = render_template("play/_seat_live.html", **seat_context(game, found.seat))
+    return no_store(jsonify(version=game.version, html=html, news=board.news(game.load())))
+
+
+@bp.post("/s/<token>/bid")
+def bid(token: str) -> Response:
+    """The seat's own bid, from its bid buttons."""
+    found = linked(token, join=False)
+    assert found.seat is not None
+    tap = read_tap(request.form, SEAT_TAP)
+    outcome = enter_bid(found.game, found.seat, tap.numbers["bid"] or 0, tap=tap_id(request.form),
+                        deal=tap.numbers["deal"], refusals=tap.errors)
+    if isinstance(outcome, changes.Saved | changes.AlreadyApplied):
+        return redirect(url_for("seat.page", token=token))
+    if isinstance(outcome, Stale):
+        return seat_page(outcome.game or no_game(), found.seat, outcome.reason, 409)
+    return seat_page(found.game, found.seat, outcome.reason, outcome.status)
+
+
+@bp.get("/j/<token>")
+def join(token: str) -> Response:
+    """The join page: the players at the table, each leading to their seat's page."""
+    game = linked(token, join=True).game
+    gamefile = game.load()
+    seats = [(name, url_for("seat.page", token=seat_token(game, seat)))
+             for seat, name in enumerate(gamefile.players)]
+    page = render_template("play/join.html", game=game, file=gamefile, seats=seats,
+                           mine=device.seat_of(game), event=pages.event_link(game),
+                           join=join_token(game))
+    return no_store(make_response(page))
