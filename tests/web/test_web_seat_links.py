@@ -145,7 +145,7 @@ def test_the_api_applies_a_seats_tap_once_and_refuses_what_the_seat_may_not_do(
     assert again.status_code == 200 and snapshot(app) == stored, "sent again: stored once"
     twice = seat_tap(client, bob, 1, 0, "tap-bob-003")
     assert twice.status_code == 409
-    assert twice.get_json()["error"] == "Bob has bid in deal 1 already: this bid was not saved."
+    assert twice.get_json()["error"] == "Bob has bid 1 in deal 1 already: this bid was not saved."
 
 
 def test_a_seat_may_not_bid_when_the_bids_are_made_at_once_and_its_page_says_who_enters_them(
