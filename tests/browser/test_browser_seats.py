@@ -22,6 +22,9 @@ def test_a_whole_deal_bid_in_turn_on_the_players_own_phones(page: Page, browser:
     for seat, name in enumerate(PLAYERS):
         context = browser.new_context(viewport=PHONE, base_url=server, service_workers="block")
         contexts.append(context)
+        # the phone's buzzer, counted
+        context.add_init_script("window.buzzed = 0;"
+                                " navigator.vibrate = () => { window.buzzed++; return true; };")
         phone = context.new_page()
         phone.clock.install()
         phone.goto(made["links"]["join"])
@@ -37,6 +40,8 @@ def test_a_whole_deal_bid_in_turn_on_the_players_own_phones(page: Page, browser:
             next_look(phone)
             if other == seat:
                 expect(phone.locator(".your-bid")).to_be_visible()
+                # the turn came while the page was open (the first bidder's was there already)
+                assert phone.evaluate("window.buzzed") == (1 if step else 0)
             else:
                 expect(phone.locator("#step .muted")).to_have_text(
                     f"{PLAYERS[seat]} is bidding.")
