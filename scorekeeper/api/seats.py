@@ -64,7 +64,7 @@ def refuse(token: str) -> tuple[Response, int]:
                   403)
 
 
-def read_tap(data: object) -> tuple[str, int, str, int]:
+def read_seat_tap(data: object) -> tuple[str, int, str, int]:
     """A seat's tap as sent: its client id, deal, step and value (RulesError says what can't be
     read)."""
     if not isinstance(data, dict):
@@ -99,7 +99,7 @@ def taps(token: str) -> Response | tuple[Response, int]:
     except ValueError as exc:
         return _error(_("the body is not valid JSON: %(problem)s", problem=exc), 400)
     try:
-        client, deal, step, value = read_tap(data)
+        client, deal, step, value = read_seat_tap(data)
     except RulesError as exc:
         return _error(str(exc), 422)
     if step != "bid":

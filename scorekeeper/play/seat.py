@@ -22,7 +22,7 @@ from ..changes.taps import Target
 from ..phone import device
 from ..rules.turn import screen
 from ..store.games import StoredGame
-from ..store.links import Linked, find_link, join_token, seat_token
+from ..store.links import find_link, join_token, seat_token
 from ..web import access
 from ..web.access import Act
 from ..web.site import no_game, no_store
@@ -32,16 +32,27 @@ from .step import bid_panel
 
 bp = Blueprint("seat", __name__)
 
+#: How many times a seat's bid is judged again when another phone's write came first.
+TRIES = 3
+
 #: A seat's bid as its page posts it: the deal it was made on and the bid (no seat: its link's).
 SEAT_TAP = {**DEAL_TAP, "bid": BID_TAP["bid"]}
 
 
-def linked(token: str, *, join: bool) -> Linked:
-    """The game and seat of a seat link (``join``: of a join link); 404 for anything else."""
+def joined(token: str) -> StoredGame:
+    """The game of a join link; 404 for anything else."""
     found = find_link(token)
-    if found is None or (found.seat is None) != join:
+    if found is None or found.seat is not None:
         no_game()
-    return found
+    return found.game
+
+
+def seated(token: str) -> tuple[StoredGame, int]:
+    """The game and the seat of a seat link; 404 for anything else."""
+    found = find_link(token)
+    if found is None or found.seat is None:
+        no_game()
+    return found.game, found.seat
 
 
 def enter_bid(game: StoredGame, seat: int, value: int, *, tap: str | None, deal: int | None,
@@ -50,18 +61,18 @@ def enter_bid(game: StoredGame, seat: int, value: int, *, tap: str | None, deal:
     and it fits the game as it is now (its deal, the player's turn): the changes layer's outcome.
     A seat's tap lands by its deal and turn, not by the version its page showed: when another
     phone's write came first meanwhile, it is judged again on the game as that write left it."""
-    outcome: Outcome = changes.Refused("", 500)
-    for _attempt in range(3):
+    for _attempt in range(TRIES):
         refused = access.seat_refusal(game, Act.BID, seat, seat,
                                       at_once=game.load().rules.bidding.simultaneous)
         outcome = changes.apply(game, lambda doc: edits.set_bid(doc, seat, value),
                                 version=game.version, refusals=refusals or [], tap=tap,
                                 target=Target("bid", deal, seat), refused=refused)
+        # another write came first: judged again on the game as that write left it
         if not (isinstance(outcome, Stale) and outcome.game is not None
                 and outcome.reason == changes.stale(deal)):
             return outcome
         game = outcome.game
-    return outcome
+    return outcome  # other phones wrote meanwhile, again and again: the seat taps again
 
 
 def seat_context(game: StoredGame, seat: int, error: str = "") -> dict[str, Any]:
@@ -75,7 +86,8 @@ def seat_context(game: StoredGame, seat: int, error: str = "") -> dict[str, Any]
         "game": game, "file": gamefile, "state": gamefile.game, "names": gamefile.players,
         "screen": step, "editable": False, "offers": frozenset(), "error": error,
         "panel": bid_panel(gamefile, deal, result) if deal and step.kind == "bid" else None,
-        "guess": None, "trumps": (), "last": None, "settlement": gamefile.settlement(),
+        "guess": None, "trumps": (), "last": board.last_result(gamefile),
+        "settlement": gamefile.settlement(),
         "board_html": pages.board_html(game, gamefile, editable=False),
         "event": pages.event_link(game), "seat": seat, "seat_link": seat_token(game, seat),
         "standing": standing, "tap": secrets.token_urlsafe(12),
@@ -91,44 +103,40 @@ def seat_page(game: StoredGame, seat: int, error: str = "", status: int = 200) -
 @bp.get("/s/<token>")
 def page(token: str) -> Response:
     """A seat's page: the game as it happens, and this player's bid when it is their turn."""
-    found = linked(token, join=False)
-    assert found.seat is not None
-    device.remember_seat(found.game, found.seat)
-    return seat_page(found.game, found.seat)
+    game, seat = seated(token)
+    device.remember_seat(game, seat)
+    return seat_page(game, seat)
 
 
 @bp.get("/s/<token>/state")
 def state(token: str) -> Response:
     """The game's version, and the seat's live part as HTML when it changed since ``?v=`` (the
     read-only page's way of following the game: static/js/view.js)."""
-    found = linked(token, join=False)
-    game = found.game
-    assert found.seat is not None
+    game, seat = seated(token)
     if request.args.get("v") == str(game.version):
         return no_store(jsonify(version=game.version))
-    html = render_template("play/_seat_live.html", **seat_context(game, found.seat))
+    html = render_template("play/_seat_live.html", **seat_context(game, seat))
     return no_store(jsonify(version=game.version, html=html, news=board.news(game.load())))
 
 
 @bp.post("/s/<token>/bid")
 def bid(token: str) -> Response:
     """The seat's own bid, from its bid buttons."""
-    found = linked(token, join=False)
-    assert found.seat is not None
+    game, seat = seated(token)
     tap = read_tap(request.form, SEAT_TAP)
-    outcome = enter_bid(found.game, found.seat, tap.numbers["bid"] or 0, tap=tap_id(request.form),
+    outcome = enter_bid(game, seat, tap.numbers["bid"] or 0, tap=tap_id(request.form),
                         deal=tap.numbers["deal"], refusals=tap.errors)
     if isinstance(outcome, changes.Saved | changes.AlreadyApplied):
         return redirect(url_for("seat.page", token=token))
     if isinstance(outcome, Stale):
-        return seat_page(outcome.game or no_game(), found.seat, outcome.reason, 409)
-    return seat_page(found.game, found.seat, outcome.reason, outcome.status)
+        return seat_page(outcome.game or no_game(), seat, outcome.reason, 409)
+    return seat_page(game, seat, outcome.reason, outcome.status)
 
 
 @bp.get("/j/<token>")
 def join(token: str) -> Response:
     """The join page: the players at the table, each leading to their seat's page."""
-    game = linked(token, join=True).game
+    game = joined(token)
     gamefile = game.load()
     seats = [(name, url_for("seat.page", token=seat_token(game, seat)))
              for seat, name in enumerate(gamefile.players)]
