@@ -81,3 +81,19 @@ def test_a_whole_deal_bid_in_turn_on_the_players_own_phones(page: Page, browser:
     expect(phones[2].locator(".seat-me")).to_contain_text("place")
     for context in contexts:
         context.close()
+
+
+def test_a_seat_bids_without_javascript(plain: Page) -> None:
+    made = plain.request.post("/api/games", data={"players": PLAYERS,
+                                                  "rules": {"max_cards": 2}}).json()
+    plain.goto(made["links"]["join"])
+    plain.get_by_role("link", name="Cy").click()
+    expect(plain.locator("#step .muted")).to_have_text("Bob is bidding.")
+    # Bob bids from his phone, through the API
+    bob = made["links"]["seats"][1].replace("/s/", "/api/games/") + "/taps"
+    assert plain.request.post(bob, data={"tap": "bob-taps-0001", "deal": 1, "step": "bid",
+                                         "value": 1}).ok
+    plain.reload()
+    plain.get_by_role("button", name="0").click()
+    expect(plain.locator("#step .bidders li:nth-child(2) .what")).to_have_text("0")
+    expect(plain.locator("#step .muted")).to_have_text("Dee is bidding.")
