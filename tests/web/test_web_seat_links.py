@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from test_web_events_access import night  # noqa: F401 (the fixture)
 from webhelpers import Scorer, csrf_from, message, scanned, snapshot, svg_picture, text
 
 from scorekeeper.web.logs import redact
@@ -205,3 +206,21 @@ def test_a_seat_link_opens_no_page_of_another_link(app: Flask, start: Start, rou
     assert client.post(route.format(seat=seat), data={
         "csrf_token": csrf, "seat": 0, "bid": 0, "deal": 1, "version": 1}).status_code in (404, 405)
     assert snapshot(app) == before
+
+
+def test_a_club_night_tables_seat_bids_while_its_round_is_the_current_one_and_not_after(
+        app: Flask, night: dict[str, Any]) -> None:  # noqa: F811 (the fixture)
+    client = app.test_client()
+    for which, status in (("first", 403), ("second", 200)):
+        edit = token(night[which][0]["links"]["edit"])
+        game = client.get(f"/api/games/{edit}").get_json()
+        at = len([d for d in game["deals"] if "tricks" in d]) + 1
+        # whoever bids first now (the first round's game is over: any seat)
+        dealer = next((d["dealer"] for d in game["schedule"] if d["number"] == at), -1)
+        eldest = (dealer + 1) % len(game["players"])
+        before = snapshot(app)
+        answer = seat_tap(client, game["links"]["seats"][eldest], at, 0, f"night-{which}-tap")
+        assert answer.status_code == status, answer.get_json()
+        if status == 403:
+            assert answer.get_json()["error"].startswith("Round 1 of ")
+            assert snapshot(app) == before
