@@ -23,7 +23,7 @@ from ..rules.gamefile import MAX_DEALS, MAX_HAND, export
 from ..rules.words import _
 from ..store.games import StoredGame, find_game
 from ..store.links import find_link, seat_token
-from ..web.site import game_links, read_json
+from ..web.site import game_links, no_store, read_json
 
 #: The fields of a seat's tap.
 TAP_FIELDS = ("tap", "deal", "step", "value")
@@ -51,7 +51,7 @@ def get_seat(token: str) -> Response | tuple[Response, int]:
         return _error(_("this is the join link of a game: open it to take a seat"), 403)
     response = jsonify(seat_export(found.game, found.seat))
     response.headers["ETag"] = f'"{found.game.version}"'
-    return response
+    return no_store(response)  # it holds the seat's link, which may bid
 
 
 def refuse(token: str) -> tuple[Response, int]:
@@ -106,7 +106,7 @@ def taps(token: str) -> Response | tuple[Response, int]:
         return _error(_("Deal %(deal)s: the scorer enters the tricks, for now.", deal=deal), 403)
     outcome = enter_bid(found.game, found.seat, value, tap=client, deal=deal)
     if isinstance(outcome, Saved | AlreadyApplied):
-        return jsonify(seat_export(outcome.game, found.seat))
+        return no_store(jsonify(seat_export(outcome.game, found.seat)))
     if isinstance(outcome, Stale):
         return _error(outcome.reason, 409)
     return _error(outcome.reason, outcome.status)

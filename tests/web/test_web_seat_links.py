@@ -56,7 +56,9 @@ def test_the_edit_link_holds_the_join_link_and_one_seat_link_per_player_and_no_o
         body = viewer.get(kind).get_data(as_text=True)
         assert not [secret for secret in hidden if secret in body], kind
     for seat, link in enumerate(links["seats"]):
-        answer = viewer.get(f"/api/games/{token(link)}").get_json()
+        response = viewer.get(f"/api/games/{token(link)}")
+        assert response.headers["Cache-Control"] == "no-store", "it holds a link that may bid"
+        answer = response.get_json()
         assert answer["seat"] == seat and answer["players"] == ["Ann", "Bob", "Cy"]
         assert answer["links"]["seat"] == link and answer["links"]["view"] == view["links"]["view"]
         others = [s for s in hidden if s != token(link)]
