@@ -28,6 +28,8 @@ KEEP = 100
 KEEP_GROUPS = 20
 #: The most club nights a device remembers, the same way (in the cookie's ``events``).
 KEEP_EVENTS = 20
+#: The most seats a device remembers (the cookie's ``seats``: a game's id and a seat each).
+KEEP_SEATS = 20
 #: How many characters of a game's token an entry keeps, to tell the game from a later one.
 CHECK = 8
 _ENTRY = re.compile(rf"([ev])([0-9]{{1,12}})\.([A-Za-z0-9_-]{{{CHECK}}})")
@@ -185,7 +187,8 @@ def remember_seat(game: StoredGame, seat: int) -> None:
     kept = _kept_entries("seats")
     if kept[:1] == [entry]:
         return
-    session["seats"] = [entry, *(e for e in kept if e.partition(".")[0] != str(game.id))][:KEEP]
+    session["seats"] = [entry, *(e for e in kept
+                                 if e.partition(".")[0] != str(game.id))][:KEEP_SEATS]
 
 
 def seat_of(game: StoredGame) -> int | None:
