@@ -111,6 +111,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from .groups import files as group_files
     from .groups import views as groups
     from .phone import jswords, offline
+    from .play import seat
     from .play import views as play
     from .sheets import views as sheets
     from .store.db import db, init_db, migrate
@@ -132,8 +133,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     sheets.init_app(app)
     groups.init_app(app)
     events.init_app(app)
-    for blueprint in (api.bp, events_api.bp, events.bp, games.bp, play.bp, plan.bp, sheets.bp,
-                      table.bp, offline.bp, groups.bp, group_files.bp):
+    for blueprint in (api.bp, events_api.bp, events.bp, games.bp, play.bp, seat.bp, plan.bp,
+                      sheets.bp, table.bp, offline.bp, groups.bp, group_files.bp):
         app.register_blueprint(blueprint)
     ratelimits.init_app(app, costs={"events.start": events.games_to_start,
                                     "events_api.start_round": events.games_to_start})

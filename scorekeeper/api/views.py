@@ -23,7 +23,8 @@ from ..store.groups import StoredGroup, find_group
 from ..web import access
 from ..web.access import Act
 from ..web.signed import csrf
-from ..web.site import error_message, game_links, no_store, read_json
+from ..web.site import error_message, game_links, no_store, read_json, table_links
+from . import seats
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 csrf.exempt(bp)  # JSON only: a cross-site form can't send application/json without CORS
@@ -41,8 +42,14 @@ def http_error(exc: HTTPException) -> tuple[Response, int]:
 
 
 def export_game(game: StoredGame, editable: bool = True) -> dict[str, Any]:
-    """The export document of a stored game, with the links its token may see."""
-    return export(game.load(), game_links(game, editable))
+    """The export document of a stored game, with the links its token may see (the edit link's
+    hold the join link and every seat's)."""
+    return export(game.load(), edit_links(game) if editable else game_links(game, False))
+
+
+def edit_links(game: StoredGame) -> dict[str, Any]:
+    """The links an edit link's answer holds: every page's, the join link, every seat's."""
+    return {**game_links(game), **table_links(game)}
 
 
 @bp.post("/games")
@@ -60,7 +67,7 @@ def create_game() -> tuple[Response, int]:
     except RulesError as exc:
         return error(str(exc), 422)
     game = games.create(checked)
-    links = game_links(game)
+    links = edit_links(game)
     # Made before the commit: a failure stores nothing
     response = no_store(jsonify(export(checked, links)))
     response.headers["Location"] = links["api"]
@@ -73,10 +80,13 @@ def get_game(token: str) -> Response | tuple[Response, int]:
     """The export of a game, by its edit or read-only token."""
     game, editable = find_game(token)
     if game is None:
-        return error(_("no game has this link"), 404)
+        return seats.get_seat(token)
     response = jsonify(export_game(game, editable))
     response.headers["ETag"] = f'"{game.version}"'
     return no_store(response) if editable else response
+
+
+bp.post("/games/<token>/taps")(seats.taps)
 
 
 @bp.put("/games/<token>")
@@ -86,7 +96,7 @@ def replace_game(token: str) -> Response | tuple[Response, int]:
     for ``*``, which would skip the check); a refused file changes nothing."""
     game, editable = find_game(token)
     if game is None:
-        return error(_("no game has this link"), 404)
+        return seats.refuse(token)
     if not editable:
         return error(_("this is the read-only link of a game: it can't change it"), 403)
     expected, etag = request.headers.get("If-Match"), f'"{game.version}"'
@@ -117,7 +127,7 @@ def replace_game(token: str) -> Response | tuple[Response, int]:
         return error(refusal, 422)
     if isinstance(changes.replace(game, checked), Stale):
         return error(_("the game has changed since you read it: read it again"), 412)
-    response = jsonify(export(checked, game_links(game)))
+    response = jsonify(export(checked, edit_links(game)))
     response.headers["ETag"] = f'"{game.version}"'
     return no_store(response)
 

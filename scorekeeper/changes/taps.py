@@ -42,6 +42,11 @@ def misplaced(gamefile: GameFile, aim: Target) -> str | None:
     bids = step.result.bids if step.result else (None,) * len(names)
     entered = [seat for seat in order if bids[seat] is not None]
     if aim.step in ("bid", "bids") and step.kind == "tricks":
+        if aim.step == "bid" and aim.seat is not None and 0 <= aim.seat < len(bids) \
+                and bids[aim.seat] is not None:  # what was stored (the last bid, from two phones)
+            return _("%(player)s has bid %(bid)s in deal %(deal)s already: "
+                     "this bid was not saved.", player=names[aim.seat], bid=bids[aim.seat],
+                     deal=number)
         return _("The bids of deal %(deal)s are all in: this was not saved.", deal=number)
     if aim.step == "tricks" and step.kind != "tricks":
         return _("Deal %(deal)s is still at the bids: these tricks were not saved.", deal=number)

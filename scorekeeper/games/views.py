@@ -39,6 +39,7 @@ from ..rules.scoring import SYSTEMS, deal_points
 from ..rules.words import _
 from ..store.db import commit
 from ..store.groups import StoredGroup
+from ..store.links import seat_token
 from ..web import access, lanes
 from ..web.access import Act
 from ..web.fields import beside, indexed, problems, sentence
@@ -63,7 +64,13 @@ def index() -> str:
             entries.append({"game": game, "editable": editable, "refusal": sentence(str(exc)),
                             "name": game.title or ", ".join(game.document["players"])})
             continue
-        entries.append({"game": game, "file": checked, "editable": editable,
+        # a game this phone took a seat of: its entry leads to the seat
+        seat = None if editable else device.seat_of(game)
+        if seat is not None and seat < len(checked.players):
+            seat_link = (seat, url_for("seat.page", token=seat_token(game, seat)))
+        else:
+            seat_link = None
+        entries.append({"game": game, "file": checked, "editable": editable, "seat": seat_link,
                         "progress": board.progress(checked), "leaders": board.leaders(checked),
                         "variant": board.variant(checked.rules),
                         "played": played(_local(game.created_at), _local(game.updated_at), now)})

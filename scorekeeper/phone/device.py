@@ -28,6 +28,8 @@ KEEP = 100
 KEEP_GROUPS = 20
 #: The most club nights a device remembers, the same way (in the cookie's ``events``).
 KEEP_EVENTS = 20
+#: The most seats a device remembers (the cookie's ``seats``: a game's id and a seat each).
+KEEP_SEATS = 20
 #: How many characters of a game's token an entry keeps, to tell the game from a later one.
 CHECK = 8
 _ENTRY = re.compile(rf"([ev])([0-9]{{1,12}})\.([A-Za-z0-9_-]{{{CHECK}}})")
@@ -174,3 +176,25 @@ def joinable(game: StoredGame) -> tuple[StoredGroup | None, list[StoredGroup], s
     if current is None:
         return None, [group for group, editable in groups() if editable], ""
     return current, [], access.group_token(game, current.token, current.view_token)
+
+
+def remember_seat(game: StoredGame, seat: int) -> None:
+    """This phone took the seat of the player at ``seat`` (SEATS.md): the game is listed as one it
+    follows, and its entry leads to that seat's page (``seat_of``). A phone keeps one seat per
+    game, the last it opened."""
+    remember(game, editable=False)
+    entry = f"{game.id}.{seat}"
+    kept = _kept_entries("seats")
+    if kept[:1] == [entry]:
+        return
+    session["seats"] = [entry, *(e for e in kept
+                                 if e.partition(".")[0] != str(game.id))][:KEEP_SEATS]
+
+
+def seat_of(game: StoredGame) -> int | None:
+    """The seat this phone took in a game (``remember_seat``), None when it took none."""
+    for entry in _kept_entries("seats"):
+        number, _dot, seat = entry.partition(".")
+        if number == str(game.id) and seat.isascii() and seat.isdigit():
+            return int(seat)
+    return None

@@ -8,13 +8,13 @@ went (``answer.answered``), once stored by a redirect (POST-redirect-GET).
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from flask import (
     Blueprint,
     Flask,
     current_app,
     flash,
-    jsonify,
     make_response,
     redirect,
     render_template,
@@ -36,7 +36,7 @@ from ..store.games import StoredGame, find_game
 from ..web import address, live, qr
 from ..web.access import Act
 from ..web.fields import VersionForm, sentence
-from ..web.site import game_links, game_or_404, no_game, no_store
+from ..web.site import game_links, game_or_404, no_game, no_store, table_links
 from . import board, pages, wording
 from .answer import answered, apply_posted, context, game_page
 from .chart import running_totals_svg
@@ -81,23 +81,15 @@ def view(token: str) -> Response:
 
 @bp.get("/v/<token>/state")
 def state(token: str) -> Response:
-    """The game's version, and the read-only board as HTML when it changed since ``?v=``. With
-    ``wait``, on a server that can hold it (web/live.py), a request that finds nothing changed is
-    answered when the game changes, or after ``LIVE_WAIT`` seconds; ``again`` tells the phone how
-    many milliseconds to let pass before it asks again."""
-    found = game_or_404(token, edit=False)
-    holds = bool(request.args.get("wait")) and live.can_hold()
-    again = 0 if holds else live.EVERY_MS
-    # A version is compared as text: never read as a number
-    if request.args.get("v") == str(found.version) and holds:
-        live.wait_for_change(found.id, found.version)
-        found = game_or_404(token, edit=False)
-    if request.args.get("v") == str(found.version):
-        return no_store(jsonify(version=found.version, again=again))
-    html = pages.cached(("live", found.key), lambda: render_template(
-        "play/_live.html", **context(found, found.load(), editable=False)))
-    return no_store(jsonify(version=found.version, html=html, news=board.news(found.load()),
-                            again=again))
+    """The game's version, and the read-only board as HTML when it changed since ``?v=``; held
+    till it changes with ``wait``, on a server that can (web/live.py)."""
+    def board_of(found: StoredGame) -> dict[str, Any]:
+        html = pages.cached(("live", found.key), lambda: render_template(
+            "play/_live.html", **context(found, found.load(), editable=False)))
+        return {"html": html, "news": board.news(found.load())}
+
+    return live.state(game_or_404(token, edit=False), lambda: game_or_404(token, edit=False),
+                      board_of)
 
 
 @bp.get("/g/<token>/chart")
@@ -349,11 +341,12 @@ def resume(token: str) -> Response:
 def export_file(token: str) -> Response:
     """The game file (input and everything computed), as a download."""
     found = game_or_404(token, edit=True)
+    links = {**game_links(found), **table_links(found)}
     try:
-        document = export(found.load(), game_links(found))
+        document = export(found.load(), links)
     except GameFileError:
         # Stored before a limit it breaks: the file as stored, to correct and import
-        document = {**found.document, "links": game_links(found)}
+        document = {**found.document, "links": links}
     name = (secure_filename(f"oh-hell-{found.title or 'game'}-{found.created_at:%Y-%m-%d}")
             or "oh-hell-game")
     response = make_response(json.dumps(document, indent=2, ensure_ascii=False))
@@ -366,12 +359,16 @@ def export_file(token: str) -> Response:
 def share(token: str) -> Response:
     """The edit link and the read-only link, each with a QR code."""
     found = game_or_404(token, edit=True)
-    shared = address.share_links(game_links(found), request.environ.get("SERVER_NAME", ""),
+    table = table_links(found)
+    seats = {f"seat-{seat}": link for seat, link in enumerate(table["seats"])}
+    shared = address.share_links({**game_links(found), "join": table["join"], **seats},
+                                 request.environ.get("SERVER_NAME", ""),
                                  current_app.config["PUBLIC_URL"])
     links = shared.links
     page = render_template("play/share.html", game=found, file=found.load(), links=links,
                            shared=shared,
-                           codes={kind: qr.svg(links[kind]) for kind in ("edit", "view")},
+                           codes={kind: qr.svg(links[kind]) for kind in ("edit", "view", "join")},
+                           seats=[(links[name], qr.svg(links[name])) for name in seats],
                            offline=address.keeps_offline(links["edit"]))
     return no_store(make_response(page))
 

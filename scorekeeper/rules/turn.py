@@ -51,7 +51,7 @@ def bid_refusal(gamefile: GameFile, seat: int) -> str | None:
     >>> bid_refusal(game, 2) is None  # Ann deals: Bob bids first, then Cy
     True
     >>> bid_refusal(game, 1)
-    'Bob has bid in deal 1 already: this bid was not saved.'
+    'Bob has bid 1 in deal 1 already: this bid was not saved.'
     >>> bid_refusal(game, 0)
     "It is Cy's turn to bid in deal 1: Ann's bid was not saved."
     """
@@ -64,8 +64,8 @@ def bid_refusal(gamefile: GameFile, seat: int) -> str | None:
         return _("That player is not dealt in at deal %(deal)s: this bid was not saved.",
                  deal=number)
     if bids[seat] is not None:
-        return _("%(player)s has bid in deal %(deal)s already: this bid was not saved.",
-                 player=names[seat], deal=number)
+        return _("%(player)s has bid %(bid)s in deal %(deal)s already: this bid was not saved.",
+                 player=names[seat], bid=bids[seat], deal=number)
     waiting = next((other for other in order if bids[other] is None), None)
     if waiting is not None and waiting != seat:
         return _("It is %(player)s's turn to bid in deal %(deal)s: %(other)s's bid was not saved.",

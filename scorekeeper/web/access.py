@@ -10,7 +10,9 @@ The roles (by the link used) and what each may do on its game:
   current one and the director has not ended it; take back "End the game now" while its round is
   not finished;
 - director (the same link, on a phone that opened the night's director's page): play and correct
-  it, reopen it, whatever its round.
+  it, reopen it, whatever its round;
+- seat (a player's seat link, SEATS.md): enter that player's own bid, in turn, when the bids are
+  made in turn; nothing else (and at a club night, only while the scorer may play).
 
 A table game's rules and title are the club night's, and the night's standings count it: its own
 link can't change them, delete it, or put it in a group (it is in the night's group), and it never
@@ -37,6 +39,7 @@ class Role(StrEnum):
     EDITOR = "editor"
     SCORER = "scorer"
     DIRECTOR = "director"
+    SEAT = "seat"
 
 
 class Act(StrEnum):
@@ -52,13 +55,16 @@ class Act(StrEnum):
     DELETE = "delete"
     #: Put it in a group, or reach its group's edit link.
     GROUP = "group"
+    #: Enter one player's own bid, in turn (a seat's only act; the edit link's is PLAY).
+    BID = "bid"
 
 
 #: The acts each role may do; a scorer's, while its round is the current one (see ``refusal``).
 MAY: dict[Role, frozenset[Act]] = {
     Role.EDITOR: frozenset(Act),
-    Role.SCORER: frozenset({Act.PLAY, Act.RESUME}),
-    Role.DIRECTOR: frozenset({Act.PLAY, Act.RESUME}),
+    Role.SCORER: frozenset({Act.PLAY, Act.RESUME, Act.BID}),
+    Role.DIRECTOR: frozenset({Act.PLAY, Act.RESUME, Act.BID}),
+    Role.SEAT: frozenset({Act.BID}),
 }
 #: Where a phone's session keeps the club nights whose director's page it opened (their keys).
 DIRECTS = "directs"
@@ -101,6 +107,11 @@ def refusal(game: StoredGame, act: Act) -> str | None:
         }[act]
     if role is Role.DIRECTOR:
         return None
+    return _round_refusal(place, act)
+
+
+def _round_refusal(place: Place, act: Act) -> str | None:
+    """Why a table game's link other than the director's may not do ``act`` in its round now."""
     if not place.current:
         return _("Round %(round)s of %(event)s is over: "
                  "only the club night's organiser can change its games now.", round=place.round,
@@ -138,3 +149,17 @@ def add_to_group(group: StoredGroup, token: str) -> str:
     game, editable = find_game(token)
     return add_game(group, game, editable=editable,
                     may=game is not None and Act.GROUP in offers(game))
+
+
+def seat_refusal(game: StoredGame, act: Act, seat: int, player: int | None, *,
+                 at_once: bool) -> str | None:
+    """Why the seat link of the player at ``seat`` may not do ``act`` for the player at ``player``
+    (None: the act names no player), in a player's words; None when it may. ``at_once``: the
+    game's bids are made at once (entered by the scorer, for now)."""
+    if act not in MAY[Role.SEAT] or player != seat:
+        return _("A seat's link enters its own player's bid, in turn, and nothing else: "
+                 "ask the scorer.")
+    if at_once:
+        return _("This game's bids are made at once: the scorer enters them.")
+    place = table_of(game)
+    return None if place is None else _round_refusal(place, act)

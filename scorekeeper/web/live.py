@@ -16,13 +16,16 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
+from typing import Any
 
-from flask import Flask, current_app, request
+from flask import Flask, Response, current_app, jsonify, request
 from sqlalchemy import select
 
 from ..rules import values
 from ..store.db import db, release
-from ..store.games import Game
+from ..store.games import Game, StoredGame
+from .site import no_store
 
 #: Seconds between the watcher's looks at the versions of the games waited for.
 LOOK = 0.25
@@ -105,6 +108,23 @@ def wait_for_change(game: int, version: int) -> None:
     release()
     watcher: Watcher = current_app.extensions["scorekeeper.live"]
     watcher.wait(game, version, current_app.config["LIVE_WAIT"])
+
+
+def state(found: StoredGame, read_again: Callable[[], StoredGame],
+          changed: Callable[[StoredGame], dict[str, Any]]) -> Response:
+    """The answer to a phone following a game (``?v=`` the version it shows, ``wait`` to be held):
+    the version alone when nothing changed, else with ``changed(game)`` (the part of the page to
+    swap in); ``again``: the milliseconds to let pass before asking again. Held (``can_hold``)
+    until the game changes, the game is read again (``read_again``)."""
+    holds = bool(request.args.get("wait")) and can_hold()
+    again = 0 if holds else EVERY_MS
+    # A version is compared as text: never read as a number
+    if request.args.get("v") == str(found.version) and holds:
+        wait_for_change(found.id, found.version)
+        found = read_again()
+    if request.args.get("v") == str(found.version):
+        return no_store(jsonify(version=found.version, again=again))
+    return no_store(jsonify(version=found.version, again=again, **changed(found)))
 
 
 def init_app(app: Flask) -> None:

@@ -21,6 +21,7 @@ from ..store.cache import LRU
 from ..store.events import StoredEvent, find_event
 from ..store.games import StoredGame, find_game
 from ..store.groups import StoredGroup, find_group
+from ..store.links import join_token, seat_token
 from .signed import SessionInterface, csrf
 
 T = TypeVar("T")
@@ -76,6 +77,17 @@ def game_links(game: StoredGame, editable: bool = True) -> dict[str, str]:
         token = game.token if editable and name != "view" else game.view_token
         links[name] = before + token + after
     return links
+
+
+def table_links(game: StoredGame) -> dict[str, Any]:
+    """The game's join link and its seat links, in seat order (SEATS.md): only the edit link's
+    answers hold them."""
+    if "seat.page" not in current_app.view_functions:
+        return {}
+    players = len(game.document["players"])
+    return {"join": url_for("seat.join", token=join_token(game), _external=True),
+            "seats": [url_for("seat.page", token=seat_token(game, seat), _external=True)
+                      for seat in range(players)]}
 
 
 def _by_link(found: tuple[T | None, bool], edit: bool, missing: Callable[[], NoReturn],

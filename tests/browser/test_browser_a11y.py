@@ -247,7 +247,25 @@ def group(page: Page, games: int = 3) -> str:
     return str(edit)
 
 
+def seat(page: Page, seat: int, bids: list[int | None]) -> None:
+    """A seat's page (SEATS.md), in the second deal: Bob deals, Cy bids first."""
+    created = page.request.post("/api/games", data={
+        "players": FOUR, "rules": {"max_cards": 3},
+        "deals": [*SCORED[:1], {"bids": bids}]}).json()
+    page.goto(created["links"]["seats"][seat])
+
+
+def join(page: Page) -> None:
+    created = page.request.post("/api/games", data={"players": FOUR}).json()
+    page.goto(created["links"]["join"])
+
+
 PAGES: dict[str, Callable[[Page], object]] = {
+    "seat-turn": lambda page: seat(page, 2, [None, None, None, None]),
+    "seat-waiting": lambda page: seat(page, 0, [None, None, None, None]),
+    "seat-dealer": lambda page: seat(page, 1, [1, None, 1, 0]),
+    "seat-tricks": lambda page: seat(page, 1, [1, 1, 1, 0]),
+    "join": join,
     "group": group,
     "group-empty": lambda page: group(page, games=0),
     "group-new": lambda page: page.goto("/groups/new"),

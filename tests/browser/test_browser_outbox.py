@@ -185,7 +185,7 @@ def test_a_deal_entered_on_two_phones_keeps_the_online_ones_entries_and_lists_th
     unsaved = a.locator(".unsaved li")
     expect(unsaved).to_have_count(4, timeout=10_000)
     expect(unsaved.first).to_contain_text(
-        "Deal 5 · Bob bid 1 — not saved: The bids of deal 5 are all in: this was not saved.")
+        "Deal 5 · Bob bid 1 — not saved: Bob has bid 0 in deal 5 already: this bid was not saved.")
     expect(unsaved.nth(3)).to_contain_text(
         "Deal 5 · Ann bid 0 — not saved: it came after one that was not saved")
     expect(a.locator("#unsaved-title")).to_be_focused()

@@ -71,8 +71,12 @@ def test_links_are_the_pages_of_the_game_at_the_address_it_was_reached_at(
         with app.app_context():
             view = db.session.execute(
                 db.select(Game.view_token).where(Game.token == token)).scalar_one()
+        join, seats = links.pop("join"), links.pop("seats")
         assert links == {"api": f"{base}/api/games/{token}", "edit": f"{base}/g/{token}",
                          "view": f"{base}/v/{view}", "sheet": f"{base}/g/{token}/sheet.pdf"}
+        # the join link and each player's seat link, on the same address (SEATS.md)
+        assert join.startswith(f"{base}/j/{view}") and len(seats) == len(game_file()["players"])
+        assert all(seat.startswith(f"{base}/s/{view}") for seat in seats)
         assert response.headers["Location"] == links["api"]
         assert client.get(f"/api/games/{view}", base_url=base).get_json()["links"] == {
             "api": f"{base}/api/games/{view}", "view": f"{base}/v/{view}",

@@ -81,6 +81,13 @@ def test_every_route_with_every_link_gives_no_more_authority_and_changes_the_nig
     current, past = night["second"][0], night["first"][0]
     tables = [t for r in ("first", "second") for t in night[r]]
     table_edits = {token(t["links"]["edit"]) for t in tables}
+    # each table's join link and seats, as its own edit link's answer lists them
+    table_links = {token(t["links"]["edit"]): app.test_client().get(
+        f"/api/games/{token(t['links']['edit'])}").get_json()["links"] for t in tables}
+    seats_of = {edit: {edit, *(token(link) for link in [*links["seats"], links["join"]])}
+                for edit, links in table_links.items()}
+    table_seats = {seat for seats in seats_of.values() for seat in seats} - table_edits
+    current_links = table_links[token(current["links"]["edit"])]
     ordinary = app.test_client().post("/api/games",
                                       json={"players": ["Ann", "Bob", "Cy"]}).get_json()
     ids = []
@@ -95,6 +102,8 @@ def test_every_route_with_every_link_gives_no_more_authority_and_changes_the_nig
         "current table": (token(current["links"]["edit"]), app.test_client()),
         "finished table": (token(past["links"]["edit"]), app.test_client()),
         "table read-only": (token(current["links"]["view"]), app.test_client()),
+        "table seat": (token(current_links["seats"][0]), app.test_client()),
+        "table join": (token(current_links["join"]), app.test_client()),
         "group read-only": (token(group["links"]["view"]), app.test_client()),
         "another game": (token(ordinary["links"]["edit"]), app.test_client()),
         "no such link": ("no-such-link-AAAAAAAAAAAAAAAAAAAAAAAAA", app.test_client()),
@@ -120,7 +129,11 @@ def test_every_route_with_every_link_gives_no_more_authority_and_changes_the_nig
                 shown = readable(answer)
                 if kind != "director":
                     mine = {link} if link in table_edits else set()
-                    for secret in {director_link, group_link} | (table_edits - mine):
+                    # a table's seats and join link are below its edit link: only its own edit
+                    # link, and its join link (taking a seat is what it is for), show them
+                    own = next((seats for seats in seats_of.values() if link in seats), set())
+                    for secret in {director_link, group_link} | (table_edits - mine) | (
+                            table_seats - (own if kind != "table seat" else {link})):
                         assert secret.encode() not in shown, (
                             f"{what} shows a link of more authority")
                     if not (kind == "current table" and rule.endpoint in PLAYS):

@@ -133,3 +133,17 @@ def test_the_proxies_of_the_hosting_guide_send_only_the_questions_to_the_live_se
     others = [rule.rule.replace("<", "").replace(">", "") for rule in app.url_map.iter_rules()
               if rule.endpoint != "play.state"]
     assert not [rule for rule in others if pattern.search(rule)]
+
+
+def test_a_seat_s_question_is_held_and_woken_as_the_read_only_page_s(
+        app: Flask, start: Callable[..., Scorer], watcher: live.Watcher) -> None:
+    game, _url, version = followed(start)
+    seats = game.client.get(f"/api/games/{game.token}").get_json()["links"]["seats"]
+    url = f"/s/{seats[2].rsplit('/', 1)[1]}/state"
+    asking, answers = held_answer(app, url, version)
+    until_waiting(watcher, asking)
+    game.bid(1)
+    asking.join()
+    [(status, answer)] = answers
+    assert status == 200 and answer["version"] == version + 1 and answer["again"] == 0
+    assert answer["html"] and game.token not in answer["html"]

@@ -97,7 +97,13 @@ def test_no_log_line_of_a_server_holds_a_whole_token(server: str, app: Flask, da
         status, group = ask(port, "POST", "/api/groups", {"name": "Friday"})
         assert status == 201
         group_edit, group_view = token_of(group["links"]["edit"]), token_of(group["links"]["view"])
-        steps = [("GET", f"/g/{edit}", None, {"Referer": f"http://127.0.0.1:{port}/"}),
+        join, seat = token_of(game["links"]["join"]), token_of(game["links"]["seats"][1])
+        steps = [("GET", f"/j/{join}", None, {}),
+                 ("GET", f"/s/{seat}", None, {"Referer": f"http://127.0.0.1:{port}/j/{join}"}),
+                 ("GET", f"/s/{seat}/state?v=0", None, {}),
+                 ("POST", f"/api/games/{seat}/taps",
+                  {"tap": "a-logged-tap", "deal": 1, "step": "bid", "value": 0}, {}),
+                 ("GET", f"/g/{edit}", None, {"Referer": f"http://127.0.0.1:{port}/"}),
                  ("GET", f"/v/{view}", None,
                   {"Referer": f"http://127.0.0.1:{port}/g/{edit}/share"}),
                  ("GET", f"/v/{view}/state?v=0", None, {}),
@@ -114,7 +120,7 @@ def test_no_log_line_of_a_server_holds_a_whole_token(server: str, app: Flask, da
         assert (statuses[-2:] == [404, 500]
                 and all(status < 400 for status in statuses[:-2])), statuses
     logged = logs.read_text()
-    for token in (edit, view, group_edit, group_view):
+    for token in (edit, view, group_edit, group_view, join, seat):
         assert token not in logged
         assert token[:SHOWN + 1] not in logged
     # the requests and the failure were logged, shortened

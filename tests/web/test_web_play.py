@@ -192,7 +192,7 @@ def test_a_stale_version_is_refused_and_never_applied_twice(start: Start) -> Non
     first = game.post("/bid", seat=1, bid=2, version=version)
     again = game.post("/bid", seat=1, bid=2, version=version)  # the back button, or a double tap
     assert first.status_code == 302 and again.status_code == 409
-    assert ("Bob has bid in deal 1 already: this bid was not saved."
+    assert ("Bob has bid 2 in deal 1 already: this bid was not saved."
             in text(again.get_data(as_text=True)))
     assert game.export()["deals"][0]["bids"] == [None, 2, None, None]
 

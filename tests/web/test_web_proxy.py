@@ -21,7 +21,8 @@ def app_with(database_url: str, **config: object) -> Flask:
 
 
 def links(app: Flask) -> dict[str, str]:
-    """The links of a game stored through the proxy (the database's connections closed after)."""
+    """The links of a game stored through the proxy (the database's connections closed after),
+    each seat's by its index."""
     created = app.test_client().post("/api/games", json={"players": ["Ann", "Bob"]},
                                      headers=FORWARDED)
     with app.app_context():
@@ -30,7 +31,9 @@ def links(app: Flask) -> dict[str, str]:
         db.session.commit()
         db.engine.dispose()
     assert created.status_code == 201
-    return dict(created.get_json()["links"])
+    found = dict(created.get_json()["links"])
+    seats = found.pop("seats")
+    return {**found, **{f"seat {seat}": link for seat, link in enumerate(seats)}}
 
 
 def test_behind_one_proxy_the_links_are_the_proxys(database_url: str) -> None:

@@ -60,7 +60,7 @@ CREATE = {"games.new", "games.import_game", "api.create_game"}
 QUERIES = {"sheets.blank": {"players": "Ann,Bob,Cy"}, "play.state": {"v": "0"},
            "games.example": {"players-0": "Ann", "players-1": "Bob", "rules-scoring": "exact"}}
 GAME_ROUTES = [r for r in url_rules("POST")
-               if "token" in r.arguments and not r.rule.startswith("/api/")]
+               if "token" in r.arguments and not r.rule.startswith(("/api/", "/s/"))]
 
 
 @pytest.fixture
@@ -269,3 +269,76 @@ def test_the_pdf_renderer_fetches_nothing_but_static_files_whatever_the_names(
             assert "".join(name.split()) in content
     assert asked and all(url.startswith(scorekeeper.sheets.pdf.BASE_URL + "static/")
                          for url in asked)
+
+
+def _other_bids_unchanged(before: list[tuple[str, str, int]], after: list[tuple[str, str, int]],
+                          seat: int) -> bool:
+    """Whether the only change between two snapshots is the bid of the player at ``seat``, in the
+    deal being played."""
+    if len(before) != len(after):
+        return False
+    for (token, data, _version), (other, changed, _next) in zip(before, after, strict=True):
+        if data == changed:
+            continue
+        old, new = json.loads(data), json.loads(changed)
+        old_bids, new_bids = old["deals"][-1]["bids"], new["deals"][-1]["bids"]
+        if token != other or old_bids[seat] is not None or new_bids[seat] is None:
+            return False
+        new["deals"][-1]["bids"][seat] = None
+        if new != old:
+            return False
+    return True
+
+
+def test_a_seat_or_join_link_does_its_own_players_bid_and_nothing_else_by_any_route(
+        app: Flask, playing: Scorer) -> None:
+    """SEATS.md: every route, every method, with each seat link (one whose player bids now, one
+    whose turn it is not), the join link and the read-only link: no answer holds a link of more
+    authority, and only the seat in turn changes the game, by its own bid."""
+    links = playing.export()["links"]
+    seats = [s.rsplit("/", 1)[1] for s in links["seats"]]
+    join = links["join"].rsplit("/", 1)[1]
+    # deal 2: Bob deals, Cy bid 1, Dee (seat 3) bids now, then Ann, then Bob
+    order = [2, 3, 0, 1]
+    kinds = {"Dee's seat": (seats[3], 3), "Ann's seat": (seats[0], 0),
+             "join": (join, None), "read-only": (playing.view_token, None)}
+    higher = {"Dee's seat": {playing.token, join, *seats} - {seats[3]},
+              "Ann's seat": {playing.token, join, *seats} - {seats[0]},
+              "join": {playing.token}, "read-only": {playing.token, join, *seats}}
+    bid_by = {rule.endpoint: None for rule in url_rules()}
+    changes = []
+    for rule in url_rules():
+        for method in sorted((rule.methods or set()) - {"HEAD", "OPTIONS"}):
+            for kind, (link, seat) in kinds.items():
+                client = app.test_client()
+                client.get(f"/s/{link}" if seat is not None else f"/j/{link}")
+                csrf = csrf_from(client.get("/new").get_data(as_text=True))
+                path = fill(rule, token=link, group=link, event=link, number=2, index=0,
+                            filename="css/app.css", code="en")
+                tap = f"walk-{len(changes)}-{secrets.token_hex(6)}"
+                before = snapshot(app)
+                if path.startswith("/api/"):
+                    answer = client.open(path, method=method, json={
+                        "tap": tap, "deal": 2, "step": "bid", "value": 0})
+                else:
+                    answer = client.open(path, method=method, data={
+                        **ANY_FORM, "csrf_token": csrf, "deal": 2, "tap": tap, "bid": 0,
+                        "version": version(app, playing.token)} if method == "POST" else None,
+                        query_string=QUERIES.get(rule.endpoint, {}))
+                what = f"{method} {rule.rule} with the {kind} link"
+                assert answer.status_code < 500, what
+                shown = answer.get_data() + answer.headers.get("Location", "").encode()
+                assert not [s for s in higher[kind] if s.encode() in shown], (
+                    f"{what} shows a link of more authority")
+                # what exists already (a route that takes no link may make a new game)
+                after = [row for row in snapshot(app) if row[0] in {t for t, _d, _v in before}]
+                if after != before:
+                    assert seat is not None, f"{what} changed a game"
+                    bids = json.loads(before[0][1])["deals"][-1]["bids"]
+                    turn = next(s for s in order if bids[s] is None)
+                    assert seat == turn, f"{what}: a bid out of turn"
+                    assert _other_bids_unchanged(before, after, seat), f"{what} changed more"
+                    changes.append(what)
+                    bid_by[rule.endpoint] = kind
+    assert len(changes) == 2 and {e for e, k in bid_by.items() if k} <= {"seat.bid", "api.taps"}
+    assert playing.export()["deals"][1]["bids"] == [0, None, 1, 0]

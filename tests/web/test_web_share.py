@@ -24,7 +24,9 @@ def test_the_share_page_shows_both_links_as_inline_qr_codes(start: Start) -> Non
     codes = re.findall(r'<svg viewBox="0 0 \d+ \d+" class="qr-code"[^>]*>.*?</svg>', page)
     view, edit = f"http://localhost/v/{game.view_token}", f"http://localhost/g/{game.token}"
     # as a phone's camera reads them
-    assert [scanned(svg_picture(code)) for code in codes] == [[view], [edit]]
+    table = game.export()["links"]
+    assert [scanned(svg_picture(code)) for code in codes] == [
+        [view], [table["join"]], *[[seat] for seat in table["seats"]], [edit]]
     assert view in page and edit in page
 
 

@@ -46,7 +46,7 @@ def test_a_refused_count_entered_again_after_its_deal_was_saved_never_lands_on_t
     ("/bid", {"deal": 2, "seat": 2, "bid": 1},
      "This entry is for deal 2, but the game is at deal 1: it was not saved."),
     ("/bid", {"deal": 1, "seat": 1, "bid": 0},
-     "Bob has bid in deal 1 already: this bid was not saved."),
+     "Bob has bid 1 in deal 1 already: this bid was not saved."),
     ("/bid", {"deal": 1, "seat": 3, "bid": 0},
      "It is Cy's turn to bid in deal 1: Dee's bid was not saved."),
     ("/tricks", {"deal": 1, "tricks-1": 1},

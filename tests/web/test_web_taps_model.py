@@ -16,7 +16,6 @@ from __future__ import annotations
 import json
 import re
 import sys
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -34,11 +33,20 @@ from hypothesis.stateful import (
     rule,
     run_state_machine_as_test,
 )
-from webhelpers import FOUR, VERSION, Scorer, csrf_from, hostile_text, message, snapshot, within_cpu
+from webhelpers import (
+    FOUR,
+    VERSION,
+    Scorer,
+    csrf_from,
+    hostile_text,
+    message,
+    snapshot,
+    together,
+    within_cpu,
+)
 
 from scorekeeper.rules import values
 from scorekeeper.rules.errors import RulesError
-from scorekeeper.store import games as stored_games
 from scorekeeper.store.db import db
 from scorekeeper.store.games import Game, GameTap
 
@@ -378,45 +386,15 @@ class TapsModel(RuleBasedStateMachine):
     def at_once(self, sends: list[tuple[Phone, Tap]]) -> list[tuple[int, str, str]]:
         """Post two taps at the same moment, from two threads (each with its phone's session): both
         are let past the checks before either writes, and the first writes first."""
-        checked, first_done = threading.Event(), threading.Event()
-        answers: list[tuple[int, str, str] | None] = [None, None]
-        failed: list[BaseException] = []
-        save = stored_games.StoredGame.save
 
-        def in_order(game: stored_games.StoredGame, *args: Any) -> bool:
-            # (a copy that doesn't come this far, refused or known, lets the other go on its own)
-            if threading.current_thread().name == "tap-0":
-                checked.wait(timeout=2)  # the other tap has been checked, on the game as it was
-            else:
-                checked.set()
-                first_done.wait(timeout=2)
-            return save(game, *args)
+        def post(phone: Phone, tap: Tap) -> Callable[[FlaskClient], tuple[int, str, str]]:
+            def send(client: FlaskClient) -> tuple[int, str, str]:
+                client.set_cookie("session", phone.session)
+                response = client.post(f"{self.url}/{tap.kind}", data=self.form(phone, tap))
+                return response.status_code, message(response), response.get_data(as_text=True)
+            return send
 
-        def send(index: int) -> None:
-            phone, tap = sends[index]
-            client = self.app.test_client()
-            client.set_cookie("session", phone.session)
-            try:
-                with self.app.app_context():
-                    response = client.post(f"{self.url}/{tap.kind}", data=self.form(phone, tap))
-                    answers[index] = (response.status_code, message(response),
-                                      response.get_data(as_text=True))
-            except BaseException as exc:  # noqa: BLE001 - raised again below, in the test's thread
-                failed.append(exc)
-            finally:
-                (first_done if index == 0 else checked).set()
-
-        threads = [threading.Thread(target=send, args=(i,), name=f"tap-{i}") for i in range(2)]
-        stored_games.StoredGame.save = in_order  # type: ignore[method-assign]
-        try:
-            for thread in threads:
-                thread.start()
-            for thread in threads:
-                thread.join(30)
-        finally:
-            stored_games.StoredGame.save = save  # type: ignore[method-assign]
-        if failed:
-            raise failed[0]
+        answers = together(self.app, [post(phone, tap) for phone, tap in sends])
         assert answers[0] is not None and answers[1] is not None, "a tap sent at once got no answer"
         return [answers[0], answers[1]]
 

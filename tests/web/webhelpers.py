@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import html
 import re
+import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -17,6 +18,7 @@ from werkzeug.routing import Rule
 from werkzeug.test import TestResponse
 
 from scorekeeper import create_app
+from scorekeeper.store import games as stored_games
 from scorekeeper.store.db import db
 from scorekeeper.store.games import Game
 from scorekeeper.store.groups import Group, GroupGame
@@ -246,3 +248,44 @@ def terminal_picture(printed: str) -> Any:
             picture.putpixel((x, 2 * y), top)
             picture.putpixel((x, 2 * y + 1), bottom)
     return picture
+
+
+def together(app: Flask, sends: list[Callable[[FlaskClient], Any]]) -> list[Any]:
+    """Two requests at the same moment, from two threads, each on a test client of its own
+    (``sends`` call it): both are let past the checks on the game as it was before either writes,
+    and the first writes first. (A request that doesn't come as far as the write lets the other go
+    on its own.)"""
+    checked, first_done = threading.Event(), threading.Event()
+    answers: list[Any] = [None, None]
+    failed: list[BaseException] = []
+    save = stored_games.StoredGame.save
+
+    def in_order(game: stored_games.StoredGame, *args: Any) -> bool:
+        if threading.current_thread().name == "send-0":
+            checked.wait(timeout=2)
+        else:
+            checked.set()
+            first_done.wait(timeout=2)
+        return save(game, *args)
+
+    def send(index: int) -> None:
+        try:
+            with app.app_context():
+                answers[index] = sends[index](app.test_client())
+        except BaseException as exc:  # noqa: BLE001 - raised again below, in the test's thread
+            failed.append(exc)
+        finally:
+            (first_done if index == 0 else checked).set()
+
+    threads = [threading.Thread(target=send, args=(i,), name=f"send-{i}") for i in range(2)]
+    stored_games.StoredGame.save = in_order  # type: ignore[method-assign]
+    try:
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(30)
+    finally:
+        stored_games.StoredGame.save = save  # type: ignore[method-assign]
+    if failed:
+        raise failed[0]
+    return answers
