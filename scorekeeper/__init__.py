@@ -77,7 +77,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         COSTLY_AT_ONCE=os.environ.get("COSTLY_AT_ONCE", "1"),
         # Seconds within which a sheet is answered: drawn, or 503 with a page that opens it once it
         # is (web/lanes.py); 0: when drawn, however long that takes.
-        COSTLY_WITHIN=os.environ.get("COSTLY_WITHIN", "1.4"),
+        COSTLY_WITHIN=os.environ.get("COSTLY_WITHIN", "1.0"),
         # Seconds a phone's request for news of a game may be held until the game changes, on a
         # server answering in threads (web/live.py); 0: answered at once, the phone asks again.
         LIVE_WAIT=os.environ.get("LIVE_WAIT", "25"),
