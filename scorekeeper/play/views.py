@@ -92,6 +92,15 @@ def state(token: str) -> Response:
                       board_of)
 
 
+@bp.get("/g/<token>/state")
+def scorer_state(token: str) -> Response:
+    """The game's version, for the scorer's page (play.js): when the game changed through another
+    phone (a player's own bid, SEATS.md), the page takes the server's again. Held till it changes
+    with ``wait``, on a server that can (web/live.py)."""
+    return live.state(game_or_404(token, edit=True), lambda: game_or_404(token, edit=True),
+                      lambda _found: {})
+
+
 @bp.get("/g/<token>/chart")
 @bp.get("/v/<token>/chart", endpoint="view_chart")
 def chart(token: str) -> Response:

@@ -245,6 +245,28 @@
     button.click();
   });
 
+  // The game changed through another phone (a player bidding on their own, SEATS.md): the page takes
+  // the server's, once nothing of this phone's waits to be sent and no text is being typed. The
+  // question is held till the game changes where the server can (web/live.py), else asked every 3 s.
+  function follow() {
+    let next = 3000;
+    const typing = document.activeElement && document.activeElement.matches(
+      "input:not([type=radio]):not([type=checkbox]):not([type=submit]), textarea, select");
+    fetch(found.dataset.game + "/state?v=" + encodeURIComponent(data.version) + "&wait=1",
+          { cache: "no-store", credentials: "same-origin" })
+      .then(response => response.ok ? response.json() : null)
+      .then(answer => {
+        if (answer && typeof answer.again === "number") next = Math.max(answer.again, 50);
+        if (!answer || String(answer.version) === String(data.version) || busy || typing ||
+            (box && (box.queue.length || box.sending))) return;
+        return fetch(location.href, { cache: "no-store", credentials: "same-origin" })
+          .then(response => response.ok ? response.text() : null)
+          .then(html => { if (html && !busy && !(box && box.queue.length)) show(html, location.href, false); });
+      })
+      .catch(() => { /* no connection: asked again in a moment */ })
+      .then(() => setTimeout(follow, next));
+  }
+
   try {
     box = window.crypto && new Outbox(found.dataset.game, data, answered);
   } catch (e) { /* storage turned off: each tap waits for its answer, as a plain form's does */ }
@@ -256,4 +278,5 @@
   connection();
   listUnsaved();
   draw(false);
+  if (data.version != null) follow();
 })();

@@ -66,8 +66,8 @@ def test_a_whole_deal_bid_in_turn_on_the_players_own_phones(page: Page, browser:
     for phone in phones:
         next_look(phone)
         expect(phone.locator(".seat-note")).to_have_text("The scorer enters the tricks, for now.")
-    # the scorer's phone goes on as before: the tricks, entered for everyone
-    page.reload()
+    # the scorer's phone saw the bids come in, without a reload (its page follows the game), and
+    # goes on as before: the tricks, entered for everyone
     expect(page.locator(".tricks-form")).to_be_visible()
     page.locator(".tricks-form [data-seat='1'] label.num").nth(1).click()
     page.locator(".tricks-form [data-seat='2'] label.num").nth(0).click()

@@ -122,16 +122,19 @@ def test_a_question_that_can_t_be_held_is_answered_at_once(
 def test_the_proxies_of_the_hosting_guide_send_only_the_questions_to_the_live_server(
         app: Flask) -> None:
     """docs/hosting.md routes a path to the server that holds questions by a pattern: it must
-    match the state's address, and no other of the app's."""
+    match the addresses of the questions (the read-only page's, a seat's, the scorer's), and no
+    other of the app's."""
     guide = (Path(__file__).resolve().parents[2] / "docs" / "hosting.md").read_text()
     patterns = {re.search(r"location ~ (\S+) \{", guide)[1],  # type: ignore[index]
                 re.search(r"@live path_regexp (\S+)", guide)[1]}  # type: ignore[index]
     assert len(patterns) == 1
     pattern = re.compile(patterns.pop())
+    questions = {"play.state", "play.scorer_state", "seat.state"}
     with app.test_request_context():
-        assert pattern.search(url_for("play.state", token="a" * 43))
+        for endpoint in questions:
+            assert pattern.search(url_for(endpoint, token="a" * 43)), endpoint
     others = [rule.rule.replace("<", "").replace(">", "") for rule in app.url_map.iter_rules()
-              if rule.endpoint != "play.state"]
+              if rule.endpoint not in questions]
     assert not [rule for rule in others if pattern.search(rule)]
 
 
@@ -147,3 +150,17 @@ def test_a_seat_s_question_is_held_and_woken_as_the_read_only_page_s(
     [(status, answer)] = answers
     assert status == 200 and answer["version"] == version + 1 and answer["again"] == 0
     assert answer["html"] and game.token not in answer["html"]
+
+
+def test_the_scorer_s_page_asks_with_its_edit_link_and_is_told_the_version_alone(
+        app: Flask, start: Callable[..., Scorer], watcher: live.Watcher) -> None:
+    """The scorer's page (play.js) takes the server's page again when a player bid on their own
+    phone: its question names the version only (the page is read whole after), and a read-only
+    link can't ask it."""
+    game, _url, version = followed(start)
+    asking, answers = held_answer(app, f"/g/{game.token}/state", version)
+    until_waiting(watcher, asking)
+    game.bid(1)
+    asking.join()
+    assert answers == [(200, {"version": version + 1, "again": 0})]
+    assert game.client.get(f"/g/{game.view_token}/state").status_code == 403
