@@ -245,15 +245,18 @@
     button.click();
   });
 
-  // The game changed through another phone (a player bidding on their own, SEATS.md): the page takes
-  // the server's, once nothing of this phone's waits to be sent and no text is being typed. The
-  // question is held till the game changes where the server can (web/live.py), else asked every 3 s.
+  // A player's own bid (SEATS.md) came in: the server's page, once nothing of this phone's waits and
+  // no text is being typed. Held till the game changes where the server can (web/live.py).
+  let asking = null;
+  addEventListener("offline", () => asking && asking.abort());
   function follow() {
     let next = 3000;
     const typing = document.activeElement && document.activeElement.matches(
       "input:not([type=radio]):not([type=checkbox]):not([type=submit]), textarea, select");
+    if (!navigator.onLine) return void setTimeout(follow, next);
+    asking = new AbortController();
     fetch(found.dataset.game + "/state?v=" + encodeURIComponent(data.version) + "&wait=1",
-          { cache: "no-store", credentials: "same-origin" })
+          { cache: "no-store", credentials: "same-origin", signal: asking.signal })
       .then(response => response.ok ? response.json() : null)
       .then(answer => {
         if (answer && typeof answer.again === "number") next = Math.max(answer.again, 50);
