@@ -26,6 +26,9 @@ from scorekeeper.store.db import db
 from scorekeeper.web import lanes
 
 POSTGRES_URL = os.environ.get("TEST_DATABASE_URL", "")
+# Every app a test makes (and every server it starts) answers a sheet when drawn, however long a
+# busy machine takes (web/lanes.py); the tests of answering within the time set it themselves
+os.environ.setdefault("COSTLY_WITHIN", "0")
 
 # No doctests here: without this, --doctest-modules imports this file again as module "conftest",
 # which clashes with tests/browser/conftest.py (collected before it, being first in name order).
