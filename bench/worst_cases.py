@@ -138,8 +138,7 @@ def empty_caches(app: Flask) -> None:
         getattr(stored_games, name)._items.clear()
     pages._pages._items.clear()
     lanes._kept._items.clear()
-    folder, name = lanes._folder(app)
-    for kept in (folder / f"{name}-kept").glob("*"):
+    for kept in lanes.kept_folder(app).glob("*"):
         kept.unlink()
     scoring._told.clear()
     presets._remembered.cache_clear()

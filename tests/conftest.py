@@ -142,8 +142,8 @@ def app(shared_app: tuple[Flask, dict[str, object]], database_url: str) -> Itera
     count is carried over; the worker's caches are kept by each game's version, as in a server."""
     app, settings = shared_app
     assert app.config["SQLALCHEMY_DATABASE_URI"] == database_url
-    folder, name = lanes._folder(app)  # the sheets the server keeps go with the database
-    shutil.rmtree(folder / f"{name}-kept", ignore_errors=True)
+    # the sheets the server keeps go with the database
+    shutil.rmtree(lanes.kept_folder(app), ignore_errors=True)
     yield app
     with app.app_context():
         if POSTGRES_URL:

@@ -25,11 +25,13 @@ import fcntl
 import hashlib
 import logging
 import os
+import shutil
 import threading
 import time
 from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
 from decimal import Decimal
+from functools import cache
 from pathlib import Path
 from typing import BinaryIO, NoReturn
 
@@ -173,10 +175,29 @@ def costly() -> Iterator[None]:
         _release(held)
 
 
+@cache
+def _made_by(root: str) -> str:
+    """What tells this version of the app from another: its code, templates and stylesheets,
+    hashed. A sheet drawn by another version is not served by this one."""
+    digest = hashlib.sha256()
+    base = Path(root).parent
+    for part in ("scorekeeper", "templates", "static/css"):
+        for path in sorted((base / part).rglob("*")):
+            if path.is_file() and path.suffix in (".py", ".html", ".css", ".svg"):
+                digest.update(path.relative_to(base).as_posix().encode() + b"\0")
+                digest.update(path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
+def kept_folder(app: Flask) -> Path:
+    """The folder where the server keeps the sheets this version of the app drew."""
+    folder, name = _folder(app)
+    return folder / f"{name}-kept-{_made_by(app.root_path)}"
+
+
 def _kept_path(app: Flask, key: Hashable) -> Path:
     """Where the lane's folder keeps the sheet drawn for ``key`` (a tuple of words and numbers)."""
-    folder, name = _folder(app)
-    return folder / f"{name}-kept" / hashlib.sha256(repr(key).encode()).hexdigest()
+    return kept_folder(app) / hashlib.sha256(repr(key).encode()).hexdigest()
 
 
 def _read_kept(path: Path) -> bytes | None:
@@ -322,3 +343,8 @@ def init_app(app: Flask) -> None:
         app.config["COSTLY_WITHIN"], "COSTLY_WITHIN (seconds within which a sheet is answered)",
         Decimal(0), Decimal(60), 1))
     app.before_request(_began)
+    if str(app.config["SQLALCHEMY_DATABASE_URI"]) not in IN_MEMORY:
+        ours = kept_folder(app)
+        for other in ours.parent.glob(f"{ours.name.rsplit('-', 1)[0]}-*"):
+            if other != ours and other.is_dir():  # kept by an earlier version of the app
+                shutil.rmtree(other, ignore_errors=True)

@@ -209,8 +209,7 @@ def slow_drawing(monkeypatch: pytest.MonkeyPatch, folder: Path) -> Iterator[Gate
 
 def kept_in_folder(app: Flask) -> list[Path]:
     """The sheets the lane's folder keeps."""
-    folder, name = lanes._folder(app)
-    return [path for path in (folder / f"{name}-kept").glob("*") if not path.suffix]
+    return [path for path in lanes.kept_folder(app).glob("*") if not path.suffix]
 
 
 def test_a_sheet_not_drawn_in_time_is_answered_503_and_opens_by_itself_once_drawn(
@@ -319,3 +318,16 @@ def test_a_restore_not_checked_in_time_stores_nothing_and_sent_again_is_restored
     restored = restore(client, document)
     assert restored.status_code == 200 and checks.count == 1
     assert len(snapshot(app)) == len(before) + 2
+
+
+def test_the_sheets_an_earlier_version_of_the_app_kept_are_gone_when_it_starts(
+        app: Flask, database_url: str) -> None:
+    """An upgrade may draw its sheets otherwise: what the old version kept is never served."""
+    ours = lanes.kept_folder(app)
+    earlier = ours.with_name(ours.name.rsplit("-", 1)[0] + "-000000000000")
+    earlier.mkdir(parents=True)
+    (earlier / "a-sheet").write_bytes(b"%PDF drawn by an earlier version")
+    upgraded = create_app({"TESTING": True, "SECRET_KEY": "test",
+                           "SQLALCHEMY_DATABASE_URI": database_url})
+    assert not earlier.exists() and lanes.kept_folder(upgraded) == ours
+    closed(upgraded)
