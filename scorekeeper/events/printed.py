@@ -22,7 +22,7 @@ from ..rules.words import _
 from ..sheets import listing, pdf
 from ..sheets.layout import PAPERS
 from ..web import lanes, language, qr
-from ..web.site import event_or_404, game_links, no_store
+from ..web.site import event_or_404, game_links, join_link, no_store
 from . import rounds
 from .views import bp, event_page
 
@@ -35,8 +35,10 @@ ROUND_NAMES = 1200
 
 @bp.get("/e/<event>/cards.pdf")
 def cards(event: str) -> Response:
-    """The current round's table cards (edit link only: each card's QR code opens its table's game
-    to score it): four cards to a page, of A4 paper or of Letter (``?paper=letter``)."""
+    """The current round's table cards (edit link only): each card carries two QR codes, its
+    table's join link (each player takes their seat, to bid on their own phone) and its edit link
+    (the scorer's, to score the table's game): four cards to a page, of A4 paper or of Letter
+    (``?paper=letter``)."""
     stored, _editable = event_or_404(event, edit=True)
     try:
         paper = values.choice(request.args.get("paper", "").strip().lower() or "a4", _("The paper"),
@@ -50,8 +52,11 @@ def cards(event: str) -> Response:
         abort(404, _("No round has started yet: the table cards are made when a round starts."))
 
     def printed() -> Callable[[], bytes]:
-        drawn = {f"qr-{t.number}.png": qr.png(game_links(t.game)["edit"])
-                 for t in current.tables if t.game}
+        drawn = {}
+        for t in current.tables:
+            if t.game:
+                drawn[f"qr-{t.number}.png"] = qr.png(game_links(t.game)["edit"])
+                drawn[f"join-{t.number}.png"] = qr.png(join_link(t.game))
         page = render_template("events/cards.html", doc=loaded.doc, current=current, paper=paper,
                                static=current_app.static_url_path)
         pdf.ready()

@@ -35,9 +35,9 @@ from ..rules.words import N_, _, listed
 from ..store.cache import LRU
 from ..store.db import rollback
 from ..store.events import StoredEvent, find_event, state_of
-from ..web import access, language
+from ..web import access, language, qr
 from ..web.signed import CSRF_MARK, csrf_field
-from ..web.site import event_or_404, no_store
+from ..web.site import event_or_404, join_link, no_store
 from . import document as documents
 from . import night, rounds
 
@@ -67,7 +67,19 @@ def _live(loaded: rounds.Loaded, state: str) -> str:
                                                    provisional=loaded.provisional is not None,
                                                    scored=partial(score_in, code=code),
                                                    csrf_mark=Markup(CSRF_MARK),
-                                                   ends=round_clock(loaded)))
+                                                   ends=round_clock(loaded),
+                                                   joins=_joins(loaded)))
+
+
+def _joins(loaded: rounds.Loaded) -> dict[int, tuple[str, Markup]]:
+    """The join link of each table still playing the current round, with its QR code, by the
+    table's number: the director's page shows it on demand, to a table whose card is lost (SEATS.md,
+    "Club nights"). Only the director's link gets them: the room screen holds no seat's link."""
+    current = loaded.current
+    if not loaded.editable or current is None:
+        return {}
+    links = {t.number: join_link(t.game) for t in current.tables if t.game and not t.finished}
+    return {number: (link, qr.svg(link)) for number, link in links.items()}
 
 
 def where(loaded: rounds.Loaded, typed: str) -> str:

@@ -4,9 +4,9 @@ module) and shown in a terminal (``flask address``).
 Each is drawn from one matrix of modules, made by zxing-cpp at error correction level M (a
 fifteenth of the code may be soiled or covered and it still scans), with the mask the QR standard
 chooses. Dark modules on white with a light border of 2 modules, whatever the page's colours, so
-a code scans in dark mode too. A worker keeps the matrices it made: a round's cards ask for the
-same links again (another paper, another language), and each card's code takes well under a
-millisecond to make.
+a code scans in dark mode too. A worker keeps the matrices and the codes it made: a round's cards
+ask for the same links again (another paper, another language), and so does the director's page
+at each change of the night; each code takes well under a millisecond to make.
 """
 
 from __future__ import annotations
@@ -47,6 +47,7 @@ def _bordered(url: str) -> Matrix:
             + (light,) * BORDER)
 
 
+@functools.lru_cache(maxsize=1024)
 def svg(url: str) -> Markup:
     """The QR code as inline SVG: a white square and a path of the dark runs of each row, sized
     by the page (it has a viewBox and no size of its own), drawn with crisp edges (no faint seam

@@ -79,13 +79,19 @@ def game_links(game: StoredGame, editable: bool = True) -> dict[str, str]:
     return links
 
 
+def join_link(game: StoredGame) -> str:
+    """The game's join link (SEATS.md): where each player at the table takes their seat. Only the
+    edit link's answers hold it (the table cards, the director's page, the share page)."""
+    return url_for("seat.join", token=join_token(game), _external=True)
+
+
 def table_links(game: StoredGame) -> dict[str, Any]:
     """The game's join link and its seat links, in seat order (SEATS.md): only the edit link's
     answers hold them."""
     if "seat.page" not in current_app.view_functions:
         return {}
     players = len(game.document["players"])
-    return {"join": url_for("seat.join", token=join_token(game), _external=True),
+    return {"join": join_link(game),
             "seats": [url_for("seat.page", token=seat_token(game, seat), _external=True)
                       for seat in range(players)]}
 

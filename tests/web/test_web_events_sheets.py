@@ -125,11 +125,12 @@ def test_the_results_sheet_holds_no_edit_link_of_the_night_or_of_its_tables(clie
     assert not any(page.images for page in reader.pages)  # no QR code
 
 
-def test_each_table_card_s_qr_code_is_its_table_s_edit_link_and_only_the_director_gets_them(
+def test_each_table_card_s_qr_codes_are_its_join_and_edit_links_and_only_the_director_gets_them(
         client: FlaskClient) -> None:
-    """EVENTS.md, "Who may do what": the cards (the director's) carry each table's edit link as a QR
-    code, drawn as a small image with a light border, that a phone's reader scans to that link; the
-    read-only link gets no cards."""
+    """EVENTS.md, "Who may do what", and SEATS.md, "Club nights": each card carries its table's
+    join link (the players') and its edit link (the scorer's) as QR codes, each drawn as a small
+    image with a light border, that a phone's reader scans to that link; the join link leads to
+    the join page of that table's game. The read-only link gets no cards."""
     event = night(client, 13, finished=0)
     assert client.get(f"/e/{token(event['links']['view'])}/cards.pdf").status_code == 403
     response = client.get(f"/e/{token(event['links']['edit'])}/cards.pdf")
@@ -137,8 +138,16 @@ def test_each_table_card_s_qr_code_is_its_table_s_edit_link_and_only_the_directo
     tables = event["played"][-1]["tables"]
     images = [image.image for page in PdfReader(BytesIO(response.data)).pages
               for image in page.images]
-    assert len(images) == len(tables) == 3
-    assert [scanned(image) for image in images] == [[t["links"]["edit"]] for t in tables]
+    assert len(images) == 2 * len(tables) == 6
+    # each table's join link and seats, as its own edit link's answer lists them
+    links = [client.get(f"/api/games/{token(t['links']['edit'])}").get_json()["links"]
+             for t in tables]
+    assert [scanned(image) for image in images] == [
+        code for t, own in zip(tables, links) for code in ([own["join"]], [t["links"]["edit"]])]
+    for own in links:
+        join = client.get(own["join"])
+        assert join.status_code == 200
+        assert all(token(seat).encode() in join.data for seat in own["seats"])  # that game's seats
     for image in images:
         gray = image.convert("L")
         border = [gray.getpixel((x, y)) for x in range(gray.width) for y in range(gray.height)

@@ -4,7 +4,9 @@ page), the room screen's, a table's edit link of the current round and of a fini
 table's read-only link, the group's read-only link, a game outside the night, and a link that
 leads nowhere. Each answer is checked against the table of who may do what:
 
-- no answer (page, JSON, PDF, redirect) holds a link of more authority than the one used;
+- no answer (page, JSON, PDF, redirect, QR code) holds a link of more authority than the one
+  used: a table's join and seat links are shown to its own edit link and join link alone, never
+  to the room screen's link nor to a table's read-only link;
 - only the director's link, and a current table's own link for its own deals, change the night
   (its event, its games, its group); any other request leaves it exactly as it was;
 - nothing answers with a server error.
@@ -13,6 +15,7 @@ leads nowhere. Each answer is checked against the table of who may do what:
 from __future__ import annotations
 
 import io
+import re
 from typing import Any
 
 import pytest
@@ -21,7 +24,7 @@ from flask.testing import FlaskClient
 from pypdf import PdfReader
 from test_web_events_access import night  # noqa: F401 (the fixture)
 from test_web_events_api import token
-from webhelpers import csrf_from, fill, url_rules
+from webhelpers import csrf_from, fill, scanned, svg_picture, url_rules
 
 from scorekeeper.store.db import db
 
@@ -54,9 +57,10 @@ def the_night(app: Flask, ids: list[int]) -> list[tuple[Any, ...]]:
 
 
 def readable(answer: Any) -> bytes:
-    """An answer as a reader sees it: the body (a PDF's text and link targets), and where it
-    leads."""
+    """An answer as a reader sees it: the body (a PDF's text and link targets), what a phone scans
+    in its QR codes (a page's inline ones, a PDF's pictures), and where it leads."""
     body = answer.get_data()
+    scans: list[str] = []
     if body.startswith(b"%PDF"):
         reader = PdfReader(io.BytesIO(body))
         parts = [page.extract_text() for page in reader.pages]
@@ -64,8 +68,13 @@ def readable(answer: Any) -> bytes:
             for annotation in page.get("/Annots") or []:
                 action = annotation.get_object().get("/A") or {}
                 parts.append(str(action.get("/URI", "")))
+            scans.extend(code for image in page.images for code in scanned(image.image))
         body = "\n".join(parts).encode()
-    return body + answer.headers.get("Location", "").encode()
+    else:
+        for svg in re.findall(rb"<svg [^>]*class=\"qr-code\".*?</svg>", body, re.DOTALL):
+            scans.extend(scanned(svg_picture(svg.decode())))
+    return b"\n".join([body, *(code.encode() for code in scans),
+                       answer.headers.get("Location", "").encode()])
 
 
 def request(client: FlaskClient, method: str, url: str, csrf: str) -> Any:
