@@ -277,7 +277,7 @@ def _error_page(exc: HTTPException) -> tuple[str | Response, int, dict[str, str]
                if isinstance(exc, MethodNotAllowed) and exc.valid_methods else {})
     if isinstance(exc, ServiceUnavailable) and exc.retry_after is not None:
         headers["Retry-After"] = str(exc.retry_after)
-        if request.method == "GET" and not request.path.startswith("/api/"):
+        if request.method in ("GET", "HEAD") and not request.path.startswith("/api/"):
             # the page (a sheet being drawn) is asked again by the browser itself then
             headers["Refresh"] = str(exc.retry_after)
     message = _(CSRF_MESSAGE) if isinstance(exc, CSRFError) else error_message(exc)

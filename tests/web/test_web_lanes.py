@@ -10,11 +10,10 @@ import json
 import subprocess
 import sys
 import threading
-import time
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import pytest
 from flask import Flask
@@ -39,6 +38,12 @@ def taken(app: Flask, places: int, waiting: bool = True) -> Iterator[None]:
             handle = stack.enter_context(path.open("ab"))
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         yield
+
+
+def another_app(database_url: str, **settings: str) -> Flask:
+    """Another worker or server of the app on this test's database, with these settings."""
+    return create_app({"TESTING": True, "SECRET_KEY": "test", "RATELIMIT_ENABLED": False,
+                       "SQLALCHEMY_DATABASE_URI": database_url, **settings})
 
 
 def held(path: Path) -> bool:
@@ -122,20 +127,14 @@ def test_the_one_request_waiting_goes_next_and_any_other_is_answered_at_once(
 
 def test_a_lane_of_two_lets_a_second_sheet_in(app: Flask, client: FlaskClient,
                                               database_url: str) -> None:
-    wide = create_app({"TESTING": True, "SECRET_KEY": "test",
-                       "SQLALCHEMY_DATABASE_URI": database_url,
-                       "RATELIMIT_ENABLED": False, "COSTLY_AT_ONCE": "2",
-                       "COSTLY_WITHIN": "0"})
+    wide = another_app(database_url, COSTLY_AT_ONCE="2")
     phone = wide.test_client()
     game = new_game(phone)
     with taken(wide, 1, waiting=False):
         assert phone.get(f"/g/{game}/sheet.pdf").status_code == 200
     with taken(wide, 2):
         assert phone.get("/sheets/blank.pdf", query_string={"players": "6"}).status_code == 503
-    open_lane = create_app({"TESTING": True, "SECRET_KEY": "test",
-                            "SQLALCHEMY_DATABASE_URI": database_url,
-                            "RATELIMIT_ENABLED": False, "COSTLY_AT_ONCE": "0",
-                            "COSTLY_WITHIN": "0"})
+    open_lane = another_app(database_url, COSTLY_AT_ONCE="0")
     with taken(wide, 2):
         assert open_lane.test_client().get("/sheets/blank.pdf",
                                            query_string={"players": "7"}).status_code == 200
@@ -165,26 +164,30 @@ def test_a_worker_that_dies_lets_its_place_go(app: Flask, client: FlaskClient) -
 def test_a_lane_setting_that_is_no_small_number_stops_the_app_with_its_name(
         database_url: str, setting: str) -> None:
     with pytest.raises(ValueRefused, match="COSTLY_AT_ONCE"):
-        create_app({"TESTING": True, "SECRET_KEY": "test", "SQLALCHEMY_DATABASE_URI": database_url,
-                    "COSTLY_AT_ONCE": setting})
+        another_app(database_url, COSTLY_AT_ONCE=setting)
 
 
 class Gate:
     """Work that waits, each time it is done, until the test opens the gate (as a sheet long to
-    draw on a busy server), and counts itself: in files, since the lane draws in a process forked
-    from the worker."""
+    draw on a busy server), and counts itself: a lock file held by the test and a log, since the
+    lane draws in a process forked from the worker."""
 
     def __init__(self, folder: Path) -> None:
-        self.gate, self.log = folder / "open", folder / "done"
+        self.gate, self.log = folder / "gate", folder / "done"
+        self.closed: BinaryIO | None = self.gate.open("ab")
+        fcntl.flock(self.closed, fcntl.LOCK_EX)
 
     def wait(self) -> None:
         with self.log.open("a") as log:
             log.write("done\n")
-        while not self.gate.exists():  # the state the work waits for
-            time.sleep(0.005)
+        with self.gate.open("ab") as gate:  # waits for the state the work needs: the gate open
+            fcntl.flock(gate, fcntl.LOCK_SH)
 
     def open(self) -> None:
-        self.gate.touch()
+        if self.closed is not None:
+            fcntl.flock(self.closed, fcntl.LOCK_UN)
+            self.closed.close()
+            self.closed = None
 
     @property
     def count(self) -> int:
@@ -231,15 +234,16 @@ def test_a_sheet_not_drawn_in_time_is_answered_503_and_opens_by_itself_once_draw
         # (here, till its own time is up)
         again = client.get(f"/g/{game}/sheet.pdf", headers={"Accept-Language": "en"})
         assert again.status_code == 503 and drawing.count == 1
+        # A HEAD is answered as its GET is, headers and all
+        head = client.head(f"/g/{game}/sheet.pdf")
+        assert head.status_code == 503 and head.headers["Refresh"] == str(lanes.DRAWN_AFTER)
         # An API client is told when to come back, and nothing more
         assert "Refresh" not in client.get(f"/api/games/{game}").headers
         drawing.open()
         # the state this test needs: the sheet drawn and kept, its place in the lane let go
         while not kept_in_folder(app) or held(lanes.places(app)[0]):
             assert drawing.count == 1
-    other_worker = create_app({"TESTING": True, "SECRET_KEY": "test", "RATELIMIT_ENABLED": False,
-                               "SQLALCHEMY_DATABASE_URI": app.config["SQLALCHEMY_DATABASE_URI"],
-                               "COSTLY_WITHIN": "0"})
+    other_worker = another_app(app.config["SQLALCHEMY_DATABASE_URI"])
     monkeypatch.setattr(lanes, "_kept", lanes.LRU(lanes.KEEP_IN_MEMORY))  # that worker's memory
     with taken(app, 1):  # a sheet kept needs no place in the lane
         kept = other_worker.test_client().get(f"/g/{game}/sheet.pdf")
@@ -276,8 +280,7 @@ def test_the_lane_folder_keeps_only_the_newest_sheets(
 def test_a_sheet_time_setting_that_is_no_number_of_seconds_stops_the_app_with_its_name(
         database_url: str, setting: str) -> None:
     with pytest.raises(ValueRefused, match="COSTLY_WITHIN"):
-        create_app({"TESTING": True, "SECRET_KEY": "test", "SQLALCHEMY_DATABASE_URI": database_url,
-                    "COSTLY_WITHIN": setting})
+        another_app(database_url, COSTLY_WITHIN=setting)
 
 
 def test_a_restore_not_checked_in_time_stores_nothing_and_sent_again_is_restored_once(
@@ -327,7 +330,6 @@ def test_the_sheets_an_earlier_version_of_the_app_kept_are_gone_when_it_starts(
     earlier = ours.with_name(ours.name.rsplit("-", 1)[0] + "-000000000000")
     earlier.mkdir(parents=True)
     (earlier / "a-sheet").write_bytes(b"%PDF drawn by an earlier version")
-    upgraded = create_app({"TESTING": True, "SECRET_KEY": "test",
-                           "SQLALCHEMY_DATABASE_URI": database_url})
+    upgraded = another_app(database_url)
     assert not earlier.exists() and lanes.kept_folder(upgraded) == ours
     closed(upgraded)
