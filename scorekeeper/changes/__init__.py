@@ -36,8 +36,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+import orjson
+
 from ..rules.errors import RulesError, sentence
-from ..rules.gamefile import GameFile
+from ..rules.gamefile import GameFile, to_input
 from ..rules.words import N_, _
 from ..store.games import StoredGame, Written, find_game
 from .edits import Document, EditError
@@ -52,6 +54,10 @@ STALE_TAP = N_("Deal %(deal)s: this entry was made on a screen that was out of d
 
 #: A change: it edits the game's input document in place (``edits``), or raises EditError.
 Change = Callable[[Document], None]
+#: A change to what the seats entered and the game file doesn't hold yet (SEATS.md: sealed bids,
+#: trick counts not all in): it edits the game's input document and those entries
+#: (``StoredGame.entries``) in place, or raises EditError.
+SeatsChange = Callable[[Document, Document], None]
 #: A check of the changed game the rules accept but the table may not (EditError: a deal still to
 #: come too big for its players).
 Check = Callable[[GameFile], None]
@@ -101,14 +107,16 @@ def stale(deal: int | None = None) -> str:
 
 def apply(game: StoredGame, change: Change, *, version: int | None, refusals: Sequence[str] = (),
           tap: str | None = None, target: Target | None = None, refused: str | None = None,
-          check: Check | None = None) -> Outcome:
+          check: Check | None = None, seats: SeatsChange | None = None) -> Outcome:
     """Apply one change to the game as read, if it was made on its current ``version``, fits its
     ``target`` (a tap's deal and step) and the rules accept the result; else say why, changing
     nothing.
 
     ``refusals``: what the form refused (422). ``tap``: the tap's client id (stored once).
     ``refused``: why this link may not make the change (web/access.py), None when it may (else 403).
-    ``check`` may refuse a game the rules accept but the table can't play on.
+    ``check`` may refuse a game the rules accept but the table can't play on. ``seats`` changes
+    what the seats entered too (after ``change``); without it, what they entered is kept while the
+    deal being played stays as it was, and let go when the change moves it (``kept_entries``).
     """
     if tap is not None and game.applied(tap):  # sent again (its answer was lost): it is stored once
         return AlreadyApplied(game)
@@ -123,25 +131,58 @@ def apply(game: StoredGame, change: Change, *, version: int | None, refusals: Se
         return Stale(stale(deal), game, deal)
     if refusals:
         return Refused(" ".join(refusals), 422)
-    document = game.document
+    document, entries = game.document, game.entries
     try:
         change(document)
+        if seats is not None:
+            seats(document, entries)
         checked = game.replay(document)
         if check is not None:
             check(checked)
     except (RulesError, EditError) as exc:
         return Refused(sentence(str(exc)), 422)
-    if not game.save(checked, tap):
+    kept = entries if seats is not None else kept_entries(game, document)
+    if not game.save(checked, tap, seats_column(kept)):
         if tap is not None and game.applied(tap):  # the other copy of this very tap came first
             return AlreadyApplied(game)
         return Stale(stale(deal), find_game(game.token)[0], deal)  # another write came first
     return Saved(game, checked)
 
 
+def kept_entries(game: StoredGame, document: Document) -> Document:
+    """What the seats entered, as a change that doesn't say leaves it: kept while the deal being
+    played is as it was (a correction of an earlier deal, a rename), let go when the change moved it
+    (its bids or tricks entered, taken back, another deal begun).
+
+    >>> from types import SimpleNamespace as Game
+    >>> game = Game(entries={"deal": 2}, document={"deals": [{"bids": [1, 0], "tricks": [1, 0]},
+    ...                                                      {"bids": [None, None]}]})
+    >>> kept_entries(game, {"deals": [{"bids": [0, 0], "tricks": [1, 0]}, {"bids": [None, None]}]})
+    {'deal': 2}
+    >>> kept_entries(game, {"deals": [{"bids": [1, 0], "tricks": [1, 0]}, {"bids": [None, 1]}]})
+    {}
+    """
+    entries: Document = game.entries
+    if not entries:
+        return entries
+    before, after = game.document.get("deals", []), document.get("deals", [])
+    if len(before) != len(after):
+        return {}
+    was = before[-1] if before and "tricks" not in before[-1] else None
+    now = after[-1] if after and "tricks" not in after[-1] else None
+    return entries if was == now else {}
+
+
+def seats_column(entries: Document) -> str:
+    """What the seats entered, as the ``seats`` column stores it ('' for nothing)."""
+    return orjson.dumps(entries).decode() if entries else ""
+
+
 def replace(game: StoredGame, checked: GameFile) -> Saved | Stale:
     """Store a whole new game file of this game, checked already against the version read (the
-    API's PUT, over its If-Match): ``Stale`` when another write came first."""
-    if not game.save(checked):
+    API's PUT, over its If-Match): ``Stale`` when another write came first. What the seats entered
+    is kept only while the deal being played is as it was."""
+    if not game.save(checked, seats=seats_column(kept_entries(game, to_input(checked)))):
         return Stale(stale(), find_game(game.token)[0])
     return Saved(game, checked)
 
@@ -169,7 +210,7 @@ def stage(game: StoredGame, change: Change) -> Staged | Stale | Refused:
         return Refused(sentence(str(exc)), 422)
     if document == game.document:
         return Staged(game, checked, None)
-    written = game.stage(checked)
+    written = game.stage(checked, seats_column(kept_entries(game, document)))
     if written is None:
         return Stale(stale(), game)
     return Staged(game, checked, written)

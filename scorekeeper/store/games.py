@@ -77,6 +77,10 @@ class Game(db.Model):  # type: ignore[name-defined]
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utc_now,
                                                  onupdate=utc_now)
+    #: What the players entered from their own phones that ``data`` doesn't hold yet, for the deal
+    #: being played (sealed bids, trick counts not all in): JSON, '' for nothing (SEATS.md). Never
+    #: part of the game file, so no answer built from it can hold a sealed bid.
+    seats: Mapped[str] = mapped_column(Text, nullable=False, default="", server_default="")
     # An ORM update (a test, the shell) checks the version it read too, as the app's UPDATE does.
     __mapper_args__ = {"version_id_col": version}  # noqa: RUF012 - SQLAlchemy reads it once
 
@@ -115,6 +119,7 @@ class Written(NamedTuple):
     title: str
     version: int
     at: datetime
+    seats: str
 
 
 @dataclass(slots=True)
@@ -130,11 +135,19 @@ class StoredGame:
     version: int
     created_at: datetime
     updated_at: datetime
+    seats: str = ""
 
     @property
     def key(self) -> GameKey:
         """What this version of the game is kept by (``game_key``)."""
         return game_key(self.token, self.created_at, self.version)
+
+    @property
+    def entries(self) -> dict[str, Any]:
+        """What the seats entered that the game file doesn't hold yet (the ``seats`` column), as a
+        document; empty for nothing."""
+        value: dict[str, Any] = orjson.loads(self.seats) if self.seats else {}
+        return value
 
     @property
     def document(self) -> dict[str, Any]:
@@ -168,20 +181,21 @@ class StoredGame:
         now = utc_now()
         edit, view = tokens or (new_token(), new_token())
         row = {"token": edit, "view_token": view, "title": title, "data": data,
-               "version": 1, "created_at": now, "updated_at": now}
+               "version": 1, "created_at": now, "updated_at": now, "seats": ""}
         created = cls(id=run_fixed(_CREATE, row).scalar_one(), **row)
         if kept is not None:
             run_fixed(_keep_record(connection().dialect.name),
                       {"game_id": created.id, "version": 1, "data": kept})
         return created
 
-    def save(self, game: GameFile, tap: str | None = None) -> bool:
+    def save(self, game: GameFile, tap: str | None = None, seats: str | None = None) -> bool:
         """Store a checked game file as this game's next version and commit, in one UPDATE that
         only matches the version this game was read at; ``tap``, the client id of the tap that made
         the change, is kept with it for the life of the game, in the same transaction. False, with
         nothing stored and the transaction rolled back, when another write came first (another
-        phone, a resent form, the same tap arriving twice at once)."""
-        written = self.stage(game)
+        phone, a resent form, the same tap arriving twice at once). ``seats``: the new value of what
+        the seats entered (``seats`` column); None keeps it as it is."""
+        written = self.stage(game, seats)
         if written is None:
             return False
         try:
@@ -194,16 +208,17 @@ class StoredGame:
         self.stored(game, written)
         return True
 
-    def stage(self, game: GameFile) -> Written | None:
+    def stage(self, game: GameFile, seats: str | None = None) -> Written | None:
         """Write a checked game file as this game's next version, for the caller to commit with what
         else it writes (``save``, or a club night's ``StoredEvent.save``), then to call ``stored``.
         None, with the transaction rolled back, when another write came first."""
         data, title = _columns(game)
         kept = _record(game)  # worked out before the write: the UPDATE holds the write lock
-        written = Written(data, title, self.version + 1, utc_now())
+        written = Written(data, title, self.version + 1, utc_now(),
+                          self.seats if seats is None else seats)
         if run_fixed(_SAVE, {"game_id": self.id, "read_at": self.version, "data": data,
-                             "title": title, "version": written.version,
-                             "now": written.at}).rowcount != 1:
+                             "title": title, "version": written.version, "now": written.at,
+                             "seats": written.seats}).rowcount != 1:
             connection().rollback()
             return None
         if kept is not None:
@@ -214,7 +229,7 @@ class StoredGame:
     def stored(self, game: GameFile, written: Written) -> None:
         """A staged game file was committed: this game is at its next version, and its replay is
         kept."""
-        self.data, self.title, self.version, self.updated_at = written
+        self.data, self.title, self.version, self.updated_at, self.seats = written
         _keep(self, game)
 
     def applied(self, tap: str) -> bool:
@@ -268,7 +283,7 @@ _CREATE = (insert(_games).values({column.name: bindparam(column.name)
 _SAVE = (update(_games)
          .where(_games.c.id == bindparam("game_id"), _games.c.version == bindparam("read_at"))
          .values(data=bindparam("data"), title=bindparam("title"), version=bindparam("version"),
-                 updated_at=bindparam("now")))
+                 updated_at=bindparam("now"), seats=bindparam("seats")))
 _records = GameRecord.__table__
 #: The records of these games that are of their current version.
 _RECORDS = (select(_records.c.game_id, _records.c.data)

@@ -141,12 +141,13 @@ class Scorer:
         return data
 
 
-def snapshot(app: Flask) -> list[tuple[str, str, int]]:
-    """Every stored game as (token, data, version): what a refused request must leave as it was."""
+def snapshot(app: Flask) -> list[tuple[str, str, int, str]]:
+    """Every stored game as (token, data, version, what the seats entered): what a refused request
+    must leave as it was."""
     with app.app_context():
         rows = db.session.execute(
-            db.select(Game.token, Game.data, Game.version).order_by(Game.id)).all()
-    return [(token, data, version) for token, data, version in rows]
+            db.select(Game.token, Game.data, Game.version, Game.seats).order_by(Game.id)).all()
+    return [(token, data, version, seats) for token, data, version, seats in rows]
 
 
 def groups_snapshot(app: Flask) -> list[tuple[object, ...]]:
