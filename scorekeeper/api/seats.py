@@ -1,11 +1,12 @@
 """A seat link in the JSON API (SEATS.md, "In the game file and the API"): the game as the
 read-only link answers it, with the seat's index; and the seat's own taps.
 
-``POST /api/games/<seat>/taps`` with ``{"tap": "<id>", "deal": <n>, "step": "bid", "value": <k>}``
-enters that seat's bid by the same protocol as the pages (``play.seat.enter_bid``): ``200`` with
-the game when the tap is applied (or was before), ``409`` with a sentence naming the deal when it
-doesn't fit the game as it stands, ``403`` for anything a seat may not do, ``422`` for a value that
-can't be read.
+``POST /api/games/<seat>/taps`` with
+``{"tap": "<id>", "deal": <n>, "step": "bid" | "tricks", "value": <k>}`` enters that seat's bid or
+trick count by the same protocol as the pages (``play.seat.enter_bid``,
+``play.counts.enter_count``): ``200`` with the game when the tap is applied (or was before),
+``409`` with a sentence naming the deal when it doesn't fit the game as it stands, ``403`` for
+anything a seat may not do, ``422`` for a value that can't be read.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import Any
 from flask import Response, jsonify, request, url_for
 
 from ..changes import AlreadyApplied, Saved, Stale
+from ..play.counts import enter_count
 from ..play.forms import tap_id
 from ..play.seat import enter_bid
 from ..rules import values
@@ -56,12 +58,12 @@ def get_seat(token: str) -> Response | tuple[Response, int]:
 
 def refuse(token: str) -> tuple[Response, int]:
     """A change asked of a link that is no game's edit link nor its read-only one: 403 for a seat's
-    or the join link (SEATS.md: a seat enters its own bid, by its taps, and nothing else), else
-    404."""
+    or the join link (SEATS.md: a seat enters its own bid and trick count, by its taps, and
+    nothing else), else 404."""
     if find_link(token) is None:
         return _error(_("no game has this link"), 404)
-    return _error(_("a seat's link enters its own player's bid, by its taps, and nothing else"),
-                  403)
+    return _error(_("a seat's link enters its own player's bid and trick count, by its taps, "
+                    "and nothing else"), 403)
 
 
 def read_seat_tap(data: object) -> tuple[str, int, str, int]:
@@ -84,7 +86,7 @@ def read_seat_tap(data: object) -> tuple[str, int, str, int]:
 
 
 def taps(token: str) -> Response | tuple[Response, int]:
-    """A seat's tap: its own bid (its trick count is the scorer's to enter, for now)."""
+    """A seat's tap: its own bid, or its own trick count."""
     if not request.is_json:  # first: a form from another site can't reach it
         return _error(_("send JSON (Content-Type: %(type)s)", type="application/json"), 415)
     found = find_link(token)
@@ -102,9 +104,8 @@ def taps(token: str) -> Response | tuple[Response, int]:
         client, deal, step, value = read_seat_tap(data)
     except RulesError as exc:
         return _error(str(exc), 422)
-    if step != "bid":
-        return _error(_("Deal %(deal)s: the scorer enters the tricks, for now.", deal=deal), 403)
-    outcome = enter_bid(found.game, found.seat, value, tap=client, deal=deal)
+    enter = enter_bid if step == "bid" else enter_count
+    outcome = enter(found.game, found.seat, value, tap=client, deal=deal)
     if isinstance(outcome, Saved | AlreadyApplied):
         return no_store(jsonify(seat_export(outcome.game, found.seat)))
     if isinstance(outcome, Stale):

@@ -151,8 +151,9 @@ def apply(game: StoredGame, change: Change, *, version: int | None, refusals: Se
 
 def kept_entries(game: StoredGame, document: Document) -> Document:
     """What the seats entered, as a change that doesn't say leaves it: kept while the deal being
-    played is as it was (a correction of an earlier deal, a rename), let go when the change moved it
-    (its bids or tricks entered, taken back, another deal begun).
+    played is as it was (a correction of an earlier deal, a rename; its trump said, which changes
+    no bid and no count), let go when the change moved it (its bids or tricks entered, taken back,
+    another deal begun).
 
     >>> from types import SimpleNamespace as Game
     >>> game = Game(entries={"deal": 2}, document={"deals": [{"bids": [1, 0], "tricks": [1, 0]},
@@ -161,6 +162,9 @@ def kept_entries(game: StoredGame, document: Document) -> Document:
     {'deal': 2}
     >>> kept_entries(game, {"deals": [{"bids": [1, 0], "tricks": [1, 0]}, {"bids": [None, 1]}]})
     {}
+    >>> kept_entries(game, {"deals": [{"bids": [1, 0], "tricks": [1, 0]},
+    ...                               {"bids": [None, None], "trump": "H"}]})
+    {'deal': 2}
     """
     entries: Document = game.entries
     if not entries:
@@ -168,9 +172,15 @@ def kept_entries(game: StoredGame, document: Document) -> Document:
     before, after = game.document.get("deals", []), document.get("deals", [])
     if len(before) != len(after):
         return {}
-    was = before[-1] if before and "tricks" not in before[-1] else None
-    now = after[-1] if after and "tricks" not in after[-1] else None
+    was, now = (_being_played(deals) for deals in (before, after))
     return entries if was == now else {}
+
+
+def _being_played(deals: list[Document]) -> Document | None:
+    """The bids (and the hand size) of the deal being played, its trump left out; None for none."""
+    if not deals or "tricks" in deals[-1]:
+        return None
+    return {key: value for key, value in deals[-1].items() if key != "trump"}
 
 
 def seats_column(entries: Document) -> str:

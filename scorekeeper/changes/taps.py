@@ -33,6 +33,10 @@ def misplaced(gamefile: GameFile, aim: Target) -> str | None:
         return _("The game is over: this entry for deal %(deal)s was not saved.", deal=number)
     at = step.deal.number
     if number != at:
+        if number is not None and number < at and aim.step == "tricks" \
+                and aim.seat is not None and 0 <= aim.seat < len(names):  # a player's own count
+            return _("Deal %(deal)s is stored already: %(player)s's count was not saved. "
+                     "The scorer can correct the deal.", deal=number, player=names[aim.seat])
         if number is not None and number < at:
             return _("Deal %(deal)s is finished: this entry for it was not saved. "
                      "To change the deal, correct it from the board.", deal=number)

@@ -27,9 +27,9 @@ from ..web import access, language
 from ..web.access import Act
 from ..web.fields import VersionForm
 from ..web.site import endpoint_url, no_game, no_store
-from . import board, pages
+from . import board, counts, pages
 from .forms import Tap, tap_id
-from .step import bid_panel, step_data, tricks_guess
+from .step import bid_panel, step_data
 
 
 def context(game: StoredGame, gamefile: GameFile, *, editable: bool) -> dict[str, Any]:
@@ -40,12 +40,14 @@ def context(game: StoredGame, gamefile: GameFile, *, editable: bool) -> dict[str
     # A table's link its round no longer lets play shows the game as a read-only link does, and why.
     locked = access.refusal(game, Act.PLAY) if editable and Act.PLAY not in offers else None
     editable = editable and locked is None
+    counted = counts.counts_of(game, gamefile)  # the players' own counts (SEATS.md), if any
     return {
         "game": game, "file": gamefile, "state": gamefile.game, "names": gamefile.players,
         "screen": step, "editable": editable,
         "panel": bid_panel(gamefile, deal, result) if deal and step.kind == "bid" else None,
-        "guess": (tricks_guess(deal, result.bids) if deal and result and step.kind == "tricks"
-                  else None),
+        "guess": (counts.prefilled(deal, result.bids, counted)
+                  if deal and result and step.kind == "tricks" else None),
+        "counts": counted,
         "trumps": trump_choices(gamefile.rules, deal) if deal else (),
         "board_html": pages.board_html(game, gamefile, editable=editable),
         "last": board.last_result(gamefile), "settlement": gamefile.settlement(),
@@ -53,7 +55,8 @@ def context(game: StoredGame, gamefile: GameFile, *, editable: bool) -> dict[str
         # cookie).
         "sheet": endpoint_url("sheets.filled", token=game.token if editable else game.view_token,
                               lang=language.current()),
-        "step_json": step_json(step_data(gamefile, game.version) or {"version": game.version})
+        "step_json": step_json(counts.with_counts(
+            step_data(gamefile, game.version) or {"version": game.version}, counted))
         if editable else None,
         # Asked of the database only once the game is over: the deals' pages stay as light as they
         # were.

@@ -1,5 +1,6 @@
 """Every player's phone (SEATS.md): a seat's page, where that player follows the game and enters
-their own bid in turn, and the join page, where each player takes their seat.
+their own bid in turn and their own trick count (play/counts.py), and the join page, where each
+player takes their seat.
 
 A seat's bid is a tap like the scorer's (docs/architecture.md, "Taps that never wait for the
 network"): it names its deal, its step and its seat, carries a client id, and is written by the one
@@ -20,13 +21,15 @@ from .. import changes
 from ..changes import Outcome, Stale, edits
 from ..changes.taps import Target
 from ..phone import device
+from ..rules.gamefile import MAX_HAND
 from ..rules.turn import screen
+from ..rules.words import N_
 from ..store.games import StoredGame
 from ..store.links import find_link, join_token, seat_token
 from ..web import access, live
 from ..web.access import Act
 from ..web.site import no_game, no_store
-from . import board, pages
+from . import board, counts, pages
 from .forms import BID_TAP, DEAL_TAP, read_tap, tap_id
 from .step import bid_panel
 
@@ -37,6 +40,8 @@ TRIES = 3
 
 #: A seat's bid as its page posts it: the deal it was made on and the bid (no seat: its link's).
 SEAT_TAP = {**DEAL_TAP, "bid": BID_TAP["bid"]}
+#: A seat's trick count as its page posts it: the deal and the count.
+SEAT_COUNT = {**DEAL_TAP, "tricks": (N_("Tricks"), 0, MAX_HAND, N_("tap the number of tricks"))}
 
 
 def joined(token: str) -> StoredGame:
@@ -91,6 +96,7 @@ def seat_context(game: StoredGame, seat: int, error: str = "") -> dict[str, Any]
         "board_html": pages.board_html(game, gamefile, editable=False),
         "event": pages.event_link(game), "seat": seat, "seat_link": seat_token(game, seat),
         "standing": standing, "tap": secrets.token_urlsafe(12),
+        "counts": counts.counts_of(game, gamefile),
     }
 
 
@@ -115,8 +121,9 @@ def state(token: str) -> Response:
     game, seat = seated(token)
 
     def seat_part(found: StoredGame) -> dict[str, Any]:
-        return {"html": render_template("play/_seat_live.html", **seat_context(found, seat)),
-                "news": board.news(found.load())}
+        shown = seat_context(found, seat)
+        return {"html": render_template("play/_seat_live.html", **shown),
+                "news": counts.news(shown["file"], shown["counts"])}
 
     return live.state(game, lambda: seated(token)[0], seat_part)
 
@@ -128,6 +135,22 @@ def bid(token: str) -> Response:
     tap = read_tap(request.form, SEAT_TAP)
     outcome = enter_bid(game, seat, tap.numbers["bid"] or 0, tap=tap_id(request.form),
                         deal=tap.numbers["deal"], refusals=tap.errors)
+    return _answered(token, game, seat, outcome)
+
+
+@bp.post("/s/<token>/tricks")
+def tricks(token: str) -> Response:
+    """The seat's own trick count, from its number buttons (entered, or changed)."""
+    game, seat = seated(token)
+    tap = read_tap(request.form, SEAT_COUNT)
+    outcome = counts.enter_count(game, seat, tap.numbers["tricks"] or 0, tap=tap_id(request.form),
+                                 deal=tap.numbers["deal"], refusals=tap.errors)
+    return _answered(token, game, seat, outcome)
+
+
+def _answered(token: str, game: StoredGame, seat: int, outcome: Outcome) -> Response:
+    """A seat's page's answer to its tap: its page again once stored (or stored before), else its
+    page saying why."""
     if isinstance(outcome, changes.Saved | changes.AlreadyApplied):
         return redirect(url_for("seat.page", token=token))
     if isinstance(outcome, Stale):

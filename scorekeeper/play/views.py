@@ -37,7 +37,7 @@ from ..web import address, live, qr
 from ..web.access import Act
 from ..web.fields import VersionForm, sentence
 from ..web.site import game_links, game_or_404, no_game, no_store, table_links
-from . import board, pages, wording
+from . import board, counts, pages, wording
 from .answer import answered, apply_posted, context, game_page
 from .chart import running_totals_svg
 from .forms import (
@@ -86,7 +86,8 @@ def state(token: str) -> Response:
     def board_of(found: StoredGame) -> dict[str, Any]:
         html = pages.cached(("live", found.key), lambda: render_template(
             "play/_live.html", **context(found, found.load(), editable=False)))
-        return {"html": html, "news": board.news(found.load())}
+        gamefile = found.load()
+        return {"html": html, "news": counts.news(gamefile, counts.counts_of(found, gamefile))}
 
     return live.state(game_or_404(token, edit=False), lambda: game_or_404(token, edit=False),
                       board_of)

@@ -12,7 +12,9 @@ The roles (by the link used) and what each may do on its game:
 - director (the same link, on a phone that opened the night's director's page): play and correct
   it, reopen it, whatever its round;
 - seat (a player's seat link, SEATS.md): enter that player's own bid, in turn, when the bids are
-  made in turn; nothing else (and at a club night, only while the scorer may play).
+  made in turn, and that player's own trick count; nothing else (and at a club night, only while
+  the scorer may play); a seat whose player is not dealt in the deal being played (RULES.md §7:
+  they left, or sit it out), nothing at all.
 
 A table game's rules and title are the club night's, and the night's standings count it: its own
 link can't change them, delete it, or put it in a group (it is in the night's group), and it never
@@ -27,6 +29,7 @@ from enum import StrEnum
 from flask import session
 
 from ..changes.groups import add_game
+from ..rules.turn import screen
 from ..rules.words import _
 from ..store.events import Place, table_of
 from ..store.games import StoredGame, find_game
@@ -55,16 +58,18 @@ class Act(StrEnum):
     DELETE = "delete"
     #: Put it in a group, or reach its group's edit link.
     GROUP = "group"
-    #: Enter one player's own bid, in turn (a seat's only act; the edit link's is PLAY).
+    #: Enter one player's own bid, in turn (a seat's act; the edit link's is PLAY).
     BID = "bid"
+    #: Enter or change one player's own trick count (a seat's act; the edit link's is PLAY).
+    TRICKS = "tricks"
 
 
 #: The acts each role may do; a scorer's, while its round is the current one (see ``refusal``).
 MAY: dict[Role, frozenset[Act]] = {
     Role.EDITOR: frozenset(Act),
-    Role.SCORER: frozenset({Act.PLAY, Act.RESUME, Act.BID}),
-    Role.DIRECTOR: frozenset({Act.PLAY, Act.RESUME, Act.BID}),
-    Role.SEAT: frozenset({Act.BID}),
+    Role.SCORER: frozenset({Act.PLAY, Act.RESUME, Act.BID, Act.TRICKS}),
+    Role.DIRECTOR: frozenset({Act.PLAY, Act.RESUME, Act.BID, Act.TRICKS}),
+    Role.SEAT: frozenset({Act.BID, Act.TRICKS}),
 }
 #: Where a phone's session keeps the club nights whose director's page it opened (their keys).
 DIRECTS = "directs"
@@ -157,9 +162,23 @@ def seat_refusal(game: StoredGame, act: Act, seat: int, player: int | None, *,
     (None: the act names no player), in a player's words; None when it may. ``at_once``: the
     game's bids are made at once (entered by the scorer, for now)."""
     if act not in MAY[Role.SEAT] or player != seat:
-        return _("A seat's link enters its own player's bid, in turn, and nothing else: "
+        return _("A seat's link enters its own player's bid and trick count, and nothing else: "
                  "ask the scorer.")
+    away = _not_dealt_in(game, seat)
+    if away is not None:
+        return away
     if at_once:
         return _("This game's bids are made at once: the scorer enters them.")
     place = table_of(game)
     return None if place is None else _round_refusal(place, act)
+
+
+def _not_dealt_in(game: StoredGame, seat: int) -> str | None:
+    """Why the seat of a player not dealt in the deal being played (RULES.md §7: they left, or sit
+    it out) may do nothing now, naming the deal; None when they are dealt in (or no deal is)."""
+    gamefile = game.load()
+    deal = screen(gamefile).deal
+    if deal is None or seat in deal.seats(len(gamefile.players)):
+        return None
+    return _("%(player)s is not dealt in at deal %(deal)s: their seat enters nothing until they "
+             "are back at the table.", player=gamefile.players[seat], deal=deal.number)

@@ -122,13 +122,14 @@
     const s = state(d, taps, plan), dd = s.d, key = dd.deal + s.kind, bids = s.bids.join();
     const last = s.entered[s.entered.length - 1];
     if (!drafts[key] || drafts[key].bids !== bids) drafts[key] = { bids, picks: s.kind === "tricks" ? s.bids.slice() : [] };
+    const came = s.kind === "tricks" && dd === d && counted(drafts[key], d.counts || [], d.tricks.rest);
     const form = (action, kind, inner) => `<form method="post" action="${game}/${action}" class="live ${kind}">` +
       `<input type="hidden" name="csrf_token" value="${esc(csrf)}"><input type="hidden" name="version">` +
       `<input type="hidden" name="deal" value="${dd.deal}">${inner}</form>`;
     const html = step(s, drafts[key].picks, form) + (s.entered.length && s.kind !== "sent" ? form("undo", "undo",
       (dd.at_once ? "" : `<input type="hidden" name="seat" value="${last}">`) +
       `<button type="submit" class="button small">${dd.at_once ? w("undoall") : w("undo", { player: esc(dd.names[last]) })}</button>`) : "");
-    if (html.replace(/ checked/g, "") !== el.drawn) el.innerHTML = html;
+    if (came || html.replace(/ checked/g, "") !== el.drawn) el.innerHTML = html;
     el.drawn = html.replace(/ checked/g, "");
     // The version a form is sent with when nothing keeps the taps (the outbox sets its own).
     el.querySelectorAll("input[name=version]").forEach(input => { input.value = d.version; });
@@ -141,12 +142,28 @@
     const panel = el.closest("#panel"), head = panel.querySelector(".deal-head"), later = dd !== d;
     const before = panel.querySelector(".last-deal:not(.pending)");
     if (before) before.hidden = s.entered.length > 0 || later;
+    // The players' own counts, the server's, said of the page's tricks step only.
+    panel.querySelectorAll(".counts").forEach(counts => { counts.hidden = later || s.kind !== "tricks"; });
     // Out of sight, its place kept: the next deal's, from the server, comes in the same place.
     panel.querySelectorAll(".trump-form, .trump-more").forEach(trump => trump.classList.toggle("later", later));
     if (head && !head.own) head.own = head.innerHTML;
     const shown = later ? (dd.head || "").replace(/^\s*<header[^>]*>|<\/header>\s*$/g, "") : head && head.own;
     if (head && head.innerHTML !== shown) head.innerHTML = shown;
     return s;
+  }
+
+  // The counts the players entered on their own phones (SEATS.md) fill their rows, each as it comes or
+  // changes (a row tapped since keeps the tap until then); the dealer's own count is kept as the rest.
+  // Whether one came.
+  function counted(draft, counts, rest) {
+    const had = draft.counts || [], came = counts.filter((count, p) => count != null && count !== had[p]).length > 0;
+    counts.forEach((count, p) => {
+      if (count == null || count === had[p]) return;
+      draft.picks[p] = count;
+      if (p === rest) draft.touched = true;
+    });
+    draft.counts = counts.slice();
+    return came;
   }
 
   // The running sum and the rows' marks. The tricks add up to the data's total; they start at the bids

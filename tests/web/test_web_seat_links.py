@@ -105,7 +105,7 @@ def test_players_bid_in_turn_each_from_their_own_seat_and_the_dealer_sees_the_ho
     assert page_bid(phones[0], seats[0], 0).status_code == 302
     assert scorer.export()["deals"][0]["bids"] == [0, 0, 0]
     after = text(phones[0].get(f"/s/{token(seats[0])}").get_data(as_text=True))
-    assert "The scorer enters the tricks, for now." in after
+    assert "Your tricks" in after and "You bid 0: tap the number of tricks you took." in after
     scorer.tricks(0, 1, 1)
     ranked = text(phones[1].get(f"/s/{token(seats[1])}").get_data(as_text=True))
     bob = next(s for s in scorer.export()["standings"] if s["player"] == "Bob")
@@ -131,7 +131,7 @@ def test_the_api_applies_a_seats_tap_once_and_refuses_what_the_seat_may_not_do(
                          ({"tap": "tap-bob-001", "deal": 1, "step": "bid", "value": 0,
                            "seat": 2}, 422),
                          ([1, 2], 422),
-                         ({"tap": "tap-bob-001", "deal": 1, "step": "tricks", "value": 0}, 403)):
+                         ({"tap": "tap-bob-001", "deal": 1, "step": "tricks", "value": 0}, 409)):
         answer = client.post(f"/api/games/{token(bob)}/taps", json=body)
         assert answer.status_code == status, (body, answer.get_json())
         assert answer.get_json()["error"]
