@@ -8,13 +8,16 @@ leads nowhere. Each answer is checked against the table of who may do what:
   used: a table's join and seat links are shown to its own edit link and join link alone, never
   to the room screen's link nor to a table's read-only link;
 - only the director's link, and a current table's own link for its own deals, change the night
-  (its event, its games, its group); any other request leaves it exactly as it was;
+  (its event, its games, its group); a current table's seat link, with its own taps, only its own
+  player's trick count (the round's tables are at the tricks), and a finished table's seat link
+  nothing; any other request leaves it exactly as it was;
 - nothing answers with a server error.
 """
 
 from __future__ import annotations
 
 import io
+import json
 import re
 from typing import Any
 
@@ -27,6 +30,7 @@ from test_web_events_api import token
 from webhelpers import csrf_from, fill, scanned, svg_picture, url_rules
 
 from scorekeeper.store.db import db
+from scorekeeper.store.games import Game
 
 pytestmark = pytest.mark.rendering  # the night's sheets: on SQLite only, like every sheet test
 
@@ -77,10 +81,61 @@ def readable(answer: Any) -> bytes:
                        answer.headers.get("Location", "").encode()])
 
 
-def request(client: FlaskClient, method: str, url: str, csrf: str) -> Any:
+#: A seat's taps, sent as its page and its app send them (deal 1 of a round's table games).
+SEAT_TAP = {"deal": 1, "bid": 0, "tricks": 0}
+SEAT_API_TAP = {"deal": 1, "step": "tricks", "value": 0}
+#: The routes of a seat's taps.
+SEAT_TAPS = {"seat.bid", "seat.tricks", "api.taps"}
+#: The walk's seat links: the current round's table's, and a finished round's.
+SEATED = ("table seat", "finished table seat")
+
+
+def request(client: FlaskClient, method: str, url: str, csrf: str, seat: bool, tap: str) -> Any:
+    """The request of a walk's step; a seat's link sends its taps as they are sent, each with an id
+    of its own."""
     if url.startswith("/api/"):
-        return client.open(url, method=method, json={})
-    return client.open(url, method=method, data={"csrf_token": csrf} if method == "POST" else None)
+        return client.open(url, method=method, json={**SEAT_API_TAP, "tap": tap} if seat else {})
+    fields = {"csrf_token": csrf, **({**SEAT_TAP, "tap": tap} if seat else {})}
+    return client.open(url, method=method, data=fields if method == "POST" else None)
+
+
+def at_the_tricks(client: FlaskClient, table: dict[str, Any]) -> None:
+    """Every bid of a table's one deal in (through PUT /api/games/<edit>), its tricks to come."""
+    read = client.get(table["links"]["api"])
+    game = read.get_json()
+    doc = {name: game[name] for name in ("format", "title", "players", "rules", "first_dealer")}
+    doc["deals"] = [{"bids": [1] * len(game["players"])}]
+    put = client.put(f"/api/games/{token(table['links']['edit'])}", json=doc,
+                     headers={"If-Match": read.headers["ETag"]})
+    assert put.status_code == 200, put.get_json()
+
+
+def stored(app: Flask, edit: str) -> tuple[int, str, str]:
+    """A game as stored: its id, its game file and what the seats entered."""
+    with app.app_context():
+        row = db.session.execute(db.select(Game.id, Game.data, Game.seats)
+                                 .where(Game.token == edit)).one()
+    return row[0], row[1], row[2]
+
+
+def own_count_only(app: Flask, ids: list[int], edit: str, seat: int,
+                   was: list[tuple[Any, ...]], game: tuple[int, str, str]) -> bool:
+    """Whether the night is as it was (``was``, ``game`` as stored before) but for the seat's own
+    trick count among what the seats entered of its table game, with the game's next version."""
+    number, data, seats = game
+    now = stored(app, edit)
+    if now[1] != data:
+        return False
+    old, new = (json.loads(text) if text else {} for text in (seats, now[2]))
+    counts = new.get("tricks") or []
+    if not 0 <= seat < len(counts) or counts[seat] != 0:
+        return False
+    counts[seat] = (old.get("tricks") or [None] * len(counts))[seat]
+    rows = the_night(app, ids)
+    changed = [(then, now) for then, now in zip(was, rows, strict=True) if then != now]
+    return (new == {"deal": 1, "tricks": old.get("tricks", [None] * len(counts))}
+            and len(changed) == 1 and changed[0][0][0] == number
+            and changed[0][1] == (number, changed[0][0][1] + 1))
 
 
 def test_every_route_with_every_link_gives_no_more_authority_and_changes_the_night_only_as_allowed(
@@ -97,6 +152,8 @@ def test_every_route_with_every_link_gives_no_more_authority_and_changes_the_nig
                 for edit, links in table_links.items()}
     table_seats = {seat for seats in seats_of.values() for seat in seats} - table_edits
     current_links = table_links[token(current["links"]["edit"])]
+    past_links = table_links[token(past["links"]["edit"])]
+    at_the_tricks(app.test_client(), current)
     ordinary = app.test_client().post("/api/games",
                                       json={"players": ["Ann", "Bob", "Cy"]}).get_json()
     ids = []
@@ -112,6 +169,7 @@ def test_every_route_with_every_link_gives_no_more_authority_and_changes_the_nig
         "finished table": (token(past["links"]["edit"]), app.test_client()),
         "table read-only": (token(current["links"]["view"]), app.test_client()),
         "table seat": (token(current_links["seats"][0]), app.test_client()),
+        "finished table seat": (token(past_links["seats"][0]), app.test_client()),
         "table join": (token(current_links["join"]), app.test_client()),
         "group read-only": (token(group["links"]["view"]), app.test_client()),
         "another game": (token(ordinary["links"]["edit"]), app.test_client()),
@@ -119,7 +177,7 @@ def test_every_route_with_every_link_gives_no_more_authority_and_changes_the_nig
     }
     tokens = {kind: csrf_from(client.get("/new").get_data(as_text=True))
               for kind, (_link, client) in kinds.items()}
-    walked = 0
+    walked, counted = 0, set()
     for rule in url_rules():
         linked = bool(LINKS & set(rule.arguments))
         for method in sorted((rule.methods or set()) - {"HEAD", "OPTIONS"}):
@@ -130,8 +188,9 @@ def test_every_route_with_every_link_gives_no_more_authority_and_changes_the_nig
                     # the director may end a table: tested on its own, and it would close the round
                     continue
                 url = fill(rule, **OTHERS, **dict.fromkeys(LINKS, link))
-                before = the_night(app, ids)
-                answer = request(client, method, url, tokens[kind])
+                before, game = the_night(app, ids), stored(app, token(current["links"]["edit"]))
+                answer = request(client, method, url, tokens[kind], kind in SEATED,
+                                 f"walk-{walked:05d}")
                 walked += 1
                 what = f"{method} {rule.rule} with the {kind}'s link"
                 assert answer.status_code < 500, what
@@ -142,12 +201,18 @@ def test_every_route_with_every_link_gives_no_more_authority_and_changes_the_nig
                     # link, and its join link (taking a seat is what it is for), show them
                     own = next((seats for seats in seats_of.values() if link in seats), set())
                     for secret in {director_link, group_link} | (table_edits - mine) | (
-                            table_seats - (own if kind != "table seat" else {link})):
+                            table_seats - (own if kind not in SEATED else {link})):
                         assert secret.encode() not in shown, (
                             f"{what} shows a link of more authority")
-                    if not (kind == "current table" and rule.endpoint in PLAYS):
+                    if kind == "table seat" and rule.endpoint in SEAT_TAPS \
+                            and the_night(app, ids) != before:
+                        assert own_count_only(app, ids, token(current["links"]["edit"]), 0,
+                                              before, game), f"{what} changed more than its count"
+                        counted.add(rule.endpoint)
+                    elif not (kind == "current table" and rule.endpoint in PLAYS):
                         assert the_night(app, ids) == before, f"{what} changed the night"
                 if rule.endpoint == "events.cards" and kind != "director":
                     assert answer.status_code in (403, 404), (
                         f"{what}: the cards hold every table's edit link")
     assert walked > 8 * 60
+    assert counted == {"seat.tricks", "api.taps"}, "the current table's seat entered its count"

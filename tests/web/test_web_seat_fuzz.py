@@ -1,6 +1,7 @@
-"""Hostile input to a seat's and the join link's routes (SEATS.md): whatever a seat's bid form, a
-seat's tap in the API or a link's token holds, an answer below 500 with a message for every
-refusal; a refusal stores nothing, and what a seat stores is its own player's bid alone."""
+"""Hostile input to a seat's and the join link's routes (SEATS.md): whatever a seat's bid or count
+form, a seat's tap in the API or a link's token holds, an answer below 500 with a message for every
+refusal; a refusal stores nothing, and what a seat stores is its own player's bid, or its own
+player's trick count, alone."""
 
 from __future__ import annotations
 
@@ -21,6 +22,9 @@ FUZZ = settings(max_examples=100, deadline=None,
 #: A game in its second deal: Cy bid 1, Dee (seat 3) bids now.
 GAME = {"rules": {"max_cards": 3}, "deals": [{"bids": [0, 1, 1, 0], "tricks": [1, 1, 1, 0]},
                                              {"bids": [None, None, 1, None]}]}
+#: The same game at the tricks of its second deal (2 cards, every bid in), no count entered yet.
+AT_TRICKS = {"rules": {"max_cards": 3}, "deals": [GAME["deals"][0], {"bids": [1, 1, 1, 0]}]}
+Snapshot = list[tuple[str, str, int, str]]
 #: The fields of a seat's tap, sometimes as sent, sometimes not.
 TAP_VALUES: dict[str, st.SearchStrategy[Any]] = {
     "tap": st.one_of(st.text(string.ascii_letters + string.digits + "-_", min_size=8,
@@ -32,33 +36,40 @@ TAP_VALUES: dict[str, st.SearchStrategy[Any]] = {
 }
 
 
-def _stored_at_most_its_own_bid(app: Flask, before: list[tuple[str, str, int]], response: Any,
-                                 seat: int, refused: bool) -> None:
+def _stored_at_most_its_own(app: Flask, before: Snapshot, response: Any, seat: int,
+                            refused: bool) -> None:
     """The answer is one a request may have, a refused request stored nothing, and any other
-    stored at most the seat's own bid."""
+    stored at most the seat's own bid or its own count."""
     answered(response, also=(415,))
     if refused:
         assert snapshot(app) == before
-    _only_own_bid(before, snapshot(app), seat)
+    _only_own(before, snapshot(app), seat)
 
 
-def _only_own_bid(before: list[tuple[str, str, int]], after: list[tuple[str, str, int]],
-                  seat: int) -> None:
-    """Nothing changed, or only the bid of the player at ``seat`` in the deal being played."""
+def _only_own(before: Snapshot, after: Snapshot, seat: int) -> None:
+    """Nothing changed, or only the bid of the player at ``seat`` in the deal being played, or
+    their count among what the seats entered (the only count there: the game has no other)."""
     assert len(before) == len(after)
-    for (_token, data, _v), (_other, changed, _w) in zip(before, after, strict=True):
+    for (_token, data, _v, seats), (_other, changed, _w, entered) in zip(before, after,
+                                                                        strict=True):
         old, new = json.loads(data), json.loads(changed)
         if old != new:
             assert old["deals"][-1]["bids"][seat] is None
             new["deals"][-1]["bids"][seat] = None
             assert new == old, "a seat changed more than its own bid"
+        if seats != entered:
+            counts = json.loads(entered)["tricks"]
+            assert type(counts[seat]) is int and 0 <= counts[seat] <= 2
+            counts[seat] = None
+            assert json.loads(entered) != {} and counts == [None] * 4, (
+                "a seat changed more than its own count")
 
 
 @FUZZ
-@given(data=st.data(), seat=st.sampled_from([3, 0]))
-def test_any_tap_a_seat_sends_to_the_api_is_answered_and_stores_only_its_own_bid(
-        app: Flask, start: Start, data: st.DataObject, seat: int) -> None:
-    game = start(**GAME)
+@given(data=st.data(), seat=st.sampled_from([3, 0]), at=st.sampled_from(["bids", "tricks"]))
+def test_any_tap_a_seat_sends_to_the_api_is_answered_and_stores_only_its_own_bid_or_count(
+        app: Flask, start: Start, data: st.DataObject, seat: int, at: str) -> None:
+    game = start(**(GAME if at == "bids" else AT_TRICKS))
     link = game.export()["links"]["seats"][seat].rsplit("/", 1)[1]
     fields = data.draw(st.fixed_dictionaries({}, optional=TAP_VALUES), "tap")
     body = data.draw(st.one_of(st.just(fields), st.just({**fields, "seat": 1}), json_values),
@@ -66,24 +77,26 @@ def test_any_tap_a_seat_sends_to_the_api_is_answered_and_stores_only_its_own_bid
     before = snapshot(app)
     with within_cpu():
         response = app.test_client().post(f"/api/games/{link}/taps", json=body)
-    _stored_at_most_its_own_bid(app, before, response, seat, refused=response.status_code != 200)
+    _stored_at_most_its_own(app, before, response, seat, refused=response.status_code != 200)
 
 
 @FUZZ
-@given(data=st.data(), seat=st.sampled_from([3, 0]))
-def test_any_form_a_seats_page_posts_is_answered_and_stores_only_its_own_bid(
-        app: Flask, start: Start, data: st.DataObject, seat: int) -> None:
-    game = start(**GAME)
+@given(data=st.data(), seat=st.sampled_from([3, 0]), step=st.sampled_from(["bid", "tricks"]),
+       at=st.sampled_from(["bids", "tricks"]))
+def test_any_form_a_seats_page_posts_is_answered_and_stores_only_its_own_bid_or_count(
+        app: Flask, start: Start, data: st.DataObject, seat: int, step: str, at: str) -> None:
+    game = start(**(GAME if at == "bids" else AT_TRICKS))
     link = game.export()["links"]["seats"][seat].rsplit("/", 1)[1]
     client = app.test_client()
     client.get(f"/s/{link}")
     form = {"csrf_token": csrf_from(client.get("/new").get_data(as_text=True)),
-            **data.draw(st.dictionaries(st.sampled_from(["tap", "deal", "bid", "seat", "version"]),
-                                        VALUES, max_size=5), "fields")}
+            **data.draw(st.dictionaries(st.sampled_from(["tap", "deal", "bid", "tricks", "seat",
+                                                         "version"]), VALUES, max_size=6),
+                        "fields")}
     before = snapshot(app)
     with within_cpu():
-        response = client.post(f"/s/{link}/bid", data=form)
-    _stored_at_most_its_own_bid(app, before, response, seat, refused=response.status_code >= 400)
+        response = client.post(f"/s/{link}/{step}", data=form)
+    _stored_at_most_its_own(app, before, response, seat, refused=response.status_code >= 400)
 
 
 @FUZZ

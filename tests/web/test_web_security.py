@@ -271,13 +271,16 @@ def test_the_pdf_renderer_fetches_nothing_but_static_files_whatever_the_names(
                          for url in asked)
 
 
-def _other_bids_unchanged(before: list[tuple[str, str, int]], after: list[tuple[str, str, int]],
-                          seat: int) -> bool:
+Snapshot = list[tuple[str, str, int, str]]
+
+
+def _other_bids_unchanged(before: Snapshot, after: Snapshot, seat: int) -> bool:
     """Whether the only change between two snapshots is the bid of the player at ``seat``, in the
     deal being played."""
     if len(before) != len(after):
         return False
-    for (token, data, _version), (other, changed, _next) in zip(before, after, strict=True):
+    for (token, data, _version, _seats), (other, changed, _next, _left) in zip(before, after,
+                                                                              strict=True):
         if data == changed:
             continue
         old, new = json.loads(data), json.loads(changed)
@@ -290,22 +293,42 @@ def _other_bids_unchanged(before: list[tuple[str, str, int]], after: list[tuple[
     return True
 
 
-def test_a_seat_or_join_link_does_its_own_players_bid_and_nothing_else_by_any_route(
-        app: Flask, playing: Scorer) -> None:
-    """SEATS.md: every route, every method, with each seat link (one whose player bids now, one
-    whose turn it is not), the join link and the read-only link: no answer holds a link of more
-    authority, and only the seat in turn changes the game, by its own bid."""
+def _only_own_count(before: Snapshot, after: Snapshot, seat: int) -> bool:
+    """Whether the only change between two snapshots is the trick count of the player at ``seat``
+    among what the seats entered for the deal being played (the game file as it was)."""
+    if len(before) != len(after):
+        return False
+    for (token, data, _version, seats), (other, changed, _next, entered) in zip(before, after,
+                                                                               strict=True):
+        if token != other or data != changed:
+            return False
+        old, new = (json.loads(text) if text else {} for text in (seats, entered))
+        counts = new.get("tricks", [])
+        if seats == entered:
+            continue
+        if not 0 <= seat < len(counts) or counts[seat] is None:
+            return False
+        counts[seat] = (old.get("tricks") or [None] * len(counts))[seat]
+        if new != {"deal": 2, "tricks": old.get("tricks", [None] * len(counts))}:
+            return False
+    return True
+
+
+def _walk(app: Flask, playing: Scorer, step: str) -> list[tuple[str, str, int | None, bool]]:
+    """SEATS.md: every route, every method, with each seat link (one whose player bids now, or
+    Ann's), the join link and the read-only link, each tapping deal 2's ``step`` (its value 0) as
+    a seat's page and its taps do: no answer holds a link of more authority. Each request that
+    changed a game: its route, its link, the link's seat, and whether it changed no more than that
+    seat's own bid (``step`` "bid") or count ("tricks")."""
     links = playing.export()["links"]
     seats = [s.rsplit("/", 1)[1] for s in links["seats"]]
     join = links["join"].rsplit("/", 1)[1]
-    # deal 2: Bob deals, Cy bid 1, Dee (seat 3) bids now, then Ann, then Bob
-    order = [2, 3, 0, 1]
     kinds = {"Dee's seat": (seats[3], 3), "Ann's seat": (seats[0], 0),
              "join": (join, None), "read-only": (playing.view_token, None)}
     higher = {"Dee's seat": {playing.token, join, *seats} - {seats[3]},
               "Ann's seat": {playing.token, join, *seats} - {seats[0]},
               "join": {playing.token}, "read-only": {playing.token, join, *seats}}
-    bid_by = {rule.endpoint: None for rule in url_rules()}
+    own = _other_bids_unchanged if step == "bid" else _only_own_count
     changes = []
     for rule in url_rules():
         for method in sorted((rule.methods or set()) - {"HEAD", "OPTIONS"}):
@@ -319,11 +342,12 @@ def test_a_seat_or_join_link_does_its_own_players_bid_and_nothing_else_by_any_ro
                 before = snapshot(app)
                 if path.startswith("/api/"):
                     answer = client.open(path, method=method, json={
-                        "tap": tap, "deal": 2, "step": "bid", "value": 0})
+                        "tap": tap, "deal": 2, "step": step, "value": 0})
                 else:
                     answer = client.open(path, method=method, data={
                         **ANY_FORM, "csrf_token": csrf, "deal": 2, "tap": tap, "bid": 0,
-                        "version": version(app, playing.token)} if method == "POST" else None,
+                        "tricks": 0, "version": version(app, playing.token)}
+                        if method == "POST" else None,
                         query_string=QUERIES.get(rule.endpoint, {}))
                 what = f"{method} {rule.rule} with the {kind} link"
                 assert answer.status_code < 500, what
@@ -331,14 +355,33 @@ def test_a_seat_or_join_link_does_its_own_players_bid_and_nothing_else_by_any_ro
                 assert not [s for s in higher[kind] if s.encode() in shown], (
                     f"{what} shows a link of more authority")
                 # what exists already (a route that takes no link may make a new game)
-                after = [row for row in snapshot(app) if row[0] in {t for t, _d, _v in before}]
+                after = [row for row in snapshot(app) if row[0] in {row[0] for row in before}]
                 if after != before:
-                    assert seat is not None, f"{what} changed a game"
-                    bids = json.loads(before[0][1])["deals"][-1]["bids"]
-                    turn = next(s for s in order if bids[s] is None)
-                    assert seat == turn, f"{what}: a bid out of turn"
-                    assert _other_bids_unchanged(before, after, seat), f"{what} changed more"
-                    changes.append(what)
-                    bid_by[rule.endpoint] = kind
-    assert len(changes) == 2 and {e for e, k in bid_by.items() if k} <= {"seat.bid", "api.taps"}
+                    changes.append((what, rule.endpoint, seat,
+                                    seat is not None and own(before, after, seat)))
+    return changes
+
+
+def test_a_seat_or_join_link_does_its_own_players_bid_and_nothing_else_by_any_route(
+        app: Flask, playing: Scorer) -> None:
+    """Deal 2: Bob deals, Cy bid 1, Dee (seat 3) bids now, then Ann, then Bob: only the seat whose
+    turn it is changes the game, by its own bid (Dee's, then Ann's)."""
+    changes = _walk(app, playing, "bid")
+    assert [(seat, own) for _what, _endpoint, seat, own in changes] == [(3, True), (0, True)], (
+        changes)
+    assert {endpoint for _what, endpoint, _seat, _own in changes} <= {"seat.bid", "api.taps"}
     assert playing.export()["deals"][1]["bids"] == [0, None, 1, 0]
+
+
+def test_a_seat_or_join_link_does_its_own_players_count_and_nothing_else_by_any_route(
+        app: Flask, start: Start) -> None:
+    """Deal 2, every bid in (3 cards, counts of 0 never add up): each seat's link changes only its
+    own player's count, by its page and its taps, and nothing else changes the game."""
+    playing = start(rules={"max_cards": 3, "bidding": "free"},
+                    deals=[DEALS[0], {"bids": [0, 1, 1, 0]}],
+                    adjustments=[{"deal": 1, "player": 2, "points": -10, "reason": "revoke"}])
+    changes = _walk(app, playing, "tricks")
+    assert all(own for _what, _endpoint, _seat, own in changes), changes
+    assert {(endpoint, seat) for _what, endpoint, seat, _own in changes} == {
+        ("seat.tricks", 3), ("seat.tricks", 0), ("api.taps", 3), ("api.taps", 0)}, changes
+    assert "tricks" not in playing.export()["deals"][1]
