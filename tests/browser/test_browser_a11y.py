@@ -255,6 +255,20 @@ def seat(page: Page, seat: int, bids: list[int | None]) -> None:
     page.goto(created["links"]["seats"][seat])
 
 
+def counted(page: Page, counts: list[int | None], link: str, seat: int = 0) -> None:
+    """The tricks of the second deal (2 cards, every bid in) with the players' own ``counts``
+    entered from their phones (SEATS.md), opened by the game's ``link`` ("seats": ``seat``'s)."""
+    created = page.request.post("/api/games", data={
+        "players": FOUR, "rules": {"max_cards": 3},
+        "deals": [*SCORED[:1], {"bids": [1, 1, 1, 0]}]}).json()
+    for player, took in enumerate(counts):
+        if took is not None:
+            taps = created["links"]["seats"][player].replace("/s/", "/api/games/") + "/taps"
+            assert page.request.post(taps, data={"tap": f"a11y-count-{player}", "deal": 2,
+                                                 "step": "tricks", "value": took}).ok
+    page.goto(created["links"][link][seat] if link == "seats" else created["links"][link])
+
+
 def join(page: Page) -> None:
     created = page.request.post("/api/games", data={"players": FOUR}).json()
     page.goto(created["links"]["join"])
@@ -265,6 +279,10 @@ PAGES: dict[str, Callable[[Page], object]] = {
     "seat-waiting": lambda page: seat(page, 0, [None, None, None, None]),
     "seat-dealer": lambda page: seat(page, 1, [1, None, 1, 0]),
     "seat-tricks": lambda page: seat(page, 1, [1, 1, 1, 0]),
+    "seat-count": lambda page: counted(page, [1, None, 0, None], "seats"),
+    "seat-counts-off": lambda page: counted(page, [1, 1, 1, 0], "seats", 3),
+    "tricks-counts-off": lambda page: counted(page, [1, 1, 1, 0], "edit"),
+    "view-counts": lambda page: counted(page, [1, None, 0, None], "view"),
     "join": join,
     "group": group,
     "group-empty": lambda page: group(page, games=0),

@@ -65,7 +65,7 @@ def test_a_whole_deal_bid_in_turn_on_the_players_own_phones(page: Page, browser:
                ).to_have_text(str(bid))
     for phone in phones:
         next_look(phone)
-        expect(phone.locator(".seat-note")).to_have_text("The scorer enters the tricks, for now.")
+        expect(phone.locator(".your-count")).to_have_text("Your tricks")
     # the scorer's phone saw the bids come in, without a reload (its page follows the game), and
     # goes on as before: the tricks, entered for everyone
     expect(page.locator(".tricks-form")).to_be_visible()
