@@ -93,7 +93,9 @@
     if (s.kind === "sent") return entered(s.before, w("pending"));
     const before = s.before && !s.entered.length ? entered(s.before, w("pendingnext")) : "";
     if (s.kind === "tricks") {
-      return told + form("tricks", "seats tricks-form", `<p class="prompt">${w("rest", { dealer: esc(d.names[d.tricks.rest]) })}</p>` +
+      // Rows the players' own counts start (the page's deal only): said so.
+      const prompt = (d.counts || []).some(count => count != null) ? w("counted") : w("rest", { dealer: esc(d.names[d.tricks.rest]) });
+      return told + form("tricks", "seats tricks-form", `<p class="prompt">${prompt}</p>` +
         rows(d, s, "tricks", picks, w("save", { deal: d.deal })));
     }
     if (s.kind === "bids") {

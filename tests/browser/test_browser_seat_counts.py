@@ -75,6 +75,8 @@ def enter_with_one_wrong(page: Page, phones: list[Page]) -> None:
         expect(page.locator(f".tricks-form [data-seat='{seat}'] input:checked")).to_have_value(
             str(took))
     expect(page.locator("#trick-sum")).to_have_text("Together 3 of 2 tricks: 1 too many")
+    expect(page.locator(".tricks-form .prompt")).to_contain_text(
+        "Each row starts at the count its player entered on their phone")
 
 
 def deal_2_everywhere(page: Page, phones: list[Page]) -> None:
