@@ -31,15 +31,18 @@ def troubles(page: Page) -> list[str]:
     return found
 
 
-def _bobs_phone(page: Page, browser: Browser, server: str
+def _bobs_phone(page: Page, browser: Browser, server: str, *, deaf: bool = False
                 ) -> tuple[dict[str, Any], BrowserContext, Page, list[str]]:
     """A new game, and Bob's seat (he bids first) open on his own phone, at his turn: the game,
-    the phone, its page and what troubled it."""
+    the phone, its page and what troubled it. ``deaf``: the page hears nothing of the game's
+    changes (its questions cut from the start)."""
     made: dict[str, Any] = page.request.post(
         "/api/games", data={"players": PLAYERS, "rules": {"max_cards": 3}}).json()
     context = browser.new_context(viewport=PHONE, base_url=server, service_workers="block")
     bob = context.new_page()
     errors = troubles(bob)
+    if deaf:
+        bob.route("**/state?*", lambda route: route.abort())
     bob.goto(made["links"]["seats"][1])
     expect(bob.locator(".your-bid")).to_be_visible()
     return made, context, bob, errors
@@ -86,9 +89,8 @@ def test_the_network_back_sends_the_tap_and_the_page_catches_up(
 
 def test_a_tap_the_server_refuses_says_why_and_the_page_shows_the_game_as_it_is(
         page: Page, browser: Browser, server: str) -> None:
-    made, context, bob, _errors = _bobs_phone(page, browser, server)  # (its questions cut here)
+    made, context, bob, _errors = _bobs_phone(page, browser, server, deaf=True)
     # Bob's seat, open on another phone too, bid 0 there first; this page has not heard of it yet
-    bob.route("**/state?*", lambda route: route.abort())
     other = page.request.post(made["links"]["seats"][1].replace("/s/", "/api/games/") + "/taps",
                               data={"tap": "otherphone01", "deal": 1, "step": "bid", "value": 0})
     assert other.ok, other.text()
