@@ -31,15 +31,24 @@
           // What the viewer unfolded stays unfolded (the same parts, as long as there are as many).
           var open = Array.prototype.map.call(live.querySelectorAll("details"), function (d) { return d.open; });
           var waiting = !live.querySelector(".your-bid");
+          var offered = live.querySelector(".night-offer");
+          var before = offered ? offered.textContent : "";
           live.innerHTML = data.html;
           // A seat's page (SEATS.md): the player's turn to bid came; the phone says so where it can.
           if (waiting && live.querySelector(".your-bid") && navigator.vibrate) navigator.vibrate(200);
+          // At a club night: the next round's seat (or a bye) came; said, and felt where it can be.
+          var offer = live.querySelector(".night-offer");
+          var news = data.news;
+          if (offer && offer.textContent !== before) {
+            news = offer.textContent.replace(/\s+/g, " ").trim();
+            if (navigator.vibrate) navigator.vibrate(200);
+          }
           var folds = live.querySelectorAll("details");
           if (folds.length === open.length) {
             for (var i = 0; i < folds.length; i++) folds[i].open = open[i];
           }
           version = String(data.version);
-          if (status && data.news) status.textContent = data.news;
+          if (status && news) status.textContent = news;
           document.dispatchEvent(new CustomEvent("live:swapped"));  // a seat's taps show again (seat.js)
         }
       })

@@ -255,6 +255,18 @@ def seat(page: Page, seat: int, bids: list[int | None]) -> None:
     page.goto(created["links"]["seats"][seat])
 
 
+def seat_next_round(page: Page) -> None:
+    """A seat's page of a club night's first round, the second started: the player's next seat."""
+    links = night(page.request, NAMES[:8], rounds=2, tables={"size": 4})
+    page.request.post(links["api"] + "/rounds", data={})
+    first = tables(page.request, links)
+    for table in first:
+        play(page.request, table, 3)
+    page.request.post(links["api"] + "/rounds", data={})
+    page.goto(page.request.get(first[0]["links"]["edit"].replace("/g/", "/api/games/")
+                               ).json()["links"]["seats"][0])
+
+
 def join(page: Page) -> None:
     created = page.request.post("/api/games", data={"players": FOUR}).json()
     page.goto(created["links"]["join"])
@@ -265,6 +277,7 @@ PAGES: dict[str, Callable[[Page], object]] = {
     "seat-waiting": lambda page: seat(page, 0, [None, None, None, None]),
     "seat-dealer": lambda page: seat(page, 1, [1, None, 1, 0]),
     "seat-tricks": lambda page: seat(page, 1, [1, 1, 1, 0]),
+    "seat-next-round": seat_next_round,
     "join": join,
     "group": group,
     "group-empty": lambda page: group(page, games=0),
