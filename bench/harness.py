@@ -35,6 +35,17 @@ def sized(full: int, smoke: int) -> int:
     return smoke if SMOKE else full
 
 
+def migrated_sqlite(prefix: str) -> dict[str, str]:
+    """The environment of an app on a new, migrated SQLite file in a folder of its own."""
+    import tempfile
+
+    folder = tempfile.mkdtemp(prefix=prefix)
+    env = {"DATABASE_URL": f"sqlite:///{folder}/app.sqlite"}
+    subprocess.run([str(BIN / "flask"), "--app", "scorekeeper", "db", "upgrade"], cwd=ROOT,
+                   env={**os.environ, **env}, check=True, capture_output=True)
+    return env
+
+
 def free_port() -> int:
     """A TCP port nobody listens on now."""
     with socket.socket() as sock:

@@ -19,19 +19,16 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(1, str(Path(__file__).resolve().parent.parent / "tests" / "browser"))
 
-from harness import BIN, ROOT, gunicorn, page_weight, sized
+from harness import gunicorn, migrated_sqlite, page_weight, sized
 from phone import PHONE, TIME_BIDS, slow_phone_and_network
 from playwright.sync_api import Browser, Page, sync_playwright
 
@@ -98,16 +95,18 @@ def measure(browser: Browser, port: int, outbox: bool, deals: int,
     return times, sizes
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def arguments(doc: str) -> argparse.Namespace:
+    """The deals to play and the pause before each tap, from the command line."""
+    parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
     parser.add_argument("deals", type=int, nargs="?", default=sized(6, 1))
     parser.add_argument("--pause", type=float, default=sized(0.5, 0),
                         help="seconds between the screen and the tap")
-    options = parser.parse_args()
-    folder = tempfile.mkdtemp(prefix="scorekeeper-latency-")
-    env = {"DATABASE_URL": f"sqlite:///{folder}/app.sqlite"}
-    subprocess.run([str(BIN / "flask"), "--app", "scorekeeper", "db", "upgrade"], cwd=ROOT,
-                   env={**os.environ, **env}, check=True, capture_output=True)
+    return parser.parse_args()
+
+
+def main() -> int:
+    options = arguments(__doc__)
+    env = migrated_sqlite("scorekeeper-latency-")
     with gunicorn("scorekeeper:create_app()", env) as port, sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", headless=True,
                                              args=ARGS)

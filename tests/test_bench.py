@@ -17,8 +17,8 @@ BENCH = Path(__file__).resolve().parent.parent / "bench"
 HELPERS = {"harness.py", "baseline_app.py"}
 #: The scripts, each run as `.venv/bin/python bench/<script> --smoke`.
 SCRIPTS = ["bench_sheet.py", "club_night.py", "event_pages.py", "followers.py", "group_cold.py",
-           "latency.py", "load_tables.py", "run.py", "seating.py", "sheet_cases.py",
-           "tap_to_phones.py", "trace_tap.py", "worst_cases.py"]
+           "latency.py", "load_tables.py", "run.py", "seat_latency.py", "seating.py",
+           "sheet_cases.py", "tap_to_phones.py", "trace_tap.py", "worst_cases.py"]
 
 
 def test_every_script_of_bench_has_a_smoke_run() -> None:

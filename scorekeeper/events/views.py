@@ -39,7 +39,7 @@ from ..web import access, language, qr
 from ..web.signed import CSRF_MARK, csrf_field
 from ..web.site import event_or_404, join_link, no_store
 from . import document as documents
-from . import night, rounds
+from . import follow, night, rounds
 
 bp = Blueprint("events", __name__)
 
@@ -193,8 +193,10 @@ def _save(stored: StoredEvent, change: Any, done: str) -> Response | BaseRespons
 
 
 def init_app(app: Any) -> None:
-    """The template helpers of the event pages."""
+    """The template helpers of the event pages, and what a seat's page of a table game shows of its
+    night (events/follow.py: the seat's page is below the events layer)."""
     app.jinja_env.filters.update(zip=zip, listed=listed)
+    app.jinja_env.globals.update(seat_night=follow.seat_night)
 
 
 #: The longest round clock, in minutes.

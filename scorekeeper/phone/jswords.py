@@ -123,6 +123,14 @@ def words(*scripts: str) -> dict[str, str | list[str]]:
     # correct.js: a correction's Save button while a bid it gives is refused.
     every["correct"] = {"nosavebid": _("Can't save: %(player)s can't bid %(bid)s",
                                        **keep("player", "bid"))}
+    every["seat"] = {
+        # seat.js: a seat's own tap, shown at once, and where it is.
+        "yourbid": _("Your bid: %(value)s", **keep("value")),
+        "yourtricks": _("Your tricks: %(value)s", **keep("value")),
+        "sending": _("Sending…"),
+        "sent": _("Saved ✓"),
+        "nonet": _("No network: it is kept on this phone and sent when the network is back."),
+    }
     every["wake"] = {"nowake": _("The phone doesn't allow it just now.")}
     every["share"] = {
         "copied": _("Copied."),

@@ -101,8 +101,10 @@ def seat_context(game: StoredGame, seat: int, error: str = "") -> dict[str, Any]
 
 
 def seat_page(game: StoredGame, seat: int, error: str = "", status: int = 200) -> Response:
-    """A seat's page, saying ``error`` (with ``status``)."""
-    page = render_template("play/seat.html", **seat_context(game, seat, error))
+    """A seat's page, saying ``error`` (with ``status``); at a club night it follows the night too
+    (its version: ``live.followed``), for the next round's seat (events/follow.py)."""
+    version = live.followed(game)
+    page = render_template("play/seat.html", version=version, **seat_context(game, seat, error))
     return no_store(make_response(page, status))
 
 
@@ -117,7 +119,8 @@ def page(token: str) -> Response:
 @bp.get("/s/<token>/state")
 def state(token: str) -> Response:
     """The game's version, and the seat's live part as HTML when it changed since ``?v=`` (the
-    read-only page's way of following the game: static/js/view.js; held with ``wait``)."""
+    read-only page's way of following the game: static/js/view.js; held with ``wait``). At a club
+    night the version is the game's and the night's: a new round offers the player's next seat."""
     game, seat = seated(token)
 
     def seat_part(found: StoredGame) -> dict[str, Any]:
@@ -125,7 +128,7 @@ def state(token: str) -> Response:
         return {"html": render_template("play/_seat_live.html", **shown),
                 "news": counts.news(shown["file"], shown["counts"])}
 
-    return live.state(game, lambda: seated(token)[0], seat_part)
+    return live.state(game, lambda: seated(token)[0], seat_part, night=True)
 
 
 @bp.post("/s/<token>/bid")

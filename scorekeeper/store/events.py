@@ -161,6 +161,22 @@ _PLACE = (select(_events.c.id, _events.c.name, _events.c.token, _events.c.view_t
           .where(_links.c.game_id == bindparam("game_id")))
 
 
+_NIGHT = (select(_events.c.id, _events.c.version)
+          .select_from(_links.join(_events, _links.c.event_id == _events.c.id))
+          .where(_links.c.game_id == bindparam("game_id")))
+
+
+def night_version(game: StoredGame) -> tuple[int, int] | None:
+    """The key and the version of the club night a table game is in, in one SELECT by the game's
+    key that reads no document: a seat's page follows its night too (SEATS.md, "Club nights";
+    web/live.py). None for any other game; a game whose title is not a table game's (as
+    ``table_of`` tells) is asked nothing of the database."""
+    if " · " not in game.title:
+        return None
+    found = connection().execute(_NIGHT, {"game_id": game.id}).first()
+    return None if found is None else (found[0], found[1])
+
+
 @dataclass(frozen=True, slots=True)
 class Place:
     """Where a table game sits in its event: the game's key, the event's key, name and links, the

@@ -13,12 +13,13 @@
   window.words = function (key, values) {
     var data = document.getElementById("words"), lang = document.documentElement.lang, text;
     table = table || (data ? JSON.parse(data.textContent) : {});
-    numbers = numbers || new Intl.NumberFormat(lang);
     text = table[key] || key;
     if (text.pop) text = text[new Intl.PluralRules(lang).select(values.num) === "one" ? 0 : 1];
     return text.replace(/%\((\w+)\)s/g, function (all, name) {
       if (!values || !(name in values)) return all;
-      return typeof values[name] === "number" ? numbers.format(values[name]) : values[name];
+      if (typeof values[name] !== "number") return values[name];
+      numbers = numbers || new Intl.NumberFormat(lang);  // made when first needed: it takes a while
+      return numbers.format(values[name]);
     });
   };
 

@@ -11,11 +11,14 @@
   var version = live.dataset.version;
   var EVERY = 3000, SOON = 50;
 
-  function poll() {
-    if (document.hidden) { setTimeout(poll, EVERY); return; }
-    var next = EVERY;
-    fetch(url + "?v=" + encodeURIComponent(version) + "&wait=1",
-          { cache: "no-store", credentials: "same-origin" })
+  // Asks for the game as it is, held until it changes with `wait`; swaps in the live part when it
+  // changed. It answers how long to wait before asking again.
+  var asking = null;
+  function ask(wait) {
+    var next = EVERY, mine = window.AbortController ? new AbortController() : null;
+    if (wait) asking = mine;
+    return fetch(url + "?v=" + encodeURIComponent(version) + (wait ? "&wait=1" : ""),
+                 { cache: "no-store", credentials: "same-origin", signal: mine && mine.signal })
       .then(function (response) { return response.ok ? response.json() : null; })
       .then(function (data) {
         if (data && typeof data.again === "number") next = Math.max(data.again, SOON);
@@ -28,19 +31,45 @@
           // What the viewer unfolded stays unfolded (the same parts, as long as there are as many).
           var open = Array.prototype.map.call(live.querySelectorAll("details"), function (d) { return d.open; });
           var waiting = !live.querySelector(".your-bid");
+          var offered = live.querySelector(".night-offer");
+          var before = offered ? offered.textContent : "";
           live.innerHTML = data.html;
           // A seat's page (SEATS.md): the player's turn to bid came; the phone says so where it can.
           if (waiting && live.querySelector(".your-bid") && navigator.vibrate) navigator.vibrate(200);
+          // At a club night: the next round's seat (or a bye) came; said, and felt where it can be.
+          var offer = live.querySelector(".night-offer");
+          var news = data.news;
+          if (offer && offer.textContent !== before) {
+            news = offer.textContent.replace(/\s+/g, " ").trim();
+            if (navigator.vibrate) navigator.vibrate(200);
+          }
           var folds = live.querySelectorAll("details");
           if (folds.length === open.length) {
             for (var i = 0; i < folds.length; i++) folds[i].open = open[i];
           }
           version = String(data.version);
-          if (status && data.news) status.textContent = data.news;
+          if (status && news) status.textContent = news;
+          document.dispatchEvent(new CustomEvent("live:swapped"));  // a seat's taps show again (seat.js)
         }
       })
       .catch(function () { /* offline for a moment: try again next time */ })
-      .then(function () { setTimeout(poll, next); });
+      .then(function () { return next; });
   }
+
+  function poll() {
+    if (document.hidden || navigator.onLine === false) { setTimeout(poll, EVERY); return; }
+    ask(true).then(function (next) { setTimeout(poll, next); });
+  }
+  // Without the network the page says so, and catches up as soon as it is back.
+  var offline = document.getElementById("live-offline");
+  function connection() {
+    if (offline) offline.hidden = navigator.onLine !== false;
+    if (navigator.onLine === false && asking) asking.abort();  // let the held question go
+    if (navigator.onLine !== false) ask(false);
+  }
+  addEventListener("offline", connection);
+  addEventListener("online", connection);
+  // A seat's tap was answered (seat.js): the game as it is now, at once.
+  document.addEventListener("live:ask", function () { ask(false); });
   poll();  // held by a server that can: ready for the next change at once
 })();

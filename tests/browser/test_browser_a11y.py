@@ -269,6 +269,18 @@ def counted(page: Page, counts: list[int | None], link: str, seat: int = 0) -> N
     page.goto(created["links"][link][seat] if link == "seats" else created["links"][link])
 
 
+def seat_next_round(page: Page) -> None:
+    """A seat's page of a club night's first round, the second started: the player's next seat."""
+    links = night(page.request, NAMES[:8], rounds=2, tables={"size": 4})
+    page.request.post(links["api"] + "/rounds", data={})
+    first = tables(page.request, links)
+    for table in first:
+        play(page.request, table, 3)
+    page.request.post(links["api"] + "/rounds", data={})
+    page.goto(page.request.get(first[0]["links"]["edit"].replace("/g/", "/api/games/")
+                               ).json()["links"]["seats"][0])
+
+
 def join(page: Page) -> None:
     created = page.request.post("/api/games", data={"players": FOUR}).json()
     page.goto(created["links"]["join"])
@@ -283,6 +295,7 @@ PAGES: dict[str, Callable[[Page], object]] = {
     "seat-counts-off": lambda page: counted(page, [1, 1, 1, 0], "seats", 3),
     "tricks-counts-off": lambda page: counted(page, [1, 1, 1, 0], "edit"),
     "view-counts": lambda page: counted(page, [1, None, 0, None], "view"),
+    "seat-next-round": seat_next_round,
     "join": join,
     "group": group,
     "group-empty": lambda page: group(page, games=0),

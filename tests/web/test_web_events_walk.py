@@ -6,7 +6,9 @@ leads nowhere. Each answer is checked against the table of who may do what:
 
 - no answer (page, JSON, PDF, redirect, QR code) holds a link of more authority than the one
   used: a table's join and seat links are shown to its own edit link and join link alone, never
-  to the room screen's link nor to a table's read-only link;
+  to the room screen's link nor to a table's read-only link; a seat's link shows no other seat's
+  link but, once a later round has started, the same player's seat in it (SEATS.md, "Club
+  nights": the phone follows its player through the night);
 - only the director's link, and a current table's own link for its own deals, change the night
   (its event, its games, its group); a current table's seat link, with its own taps, only its own
   player's trick count (the round's tables are at the tricks), and a finished table's seat link
@@ -152,7 +154,14 @@ def test_every_route_with_every_link_gives_no_more_authority_and_changes_the_nig
                 for edit, links in table_links.items()}
     table_seats = {seat for seats in seats_of.values() for seat in seats} - table_edits
     current_links = table_links[token(current["links"]["edit"])]
-    past_links = table_links[token(past["links"]["edit"])]
+    # a player of the finished round, and their seat in the round started after it
+    player = past["players"][0]
+    later = next(t for t in night["second"] if player in t["players"])
+    past_seat = token(table_links[token(past["links"]["edit"])]["seats"][0])
+    next_seat = token(table_links[token(later["links"]["edit"])]["seats"][
+        later["players"].index(player)])
+    #: The seat links each seat's link may show: its own, and its player's next one.
+    follows = {past_seat: {past_seat, next_seat}}
     at_the_tricks(app.test_client(), current)
     ordinary = app.test_client().post("/api/games",
                                       json={"players": ["Ann", "Bob", "Cy"]}).get_json()
@@ -169,7 +178,7 @@ def test_every_route_with_every_link_gives_no_more_authority_and_changes_the_nig
         "finished table": (token(past["links"]["edit"]), app.test_client()),
         "table read-only": (token(current["links"]["view"]), app.test_client()),
         "table seat": (token(current_links["seats"][0]), app.test_client()),
-        "finished table seat": (token(past_links["seats"][0]), app.test_client()),
+        "finished table seat": (past_seat, app.test_client()),
         "table join": (token(current_links["join"]), app.test_client()),
         "group read-only": (token(group["links"]["view"]), app.test_client()),
         "another game": (token(ordinary["links"]["edit"]), app.test_client()),
@@ -200,8 +209,10 @@ def test_every_route_with_every_link_gives_no_more_authority_and_changes_the_nig
                     # a table's seats and join link are below its edit link: only its own edit
                     # link, and its join link (taking a seat is what it is for), show them
                     own = next((seats for seats in seats_of.values() if link in seats), set())
+                    if kind.endswith("table seat"):
+                        own = follows.get(link, {link})
                     for secret in {director_link, group_link} | (table_edits - mine) | (
-                            table_seats - (own if kind not in SEATED else {link})):
+                            table_seats - own):
                         assert secret.encode() not in shown, (
                             f"{what} shows a link of more authority")
                     if kind == "table seat" and rule.endpoint in SEAT_TAPS \
@@ -216,3 +227,6 @@ def test_every_route_with_every_link_gives_no_more_authority_and_changes_the_nig
                         f"{what}: the cards hold every table's edit link")
     assert walked > 8 * 60
     assert counted == {"seat.tricks", "api.taps"}, "the current table's seat entered its count"
+    # the walk went through the offer: the finished round's seat shows its player's next seat
+    follower = kinds["finished table seat"][1]
+    assert f"/s/{next_seat}" in follower.get(f"/s/{past_seat}").get_data(as_text=True)

@@ -79,8 +79,10 @@ def within_cpu(seconds: float = QUICK, what: str = "the request") -> Iterator[No
 
 
 def text(page: str) -> str:
-    """A page's text, tags stripped and entities decoded, for looking for sentences."""
-    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", page)).split())
+    """A page's text as shown, for looking for sentences: tags stripped, entities decoded, and the
+    scripts' data (their sentences, shown only when a script needs one) left out."""
+    shown = re.sub(r"<script\b.*?</script>", " ", page, flags=re.DOTALL)
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", shown)).split())
 
 
 def csrf_from(page: str) -> str:
