@@ -75,6 +75,14 @@ class Counts:
         """These players' counts, as 'Ann 2, Bob 1'."""
         return ", ".join(f"{self.names[seat]} {self.counts[seat]}" for seat in seats)
 
+    def after(self, seat: int) -> str:
+        """What comes once the count of the player at ``seat`` is in: the players still to enter
+        theirs, or, theirs the last, the deal stored if they add up."""
+        others = [other for other in self.missing if other != seat]
+        if others:
+            return _("Waiting for %(players)s.", players=listed([self.names[s] for s in others]))
+        return _("Every count is in: the deal is stored if they add up.")
+
     def said(self) -> str:
         """Who has entered and who is missing ("Tricks entered: Ann 2, Bob 1 · waiting for Cy
         and Dee"), or, all in but not adding up, their sum against the cards and each one ("4 tricks

@@ -111,3 +111,32 @@ def test_the_scorer_settles_counts_that_dont_add_up(page: Page,
     deal_2_everywhere(page, phones)
     made = page.request.get(links["api"]).json()
     assert made["deals"][0]["tricks"] == [1, 0, 0, 1]
+
+
+def test_a_count_tapped_with_no_network_waits_on_the_phone_and_a_late_one_says_why(
+        page: Page, contexts: list[BrowserContext]) -> None:
+    links, phones = seated(page, contexts)
+    contexts[0].set_offline(True)
+    phones[0].locator(".seat-count button[value='1']").click()
+    # shown at once, kept on the phone, and what comes next
+    expect(phones[0].locator(".seat-sent .prompt")).to_have_text("Your tricks: 1")
+    expect(phones[0].locator(".seat-sent .where")).to_contain_text("No network")
+    expect(phones[0].locator(".seat-sent .next")).to_have_text("Waiting for Bob, Cy, and Dee.")
+    contexts[0].set_offline(False)
+    expect(phones[0].locator(".your-count")).to_have_text("Your tricks: 1")
+    every_phone_says(page, phones, "Tricks entered: Ann 1 · waiting for Bob, Cy, and Dee")
+    # Dee's phone is away while the scorer saves the deal: her count comes too late
+    contexts[3].set_offline(True)
+    phones[3].locator(".seat-count button[value='0']").click()
+    expect(phones[3].locator(".seat-sent .where")).to_contain_text("No network")
+    # Ann's row keeps the count she entered (she deals: the rest is no longer hers to take)
+    expect(page.locator("#trick-sum")).to_have_text("Together 1 of 2 tricks: 1 missing")
+    page.locator(".tricks-form [data-seat='3'] label.num").nth(1).click()
+    page.locator(".tricks-form button[type=submit]").click()
+    expect(page.locator(".deal-title")).to_contain_text("Deal 2")
+    contexts[3].set_offline(False)
+    expect(phones[3].locator("#panel .flash[role=alert]")).to_have_text(
+        "Deal 1 is stored already: Dee's count was not saved. The scorer can correct the deal.")
+    expect(phones[3].locator(".deal-title")).to_contain_text("Deal 2")
+    made = page.request.get(links["api"]).json()
+    assert made["deals"][0]["tricks"] == [1, 0, 0, 1]
