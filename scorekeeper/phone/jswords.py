@@ -50,8 +50,6 @@ def words(*scripts: str) -> dict[str, str | list[str]]:
         "pendingnext": _("Bid / took. The points come from the server once it has this deal."),
         "rest": _("Tricks taken. Each row starts at the bid — %(dealer)s, the dealer, "
                   "gets the rest: tap only what differs.", **keep("dealer")),
-        "counted": _("Tricks taken. Each row starts at the count its player entered on their "
-                     "phone, or else at the bid: tap only what is wrong."),
         "save": _("Save deal %(deal)s", **keep("deal")),
         "atonce": _("Everyone shows their bid at once: tap each player's bid."),
         "savebids": _("Save the bids"),

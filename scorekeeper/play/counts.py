@@ -28,7 +28,7 @@ from ..changes.taps import Target
 from ..rules.gamefile import GameFile
 from ..rules.schedule import Deal
 from ..rules.turn import screen
-from ..rules.words import _, listed, ngettext
+from ..rules.words import N_, _, listed, ngettext
 from ..store.games import StoredGame
 from ..web import access
 from ..web.access import Act
@@ -74,6 +74,10 @@ class Counts:
     def tally(self, seats: list[int]) -> str:
         """These players' counts, as 'Ann 2, Bob 1'."""
         return ", ".join(f"{self.names[seat]} {self.counts[seat]}" for seat in seats)
+
+    def prompt(self) -> str:
+        """What the scorer's tricks step says once players entered counts on their phones."""
+        return _(COUNTED)
 
     def after(self, seat: int) -> str:
         """What comes once the count of the player at ``seat`` is in: the players still to enter
@@ -206,10 +210,18 @@ def prefilled(deal: Deal, bids: tuple[int | None, ...], counted: Counts | None) 
     return guess
 
 
+#: What the scorer's tricks step says once players entered counts on their phones.
+COUNTED = N_("Tricks taken. Each row starts at the count its player entered on their phone, or "
+             "else at the bid: tap only what is wrong.")
+
+
 def with_counts(data: dict[str, Any], counted: Counts | None) -> dict[str, Any]:
-    """The scorer's step data with the counts the seats entered (``counts``, by seat), for step.js
-    to fill their rows with."""
-    return {**data, "counts": list(counted.counts)} if counted is not None else data
+    """The scorer's step data with the counts the seats entered, once one is (``counts``, by seat),
+    for step.js to fill their rows with, and what its step then says (``counted``): a page without
+    them carries neither."""
+    if counted is None or not counted.entered:
+        return data
+    return {**data, "counts": list(counted.counts), "counted": counted.prompt()}
 
 
 def news(gamefile: GameFile, counted: Counts | None) -> str:

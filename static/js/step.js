@@ -93,9 +93,8 @@
     if (s.kind === "sent") return entered(s.before, w("pending"));
     const before = s.before && !s.entered.length ? entered(s.before, w("pendingnext")) : "";
     if (s.kind === "tricks") {
-      // Rows the players' own counts start (the page's deal only): said so.
-      const prompt = (d.counts || []).some(count => count != null) ? w("counted") : w("rest", { dealer: esc(d.names[d.tricks.rest]) });
-      return told + form("tricks", "seats tricks-form", `<p class="prompt">${prompt}</p>` +
+      // Rows the players' own counts start say so (the page's data has its words then).
+      return told + form("tricks", "seats tricks-form", `<p class="prompt">${d.counted || w("rest", { dealer: esc(d.names[d.tricks.rest]) })}</p>` +
         rows(d, s, "tricks", picks, w("save", { deal: d.deal })));
     }
     if (s.kind === "bids") {
@@ -124,7 +123,7 @@
     const s = state(d, taps, plan), dd = s.d, key = dd.deal + s.kind, bids = s.bids.join();
     const last = s.entered[s.entered.length - 1];
     if (!drafts[key] || drafts[key].bids !== bids) drafts[key] = { bids, picks: s.kind === "tricks" ? s.bids.slice() : [] };
-    const came = s.kind === "tricks" && dd === d && counted(drafts[key], d.counts || [], d.tricks.rest);
+    const came = s.kind === "tricks" && dd === d && counted(drafts[key], d.counts, d.tricks.rest);
     const form = (action, kind, inner) => `<form method="post" action="${game}/${action}" class="live ${kind}">` +
       `<input type="hidden" name="csrf_token" value="${esc(csrf)}"><input type="hidden" name="version">` +
       `<input type="hidden" name="deal" value="${dd.deal}">${inner}</form>`;
@@ -145,7 +144,8 @@
     const before = panel.querySelector(".last-deal:not(.pending)");
     if (before) before.hidden = s.entered.length > 0 || later;
     // The players' own counts, the server's, said of the page's tricks step only.
-    panel.querySelectorAll(".counts").forEach(counts => { counts.hidden = later || s.kind !== "tricks"; });
+    const counts = panel.querySelector("#counts");
+    if (counts) counts.hidden = later || s.kind !== "tricks";
     // Out of sight, its place kept: the next deal's, from the server, comes in the same place.
     panel.querySelectorAll(".trump-form, .trump-more").forEach(trump => trump.classList.toggle("later", later));
     if (head && !head.own) head.own = head.innerHTML;
@@ -157,15 +157,15 @@
   // The counts the players entered on their own phones (SEATS.md) fill their rows, each as it comes or
   // changes (a row tapped since keeps the tap until then); the dealer's own count is kept as the rest.
   // Whether one came.
-  function counted(draft, counts, rest) {
-    const had = draft.counts || [], came = counts.filter((count, p) => count != null && count !== had[p]).length > 0;
-    counts.forEach((count, p) => {
-      if (count == null || count === had[p]) return;
+  function counted(draft, counts = [], rest) {
+    const had = draft.counts || [];
+    draft.counts = counts;
+    return counts.reduce((came, count, p) => {
+      if (count == null || count === had[p]) return came;
       draft.picks[p] = count;
-      if (p === rest) draft.touched = true;
-    });
-    draft.counts = counts.slice();
-    return came;
+      draft.touched = draft.touched || p === rest;
+      return true;
+    }, false);
   }
 
   // The running sum and the rows' marks. The tricks add up to the data's total; they start at the bids

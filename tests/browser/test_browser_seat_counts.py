@@ -69,7 +69,7 @@ def enter_with_one_wrong(page: Page, phones: list[Page]) -> None:
     count(phones[3], 1)
     every_phone_says(page, phones, MISMATCH)
     for phone in phones:
-        expect(phone.locator("#counts")).to_have_class("counts off")
+        expect(phone.locator("#counts")).to_have_class("counts flash")
     # the scorer's tricks step starts at the players' counts, and says why it can't save them
     for seat, took in enumerate([1, 1, 0, 1]):
         expect(page.locator(f".tricks-form [data-seat='{seat}'] input:checked")).to_have_value(

@@ -106,6 +106,7 @@ def test_counts_that_dont_add_up_show_on_every_phone_until_a_player_changes_thei
     assert sorted(checked) == [("0", "1"), ("1", "1"), ("2", "1"), ("3", "1")]
     data = re.search(r'id="step-data"[^>]*>([^<]*)<', pages["scorer"])
     assert data and '"counts":[1,1,1,1]' in data.group(1)
+    assert "Each row starts at the count its player entered on their phone" in text(pages["scorer"])
     # Bob took none: he changes his own, and the deal is stored
     assert page_count(phones[1], seats[1], 0).status_code == 302
     assert scorer.export()["deals"][0]["tricks"] == [1, 0, 1, 1]
