@@ -52,13 +52,14 @@
     shown.querySelector(".where").textContent = words(where);
   }
 
+  // A refusal is said above the live part, which the game's news swaps (it would go with it), until
+  // the next tap.
   function refused(tap, reason) {
     var box = document.createElement("p");
-    box.className = "flash";
+    box.className = "flash seat-refused";
     box.setAttribute("role", "alert");
     box.textContent = reason;
-    var panel = document.getElementById("panel");
-    if (panel) panel.insertBefore(box, panel.firstChild);
+    live.parentNode.insertBefore(box, live);
     document.dispatchEvent(new CustomEvent("live:ask"));  // the game as it is now, under the reason
   }
 
@@ -97,6 +98,7 @@
     var form = event.target, button = event.submitter;
     if (!form.dataset.step || !button || button.value === "") return;
     event.preventDefault();
+    document.querySelectorAll(".seat-refused").forEach(function (box) { box.remove(); });
     var tap = {
       tap: Array.from(crypto.getRandomValues(new Uint8Array(12)), function (b) {
         return b.toString(16).padStart(2, "0");

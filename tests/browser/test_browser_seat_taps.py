@@ -95,7 +95,7 @@ def test_a_tap_the_server_refuses_says_why_and_the_page_shows_the_game_as_it_is(
                               data={"tap": "otherphone01", "deal": 1, "step": "bid", "value": 0})
     assert other.ok, other.text()
     bob.locator(".seat-bid button.num", has_text="2").click()
-    expect(bob.locator("#panel .flash[role=alert]")).to_have_text(
+    expect(bob.locator(".seat-refused[role=alert]")).to_have_text(
         "Bob has bid 0 in deal 1 already: this bid was not saved.")
     assert _bids(page, made) == [None, 0, None, None]
     bob.unroute("**/state?*")
