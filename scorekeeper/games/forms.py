@@ -18,9 +18,10 @@ from ..rules import values
 from ..rules.bidding import BIDDING_RULES
 from ..rules.errors import RulesError
 from ..rules.gamefile import MAX_PLAYERS, check_players
-from ..rules.presets import DECK_SIZES, PRESETS, RULE_LABELS, TIES, rules_from_text
+from ..rules.presets import DECK_SIZES, RULE_LABELS, TIES, rules_from_text
 from ..rules.schedule import MAX_SEQUENCE, PATTERNS, TRUMP_RULES
 from ..rules.scoring import SYSTEMS, WINS
+from ..rules.variants import PRESETS
 from ..rules.words import N_, _, ngettext
 from ..web.fields import (
     YES_NO,

@@ -8,8 +8,9 @@ from decimal import Decimal
 
 from ..rules.errors import RulesError
 from ..rules.gamefile import GameFile
-from ..rules.presets import PRESETS, Rules, make_rules
+from ..rules.presets import Rules, make_rules
 from ..rules.stakes import Stakes
+from ..rules.variants import PRESETS
 from ..rules.words import N_, _, ngettext
 from .board import seat_notes
 from .wording import money, points, reason, suit_sign
