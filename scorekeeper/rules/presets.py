@@ -30,8 +30,8 @@ from .words import N_, _
 
 RULE_FIELDS = (
     "preset", "decks", "deck_size", "deal", "max_cards", "sequence", "deals", "target", "only",
-    "trump", "trump_cycle", "bidding", "hook_from", "simultaneous", "scoring", "zero_bid",
-    "spades_double", "tie", "made", "missed", "wins",
+    "trump", "trump_cycle", "bidding", "hook_from", "simultaneous", "sealed", "scoring",
+    "zero_bid", "spades_double", "tie", "made", "missed", "wins",
 )
 TIES = ("share", "one-card-hand")
 DECK_SIZES = (52, 63, 64, 104)
@@ -58,6 +58,10 @@ class Rules:
     zero_bid: ZeroBid | None = None
     spades_double: bool = False
     tie: str = "share"
+    #: Bids made at once are sealed until the last one is in (SEATS.md): each player's phone enters
+    #: its own in secret. False when the bids are said in turn, or aloud at once. How the bids are
+    #: entered, not a rule of play: no house rule.
+    sealed: bool = field(default=False, compare=False)
     # The preset's note, in English (marked with N_): translate it with _ where shown
     note: str = ""
     sizes: tuple[HandSize, ...] | None = field(default=None, compare=False)
@@ -92,6 +96,7 @@ RULE_LABELS = {
     "target": N_("Game to (points)"), "only": N_("Hand sizes"), "trump": N_("Trump"),
     "trump_cycle": N_("Trump cycle"), "bidding": N_("Bidding"),
     "hook_from": N_("Hook from (cards)"), "simultaneous": N_("Bids shown at once"),
+    "sealed": N_("Sealed bids"),
     "scoring": N_("Scoring"), "zero_bid": N_("A made zero bid scores"),
     "spades_double": N_("Spades double"), "tie": N_("Ties"), "made": N_("Made formula"),
     "missed": N_("Missed formula"), "wins": N_("Winner"),
@@ -105,7 +110,7 @@ _CUSTOM_ONLY = {
 #: The bounds of the whole-number rule fields (RULES.md §8); hand sizes are bounded by the deck too.
 RULE_BOUNDS = {"decks": (1, 2), "deck_size": (20, 104), "max_cards": (1, 104), "deals": (1, 200),
                "target": (1, 100_000), "hook_from": (1, 104)}
-_BOOLEANS = ("simultaneous", "spades_double")
+_BOOLEANS = ("simultaneous", "sealed", "spades_double")
 
 
 def _label(name: str) -> Callable[[], str]:
@@ -158,8 +163,8 @@ def _choice(fields: Mapping[str, Any], name: str, options: tuple[str, ...],
     return None if value is None else values.choice(value, _label(name), options)
 
 
-def _bool(fields: Mapping[str, Any], name: str) -> bool:
-    return values.flag(fields.get(name, False), _label(name))
+def _bool(fields: Mapping[str, Any], name: str, default: bool = False) -> bool:
+    return values.flag(fields.get(name, default), _label(name))
 
 
 def make_rules(overrides: Mapping[str, Any], players: int) -> Rules:
@@ -248,6 +253,8 @@ def make_rules(overrides: Mapping[str, Any], players: int) -> Rules:
         simultaneous = _bool(fields, "simultaneous")
     with about("simultaneous" if simultaneous and rule != "free" else "hook_from"):
         bidding = Bidding(rule, hook_from, simultaneous)
+    with about("sealed"):  # said of bids at once only; sealed unless the table says them aloud
+        sealed = _bool(fields, "sealed", True) and simultaneous
     with about("tie"):
         tie = _choice(fields, "tie", TIES, "share")
     with about("scoring"):
@@ -279,7 +286,7 @@ def make_rules(overrides: Mapping[str, Any], players: int) -> Rules:
         bidding=bidding, scoring=scoring, sequence=sequence, deals=deals,
         target=target, only=only, trump=trump,
         trump_cycle=cycle, zero_bid=zero_bid, spades_double=spades,
-        tie=tie, note=preset.note, sizes=sizes,
+        tie=tie, sealed=sealed, note=preset.note, sizes=sizes,
     )
 
 
