@@ -60,6 +60,7 @@ class HouseRulesForm(Form):
     bidding = choice_field(RULE_LABELS["bidding"], BIDDING_RULES)
     hook_from = TextField(_l(RULE_LABELS["hook_from"]))
     simultaneous = choice_field(RULE_LABELS["simultaneous"], YES_NO)
+    sealed = choice_field(RULE_LABELS["sealed"], YES_NO)
     scoring = choice_field(RULE_LABELS["scoring"], [*SYSTEMS, "custom"])
     zero_bid = TextField(_l(RULE_LABELS["zero_bid"]))
     spades_double = choice_field(RULE_LABELS["spades_double"], YES_NO)

@@ -92,7 +92,10 @@ def _bidding(rules: Rules) -> str:
         text = ngettext("%(bidding)s, from %(num)s card on (smaller deals bid freely)",
                         "%(bidding)s, from %(num)s cards on (smaller deals bid freely)",
                         bidding.hook_from, bidding=text)
-    if bidding.simultaneous:
+    if rules.sealed:
+        text = _("%(bidding)s; everyone bids at once, sealed: the bids show when the last is in",
+                 bidding=text)
+    elif bidding.simultaneous:
         text = _("%(bidding)s; everyone shows a bid at once", bidding=text)
     return text
 

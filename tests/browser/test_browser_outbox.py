@@ -358,7 +358,7 @@ def test_the_status_line_says_what_each_tap_did(phones: Phones) -> None:
 
 
 @pytest.mark.parametrize("code", ["en", "nl", "de", "fr", "es", "it", "pt"])
-def test_the_game_page_with_its_css_and_javascript_weighs_at_most_80_kb(phones: Phones, server: str,
+def test_the_game_page_with_its_css_and_javascript_weighs_at_most_81_kb(phones: Phones, server: str,
                                                                         code: str) -> None:
     """Eight players 25 deals in (the board's 200 cells): the page, its stylesheet and its scripts
     as the phone loads them, uncompressed, and nothing from another host (bench/run.py 4 reports
@@ -370,7 +370,9 @@ def test_the_game_page_with_its_css_and_javascript_weighs_at_most_80_kb(phones: 
     tricks sat beside their names, four of them above the Save bar; 78 KB until the sentences that
     count tricks came in their two forms, "1 trick" and "3 tricks", and the scripts wrote numbers in
     the page's language: French took 78.3 KB. 79 KB until the scorer's page followed the players'
-    own bids, from their phones: French took 79.6 KB.)"""
+    own bids, from their phones: French took 79.6 KB. 80 KB until a game's bids could be sealed:
+    a game that seals them loads what its scorer's page does with them on its own (sealed.js),
+    every other page only the steps' few calls to it, French 80.4 KB.)"""
     players = [f"Player {seat + 1}" for seat in range(8)]
     deals = []
     for number in range(25):
@@ -395,4 +397,4 @@ def test_the_game_page_with_its_css_and_javascript_weighs_at_most_80_kb(phones: 
                                                                  for _, size in loaded["files"])
     assert all(name.startswith(server) for name, _ in loaded["files"])
     total = loaded["page"] + sum(size for _, size in loaded["files"])
-    assert loaded["page"] > 20_000 and total <= 80_000, loaded
+    assert loaded["page"] > 20_000 and total <= 81_000, loaded

@@ -32,8 +32,8 @@ TAP_VALUES: dict[str, st.SearchStrategy[Any]] = {
 }
 
 
-def _stored_at_most_its_own_bid(app: Flask, before: list[tuple[str, str, int]], response: Any,
-                                 seat: int, refused: bool) -> None:
+def _stored_at_most_its_own_bid(app: Flask, before: list[tuple[str, str, int, str]],
+                                 response: Any, seat: int, refused: bool) -> None:
     """The answer is one a request may have, a refused request stored nothing, and any other
     stored at most the seat's own bid."""
     answered(response, also=(415,))
@@ -42,11 +42,11 @@ def _stored_at_most_its_own_bid(app: Flask, before: list[tuple[str, str, int]], 
     _only_own_bid(before, snapshot(app), seat)
 
 
-def _only_own_bid(before: list[tuple[str, str, int]], after: list[tuple[str, str, int]],
-                  seat: int) -> None:
+def _only_own_bid(before: list[tuple[str, str, int, str]],
+                  after: list[tuple[str, str, int, str]], seat: int) -> None:
     """Nothing changed, or only the bid of the player at ``seat`` in the deal being played."""
     assert len(before) == len(after)
-    for (_token, data, _v), (_other, changed, _w) in zip(before, after, strict=True):
+    for (_token, data, _v, _s), (_other, changed, _w, _t) in zip(before, after, strict=True):
         old, new = json.loads(data), json.loads(changed)
         if old != new:
             assert old["deals"][-1]["bids"][seat] is None

@@ -271,13 +271,14 @@ def test_the_pdf_renderer_fetches_nothing_but_static_files_whatever_the_names(
                          for url in asked)
 
 
-def _other_bids_unchanged(before: list[tuple[str, str, int]], after: list[tuple[str, str, int]],
-                          seat: int) -> bool:
+def _other_bids_unchanged(before: list[tuple[str, str, int, str]],
+                          after: list[tuple[str, str, int, str]], seat: int) -> bool:
     """Whether the only change between two snapshots is the bid of the player at ``seat``, in the
     deal being played."""
     if len(before) != len(after):
         return False
-    for (token, data, _version), (other, changed, _next) in zip(before, after, strict=True):
+    for (token, data, _version, _seats), (other, changed, _next, _kept) in zip(before, after,
+                                                                               strict=True):
         if data == changed:
             continue
         old, new = json.loads(data), json.loads(changed)
@@ -331,7 +332,7 @@ def test_a_seat_or_join_link_does_its_own_players_bid_and_nothing_else_by_any_ro
                 assert not [s for s in higher[kind] if s.encode() in shown], (
                     f"{what} shows a link of more authority")
                 # what exists already (a route that takes no link may make a new game)
-                after = [row for row in snapshot(app) if row[0] in {t for t, _d, _v in before}]
+                after = [row for row in snapshot(app) if row[0] in {row[0] for row in before}]
                 if after != before:
                     assert seat is not None, f"{what} changed a game"
                     bids = json.loads(before[0][1])["deals"][-1]["bids"]
