@@ -18,17 +18,35 @@ from ..rules.gamefile import GameFile
 from ..rules.sealed import Sealed, sealed, verify
 from ..rules.words import _
 from ..store.games import StoredGame
-from . import AlreadyApplied, Outcome, Stale, apply, edits
+from . import AlreadyApplied, Outcome, Stale, apply, edits, stale
 from .edits import Document, EditError
 from .taps import Target
 
+#: How many times sealed bids are judged again when another phone's write came first.
+TRIES = 3
 
-def enter(game: StoredGame, bids: Mapping[int, int], *, phone: str, version: int | None,
-          tap: str | None, deal: int | None, refused: str | None = None,
-          refusals: Sequence[str] = ()) -> Outcome:
+
+def enter(game: StoredGame, bids: Mapping[int, int], *, phone: str, tap: str | None,
+          deal: int | None, refused: str | None = None, refusals: Sequence[str] = ()) -> Outcome:
     """Enter sealed bids (by seat) of deal ``deal`` from ``phone``, as the changes layer applies a
-    tap: once, on its own deal, over ``version``; refused (naming the deal) for a player who has bid
-    from another phone. Shown to every phone at once when they complete the deal's bids."""
+    tap: once, on its own deal; refused (naming the deal) for a player who has bid from another
+    phone. Shown to every phone at once when they complete the deal's bids. They land by their deal
+    and their players, not by the version their screen showed (each seat may bid at any moment):
+    when another phone's write came first meanwhile, they are judged again on the game as that
+    write left it."""
+    for _attempt in range(TRIES):
+        outcome = _enter(game, bids, phone=phone, tap=tap, deal=deal, refused=refused,
+                         refusals=refusals)
+        if not (isinstance(outcome, Stale) and outcome.game is not None
+                and outcome.reason == stale(deal)):
+            return outcome
+        game = outcome.game
+    return outcome  # other phones wrote meanwhile, again and again: the phone taps again
+
+
+def _enter(game: StoredGame, bids: Mapping[int, int], *, phone: str, tap: str | None,
+           deal: int | None, refused: str | None, refusals: Sequence[str]) -> Outcome:
+    """``enter``, once, on the game as read."""
     if tap is not None and game.applied(tap):  # answered as stored, whoever bid since
         return AlreadyApplied(game)
     seen = sealed(game.load(), game.entries)
@@ -62,7 +80,7 @@ def enter(game: StoredGame, bids: Mapping[int, int], *, phone: str, version: int
         if set(entries) <= {"deal"}:
             entries.clear()
 
-    return apply(game, _unchanged, version=version, refusals=refusals, tap=tap,
+    return apply(game, _unchanged, version=game.version, refusals=refusals, tap=tap,
                  target=Target("bids", deal), refused=refused, seats=put)
 
 

@@ -99,28 +99,30 @@ def sealed_export(game: StoredGame, links: Mapping[str, str] | None = None) -> d
 def seat_bid(game: StoredGame, seat: int, value: int, *, tap: str | None, deal: int | None,
              refusals: list[str]) -> Outcome:
     """A seat's own sealed bid, from its phone (it may change it until every bid is in)."""
-    return sealing.enter(game, {seat: value}, phone=device.phone_id(make=True) or "",
-                         version=game.version, tap=tap, deal=deal, refusals=refusals,
+    return sealing.enter(game, {seat: value}, phone=device.phone_id(make=True) or "", tap=tap,
+                         deal=deal, refusals=refusals,
                          refused=access.seat_refusal(game, Act.BID, seat, seat, at_once=False))
 
 
 def scorer_bids(game: StoredGame) -> tuple[Outcome, list[int | None]]:
     """The scorer's bids at once while they are sealed: those it taps (the players without a phone
     of their own, or everyone), sealed on its phone until the last is in; all of them at once shows
-    them at once, as ever. The outcome, and the bids as posted (a refused page keeps them)."""
+    them at once, as ever. As a seat's, they land by their deal and players, whatever the players
+    bid meanwhile on their phones. The outcome, and the bids as posted (a refused page keeps
+    them)."""
     gamefile = game.load()
     step = screen(gamefile)
     dealt = step.deal.seats(len(gamefile.players)) if step.deal else []
     posted = [seat for seat in dealt if request.form.get(f"bids-{seat}", "").strip()]
     form = seats_form(request.form, gamefile.players, step.deal.cards or 0 if step.deal else 0,
                       bids=True, tricks=False, seats=posted)
-    version, refusals = form.posted()
+    _version, refusals = form.posted()  # landing by its deal and players, as a seat's does
     aim, unread = target("bids")
     if not posted:
         refusals = [*refusals, _("Tap a player's bid, then save.")]
     return sealing.enter(game, {seat: form.numbers["bids"][seat] or 0 for seat in posted},
-                         phone=device.phone_id(make=True) or "", version=version,
-                         tap=tap_id(request.form), deal=aim.deal,
+                         phone=device.phone_id(make=True) or "", tap=tap_id(request.form),
+                         deal=aim.deal,
                          refused=access.refusal(game, Act.PLAY),
                          refusals=[*unread, *refusals]), form.numbers["bids"]
 

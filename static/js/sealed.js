@@ -27,9 +27,15 @@
 
     marks: s => "|" + s.sealed.in.join() + "|" + s.sealed.mine.join(),
 
-    // How many have bid, with those tapped in the form (`value`: a row's pick): never their total.
-    sum: (s, value) => w("sealedsum", { num: s.d.order.filter(p => value(p) != null || Sealed.elsewhere(s, p)).length,
-                                        players: s.d.order.length }),
+    // Once a player has bid on another phone, the form's sum says how many have bid, with those
+    // tapped in it (`value`: a row's pick), never their total; false before (the usual sum).
+    sum(el, s, value) {
+      const { order } = s.d;
+      if (!order.some(p => Sealed.elsewhere(s, p))) return false;
+      el.textContent = w("sealedsum", { num: order.filter(p => value(p) != null || Sealed.elsewhere(s, p)).length,
+                                        players: order.length });
+      return true;
+    },
 
     said: (s, tap) => w("sealedsaid", { tap: tap.label, num: s.d.order.filter(p => s.sealed.in[p]).length,
                                         players: s.d.order.length }),

@@ -172,9 +172,10 @@
     if (input) draft.picks[rest] = left;
     const given = d.order.filter(p => value(p) != null), total = given.reduce((sum, p) => sum + value(p), 0);
     const sum = form.querySelector(".sum");
-    if (!tricks && el.step && el.step.sealed) sum.textContent = Sealed.sum(el.step, value);
-    else if (!tricks) sum.textContent = given.length ? w("sumbids", { given: given.length, players: d.order.length, total, num: d.cards }) : w("tapbids");
-    else added(sum, form.querySelector("[type=submit]"), total, all);
+    if (tricks) added(sum, form.querySelector("[type=submit]"), total, all);
+    else if (!(el.step && el.step.sealed && Sealed.sum(sum, el.step, value))) {
+      sum.textContent = given.length ? w("sumbids", { given: given.length, players: d.order.length, total, num: d.cards }) : w("tapbids");
+    }
     for (const p of tricks ? d.order : []) {
       const took = value(p), bid = +row(p).dataset.bid;
       row(p).querySelector("[data-mark]").textContent = took == null ? "" : took === bid ? w("made") :

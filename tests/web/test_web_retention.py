@@ -52,7 +52,7 @@ def remove(app: Flask) -> str:
 
 
 def tokens(app: Flask) -> set[str]:
-    return {token for token, _data, _version in snapshot(app)}
+    return {token for token, *_stored in snapshot(app)}
 
 
 def test_a_game_without_a_deal_goes_after_the_days_and_one_with_a_deal_never(

@@ -15,7 +15,7 @@ import re
 import pytest
 from flask import Flask
 from sealedhelpers import PLAYERS, SEALED, Table, new_tap, token
-from webhelpers import message, snapshot, text
+from webhelpers import VERSION, csrf_from, message, snapshot, text
 
 from scorekeeper.store.db import db
 from scorekeeper.store.games import Game
@@ -226,3 +226,19 @@ def test_the_settings_offer_sealing_and_a_value_other_than_true_or_false_is_refu
     with app.app_context():
         assert db.session.execute(db.select(Game.token).where(
             Game.token == token(table.made["links"]["edit"]))).scalar_one()
+
+
+def test_the_scorers_sealed_bid_lands_though_a_player_bid_on_their_phone_since_it_was_shown(
+        table: Table) -> None:
+    """Sealed bids land by their deal and their players, as a seat's do, not by the version the
+    scorer's page showed: each player bids at any moment."""
+    page = table.scorer_page()
+    version = VERSION.search(page)
+    assert version is not None
+    assert table.seat_bid(0, 17).status_code == 302  # meanwhile, on Ann's phone
+    posted = table.scorer.post(f"/g/{table.token}/bids", data={
+        "csrf_token": csrf_from(page), "version": version.group(1), "deal": 1,
+        "tap": new_tap("scorer"), "bids-2": 5})
+    assert posted.status_code == 302
+    assert [entry and entry["bid"] for entry in json.loads(table.stored()[1])["bids"]] == [
+        17, None, 5, None]
