@@ -27,17 +27,18 @@ TRIES = 3
 
 
 def enter(game: StoredGame, bids: Mapping[int, int], *, phone: str, tap: str | None,
-          deal: int | None, refused: str | None = None, refusals: Sequence[str] = ()) -> Outcome:
+          deal: int | None, version: int | None = None, refused: str | None = None,
+          refusals: Sequence[str] = ()) -> Outcome:
     """Enter sealed bids (by seat) of deal ``deal`` from ``phone``, as the changes layer applies a
-    tap: once, on its own deal; refused (naming the deal) for a player who has bid from another
-    phone. Shown to every phone at once when they complete the deal's bids. They land by their deal
-    and their players, not by the version their screen showed (each seat may bid at any moment):
-    when another phone's write came first meanwhile, they are judged again on the game as that
-    write left it."""
+    tap: once, on its own deal (over ``version``, when given); refused (naming the deal) for a
+    player who has bid from another phone. Shown to every phone at once when they complete the
+    deal's bids. Without ``version`` they land by their deal and their players, not by the version
+    their screen showed (each seat may bid at any moment): when another phone's write came first
+    meanwhile, they are judged again on the game as that write left it."""
     for _attempt in range(TRIES):
-        outcome = _enter(game, bids, phone=phone, tap=tap, deal=deal, refused=refused,
-                         refusals=refusals)
-        if not (isinstance(outcome, Stale) and outcome.game is not None
+        outcome = _enter(game, bids, phone=phone, tap=tap, deal=deal, version=version,
+                         refused=refused, refusals=refusals)
+        if not (version is None and isinstance(outcome, Stale) and outcome.game is not None
                 and outcome.reason == stale(deal)):
             return outcome
         game = outcome.game
@@ -45,7 +46,8 @@ def enter(game: StoredGame, bids: Mapping[int, int], *, phone: str, tap: str | N
 
 
 def _enter(game: StoredGame, bids: Mapping[int, int], *, phone: str, tap: str | None,
-           deal: int | None, refused: str | None, refusals: Sequence[str]) -> Outcome:
+           deal: int | None, version: int | None, refused: str | None,
+           refusals: Sequence[str]) -> Outcome:
     """``enter``, once, on the game as read."""
     if tap is not None and game.applied(tap):  # answered as stored, whoever bid since
         return AlreadyApplied(game)
@@ -80,7 +82,8 @@ def _enter(game: StoredGame, bids: Mapping[int, int], *, phone: str, tap: str | 
         if set(entries) <= {"deal"}:
             entries.clear()
 
-    return apply(game, _unchanged, version=game.version, refusals=refusals, tap=tap,
+    return apply(game, _unchanged, version=game.version if version is None else version,
+                 refusals=refusals, tap=tap,
                  target=Target("bids", deal), refused=refused, seats=put)
 
 

@@ -107,22 +107,25 @@ def seat_bid(game: StoredGame, seat: int, value: int, *, tap: str | None, deal: 
 def scorer_bids(game: StoredGame) -> tuple[Outcome, list[int | None]]:
     """The scorer's bids at once while they are sealed: those it taps (the players without a phone
     of their own, or everyone), sealed on its phone until the last is in; all of them at once shows
-    them at once, as ever. As a seat's, they land by their deal and players, whatever the players
-    bid meanwhile on their phones. The outcome, and the bids as posted (a refused page keeps
-    them)."""
+    them at once, as ever, over the version its page showed. Once a player has bid on their own
+    phone, they land by their deal and players, as a seat's do: a player bidding meanwhile makes
+    them no less right. The outcome, and the bids as posted (a refused page keeps them)."""
     gamefile = game.load()
     step = screen(gamefile)
     dealt = step.deal.seats(len(gamefile.players)) if step.deal else []
     posted = [seat for seat in dealt if request.form.get(f"bids-{seat}", "").strip()]
     form = seats_form(request.form, gamefile.players, step.deal.cards or 0 if step.deal else 0,
                       bids=True, tricks=False, seats=posted)
-    _version, refusals = form.posted()  # landing by its deal and players, as a seat's does
+    version, refusals = form.posted()
     aim, unread = target("bids")
     if not posted:
         refusals = [*refusals, _("Tap a player's bid, then save.")]
+    phone = device.phone_id(make=True) or ""
+    seen = sealed(gamefile, game.entries)
+    if seen is not None and any(seen.elsewhere(seat, phone) for seat in seen.order):
+        version = None  # the players bid on their phones: it lands by its deal, as theirs do
     return sealing.enter(game, {seat: form.numbers["bids"][seat] or 0 for seat in posted},
-                         phone=device.phone_id(make=True) or "", tap=tap_id(request.form),
-                         deal=aim.deal,
+                         phone=phone, tap=tap_id(request.form), deal=aim.deal, version=version,
                          refused=access.refusal(game, Act.PLAY),
                          refusals=[*unread, *refusals]), form.numbers["bids"]
 
