@@ -18,10 +18,11 @@ from flask import Response, jsonify, request, url_for
 from ..changes import AlreadyApplied, Saved, Stale
 from ..play.counts import enter_count
 from ..play.forms import tap_id
+from ..play.sealed import sealed_export
 from ..play.seat import enter_bid
 from ..rules import values
 from ..rules.errors import RulesError
-from ..rules.gamefile import MAX_DEALS, MAX_HAND, export
+from ..rules.gamefile import MAX_DEALS, MAX_HAND
 from ..rules.words import _
 from ..store.games import StoredGame, find_game
 from ..store.links import find_link, seat_token
@@ -40,7 +41,7 @@ def seat_export(game: StoredGame, seat: int) -> dict[str, Any]:
     and ``seat``, its index."""
     links = {**game_links(game, False),
              "seat": url_for("seat.page", token=seat_token(game, seat), _external=True)}
-    return {**export(game.load(), links), "seat": seat}
+    return {**sealed_export(game, links), "seat": seat}
 
 
 def get_seat(token: str) -> Response | tuple[Response, int]:

@@ -12,6 +12,8 @@ from ..changes import Stale, games, groups
 from ..events.rounds import seating_kept
 from ..groups import loaded
 from ..groups.figures import Figures
+from ..play.sealed import refusal as sealed_refusal
+from ..play.sealed import sealed_export
 from ..rules import values
 from ..rules.errors import RulesError
 from ..rules.gamefile import export, parse
@@ -44,7 +46,7 @@ def http_error(exc: HTTPException) -> tuple[Response, int]:
 def export_game(game: StoredGame, editable: bool = True) -> dict[str, Any]:
     """The export document of a stored game, with the links its token may see (the edit link's
     hold the join link and every seat's)."""
-    return export(game.load(), edit_links(game) if editable else game_links(game, False))
+    return sealed_export(game, edit_links(game) if editable else game_links(game, False))
 
 
 def edit_links(game: StoredGame) -> dict[str, Any]:
@@ -107,6 +109,9 @@ def replace_game(token: str) -> Response | tuple[Response, int]:
     if etag not in (tag.strip() for tag in expected.split(",")):
         return error(_("the game has changed since you read it: "
                        "read it again (its ETag is now %(etag)s)", etag=etag), 412)
+    hidden = sealed_refusal(game)
+    if hidden is not None:  # a deal's bids are sealed: replaced, they would be read back or lost
+        return error(hidden, 409)
     data, refused = json_object(_("the game file"))
     if refused is not None:
         return refused

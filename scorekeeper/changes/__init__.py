@@ -38,6 +38,7 @@ from dataclasses import dataclass
 
 import orjson
 
+from ..rules import sealed
 from ..rules.errors import RulesError, sentence
 from ..rules.gamefile import GameFile, to_input
 from ..rules.words import N_, _
@@ -91,7 +92,8 @@ class Stale:
 
 @dataclass(frozen=True)
 class Refused:
-    """Nothing was changed: the link may not (403), the form or the rules refuse it (422)."""
+    """Nothing was changed: the link may not (403), the form or the rules refuse it (422), or it
+    would lose the bids sealed in the deal being played (409: ``rules.sealed.lost``)."""
 
     reason: str
     status: int
@@ -142,6 +144,10 @@ def apply(game: StoredGame, change: Change, *, version: int | None, refusals: Se
     except (RulesError, EditError) as exc:
         return Refused(sentence(str(exc)), 422)
     kept = entries if seats is not None else kept_entries(game, document)
+    if seats is None:  # bids sealed are never lost nor shown by a change that doesn't say
+        lost = sealed.lost(sealed.sealed(game.load(), game.entries), checked, kept)
+        if lost is not None:
+            return Refused(lost, 409)
     if not game.save(checked, tap, seats_column(kept)):
         if tap is not None and game.applied(tap):  # the other copy of this very tap came first
             return AlreadyApplied(game)
@@ -151,14 +157,14 @@ def apply(game: StoredGame, change: Change, *, version: int | None, refusals: Se
 
 def kept_entries(game: StoredGame, document: Document) -> Document:
     """What the seats entered, as a change that doesn't say leaves it: kept while the deal being
-    played is as it was (a correction of an earlier deal, a rename; its trump said, which changes
-    no bid and no count), let go when the change moved it (its bids or tricks entered, taken back,
-    another deal begun).
+    played is as it was (its number and its bids: a correction of an earlier deal, a rename, its
+    trump), let go when the change moved it (its bids or tricks entered, taken back, another deal
+    begun).
 
     >>> from types import SimpleNamespace as Game
-    >>> game = Game(entries={"deal": 2}, document={"deals": [{"bids": [1, 0], "tricks": [1, 0]},
-    ...                                                      {"bids": [None, None]}]})
-    >>> kept_entries(game, {"deals": [{"bids": [0, 0], "tricks": [1, 0]}, {"bids": [None, None]}]})
+    >>> game = Game(entries={"deal": 2}, document={"deals": [{"bids": [1, 0], "tricks": [1, 0]}]})
+    >>> kept_entries(game, {"deals": [{"bids": [0, 0], "tricks": [1, 0]},
+    ...                               {"bids": [None, None], "trump": "S"}]})
     {'deal': 2}
     >>> kept_entries(game, {"deals": [{"bids": [1, 0], "tricks": [1, 0]}, {"bids": [None, 1]}]})
     {}
@@ -169,18 +175,16 @@ def kept_entries(game: StoredGame, document: Document) -> Document:
     entries: Document = game.entries
     if not entries:
         return entries
-    before, after = game.document.get("deals", []), document.get("deals", [])
-    if len(before) != len(after):
-        return {}
-    was, now = (_being_played(deals) for deals in (before, after))
-    return entries if was == now else {}
+    return entries if _playing(game.document) == _playing(document) else {}
 
 
-def _being_played(deals: list[Document]) -> Document | None:
-    """The bids (and the hand size) of the deal being played, its trump left out; None for none."""
-    if not deals or "tricks" in deals[-1]:
-        return None
-    return {key: value for key, value in deals[-1].items() if key != "trump"}
+def _playing(document: Document) -> tuple[int, list[int | None] | None]:
+    """The deal being played in a game's input: its number, and its bids (None before any)."""
+    deals = document.get("deals", [])
+    if deals and "tricks" not in deals[-1]:
+        bids = deals[-1].get("bids")
+        return len(deals), bids if any(bid is not None for bid in bids or ()) else None
+    return len(deals) + 1, None
 
 
 def seats_column(entries: Document) -> str:

@@ -27,7 +27,8 @@ from ..phone import device
 from ..rules import values
 from ..rules.errors import RulesError
 from ..rules.event import LARGEST, SMALLEST, RoundLength, TableSizes, round_length, table_sizes
-from ..rules.presets import PRESETS, rules_for
+from ..rules.presets import rules_for
+from ..rules.variants import PRESETS
 from ..rules.words import _, ngettext
 from ..store.db import commit
 from ..store.events import StoredEvent

@@ -20,8 +20,9 @@ import orjson
 
 from ..changes.games import create as create_game
 from ..phone import device
+from ..play.sealed import sealed_export
 from ..rules.errors import RulesError
-from ..rules.gamefile import GameFile, export, parse, to_input
+from ..rules.gamefile import GameFile, parse, to_input
 from ..rules.scoring import CheckBudgetExceeded, check_budget, recorded, remember
 from ..rules.words import _, ngettext
 from ..store.games import StoredGame, find_game
@@ -65,7 +66,7 @@ def backup() -> dict[str, Any]:
     for game, editable in device.games():
         links = game_links(game, editable=editable)
         try:
-            games.append(export(game.load(), links))
+            games.append(sealed_export(game, links))
         except RulesError:  # a game the rules no longer replay is kept exactly as stored
             games.append({**game.document, "links": links})
     return {"format": FORMAT, "exported": datetime.now(UTC).isoformat(timespec="seconds"),

@@ -18,9 +18,10 @@ from ..rules import values
 from ..rules.bidding import BIDDING_RULES
 from ..rules.errors import RulesError
 from ..rules.gamefile import MAX_PLAYERS, check_players
-from ..rules.presets import DECK_SIZES, PRESETS, RULE_LABELS, TIES, rules_from_text
+from ..rules.presets import DECK_SIZES, RULE_LABELS, TIES, rules_from_text
 from ..rules.schedule import MAX_SEQUENCE, PATTERNS, TRUMP_RULES
 from ..rules.scoring import SYSTEMS, WINS
+from ..rules.variants import PRESETS
 from ..rules.words import N_, _, ngettext
 from ..web.fields import (
     YES_NO,
@@ -59,6 +60,7 @@ class HouseRulesForm(Form):
     bidding = choice_field(RULE_LABELS["bidding"], BIDDING_RULES)
     hook_from = TextField(_l(RULE_LABELS["hook_from"]))
     simultaneous = choice_field(RULE_LABELS["simultaneous"], YES_NO)
+    sealed = choice_field(RULE_LABELS["sealed"], YES_NO)
     scoring = choice_field(RULE_LABELS["scoring"], [*SYSTEMS, "custom"])
     zero_bid = TextField(_l(RULE_LABELS["zero_bid"]))
     spades_double = choice_field(RULE_LABELS["spades_double"], YES_NO)

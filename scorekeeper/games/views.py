@@ -34,8 +34,9 @@ from ..play.wording import played, points
 from ..rules import values
 from ..rules.errors import RulesError
 from ..rules.gamefile import MAX_PLAYERS, parse
-from ..rules.presets import PRESETS, Rules, make_rules
+from ..rules.presets import Rules, make_rules
 from ..rules.scoring import SYSTEMS, deal_points
+from ..rules.variants import PRESETS
 from ..rules.words import _
 from ..store.db import commit
 from ..store.groups import StoredGroup

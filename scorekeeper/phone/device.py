@@ -11,6 +11,7 @@ a full backup's games and more to fit the cookie's 4 kB (KEEP).
 from __future__ import annotations
 
 import re
+import secrets
 from collections.abc import Callable
 from typing import NamedTuple, TypeVar
 
@@ -198,3 +199,21 @@ def seat_of(game: StoredGame) -> int | None:
         if number == str(game.id) and seat.isascii() and seat.isdigit():
             return int(seat)
     return None
+
+
+#: A phone's own id: 16 random bytes, as ``secrets.token_urlsafe`` writes them.
+_PHONE = re.compile(r"[A-Za-z0-9_-]{22}")
+
+
+def phone_id(make: bool = False) -> str | None:
+    """This phone's own random id, kept in its session cookie: a sealed bid is shown only on the
+    phone that entered it, and changed from it alone (SEATS.md). Made (``make``) when the phone
+    first enters one; None before that."""
+    mine = session.get("phone")
+    if isinstance(mine, str) and _PHONE.fullmatch(mine):
+        return mine
+    if not make:
+        return None
+    session["phone"] = mine = secrets.token_urlsafe(16)
+    session.permanent = True
+    return mine

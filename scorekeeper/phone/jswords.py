@@ -94,6 +94,20 @@ def words(*scripts: str) -> dict[str, str | list[str]]:
         "everyone": _("%(tap)s · everyone bids", **keep("tap")),
         "tricks": _("%(tap)s · %(announce)s · the tricks next", **keep("tap", "announce")),
     }
+    every["sealed"] = {
+        # sealed.js and step.js, where a game's bids are sealed (SEATS.md): who has bid, never
+        # another phone's bid.
+        "atoncesealed": _("The bids are sealed until everyone has bid: tap the bids of the players "
+                          "without a phone of their own, or everyone's."),
+        "hasbid": _("✓ has bid, on another phone"),
+        "sealedsum": [ngettext("%(num)s of %(players)s has bid · the bids show once everyone has",
+                               "%(num)s of %(players)s have bid · the bids show once everyone has",
+                               n, **num, **keep("players")) for n in (1, 2)],
+        "sealedsaid": [ngettext("%(tap)s · %(num)s of %(players)s has bid, sealed",
+                                "%(tap)s · %(num)s of %(players)s have bid, sealed", n, **num,
+                                **keep("tap", "players")) for n in (1, 2)],
+        "sealedin": _("Everyone has bid: the bids show once the server has them."),
+    }
     every["play"] = {
         # play.js: the status line, the taps kept on this phone and those the server did not take.
         "waiting": _("%(said)s · saved, waiting for the network", **keep("said")),

@@ -27,7 +27,7 @@ from ..web import access, language
 from ..web.access import Act
 from ..web.fields import VersionForm
 from ..web.site import endpoint_url, no_game, no_store
-from . import board, counts, pages
+from . import board, counts, pages, sealed
 from .forms import Tap, tap_id
 from .step import bid_panel, step_data
 
@@ -41,6 +41,11 @@ def context(game: StoredGame, gamefile: GameFile, *, editable: bool) -> dict[str
     locked = access.refusal(game, Act.PLAY) if editable and Act.PLAY not in offers else None
     editable = editable and locked is None
     counted = counts.counts_of(game, gamefile)  # the players' own counts (SEATS.md), if any
+    # who has bid while the bids are sealed; the bids this phone entered on its own page alone
+    seen = sealed.shown(game, gamefile, own=editable)
+    data = step_data(gamefile, game.version) if editable else None
+    if data is not None and seen is not None:
+        data["sealed"] = sealed.step_part(seen)
     return {
         "game": game, "file": gamefile, "state": gamefile.game, "names": gamefile.players,
         "screen": step, "editable": editable,
@@ -55,9 +60,9 @@ def context(game: StoredGame, gamefile: GameFile, *, editable: bool) -> dict[str
         # cookie).
         "sheet": endpoint_url("sheets.filled", token=game.token if editable else game.view_token,
                               lang=language.current()),
-        "step_json": step_json(counts.with_counts(
-            step_data(gamefile, game.version) or {"version": game.version}, counted))
+        "step_json": step_json(counts.with_counts(data or {"version": game.version}, counted))
         if editable else None,
+        "sealed": seen,
         # Asked of the database only once the game is over: the deals' pages stay as light as they
         # were.
         "joinable": (device.joinable(game) if Act.GROUP in offers and gamefile.game.finished

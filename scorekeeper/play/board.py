@@ -12,12 +12,13 @@ from typing import NamedTuple
 
 from ..changes.edits import JOINED_LATE
 from ..rules.gamefile import GameFile
-from ..rules.presets import PRESETS, Rules
+from ..rules.presets import Rules
 from ..rules.record import house_rules
 from ..rules.schedule import Deal
 from ..rules.scoring import Points
 from ..rules.state import Absence, DealResult, next_bidder
 from ..rules.turn import screen
+from ..rules.variants import PRESETS
 from ..rules.words import N_, _, ngettext
 from .wording import listed, points, suit_sign
 

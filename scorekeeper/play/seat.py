@@ -29,7 +29,7 @@ from ..store.links import find_link, join_token, seat_token
 from ..web import access, live
 from ..web.access import Act
 from ..web.site import no_game, no_store
-from . import board, counts, pages
+from . import board, counts, pages, sealed
 from .forms import BID_TAP, DEAL_TAP, read_tap, tap_id
 from .step import bid_panel
 
@@ -67,11 +67,16 @@ def enter_bid(game: StoredGame, seat: int, value: int, *, tap: str | None, deal:
     A seat's tap lands by its deal and turn, not by the version its page showed: when another
     phone's write came first meanwhile, it is judged again on the game as that write left it."""
     for _attempt in range(TRIES):
-        refused = access.seat_refusal(game, Act.BID, seat, seat,
-                                      at_once=game.load().rules.bidding.simultaneous)
-        outcome = changes.apply(game, lambda doc: edits.set_bid(doc, seat, value),
-                                version=game.version, refusals=refusals or [], tap=tap,
-                                target=Target("bid", deal, seat), refused=refused)
+        rules = game.load().rules
+        if rules.sealed:  # entered in secret, till every bid is in
+            outcome = sealed.seat_bid(game, seat, value, tap=tap, deal=deal,
+                                      refusals=refusals or [])
+        else:
+            refused = access.seat_refusal(game, Act.BID, seat, seat,
+                                          at_once=rules.bidding.simultaneous)
+            outcome = changes.apply(game, lambda doc: edits.set_bid(doc, seat, value),
+                                    version=game.version, refusals=refusals or [], tap=tap,
+                                    target=Target("bid", deal, seat), refused=refused)
         # another write came first: judged again on the game as that write left it
         if not (isinstance(outcome, Stale) and outcome.game is not None
                 and outcome.reason == changes.stale(deal)):
@@ -97,6 +102,7 @@ def seat_context(game: StoredGame, seat: int, error: str = "") -> dict[str, Any]
         "event": pages.event_link(game), "seat": seat, "seat_link": seat_token(game, seat),
         "standing": standing, "tap": secrets.token_urlsafe(12),
         "counts": counts.counts_of(game, gamefile),
+        "sealed": sealed.shown(game, gamefile, own=True),
     }
 
 
@@ -113,6 +119,7 @@ def page(token: str) -> Response:
     """A seat's page: the game as it happens, and this player's bid when it is their turn."""
     game, seat = seated(token)
     device.remember_seat(game, seat)
+    device.phone_id(make=True)  # a sealed bid it enters is shown to it alone, even sent twice
     return seat_page(game, seat)
 
 
@@ -126,7 +133,8 @@ def state(token: str) -> Response:
     def seat_part(found: StoredGame) -> dict[str, Any]:
         shown = seat_context(found, seat)
         return {"html": render_template("play/_seat_live.html", **shown),
-                "news": counts.news(shown["file"], shown["counts"])}
+                "news": sealed.news(found, shown["file"])
+                or counts.news(shown["file"], shown["counts"])}
 
     return live.state(game, lambda: seated(token)[0], seat_part, night=True)
 

@@ -8,8 +8,9 @@ from decimal import Decimal
 
 from ..rules.errors import RulesError
 from ..rules.gamefile import GameFile
-from ..rules.presets import PRESETS, Rules, make_rules
+from ..rules.presets import Rules, make_rules
 from ..rules.stakes import Stakes
+from ..rules.variants import PRESETS
 from ..rules.words import N_, _, ngettext
 from .board import seat_notes
 from .wording import money, points, reason, suit_sign
@@ -91,7 +92,10 @@ def _bidding(rules: Rules) -> str:
         text = ngettext("%(bidding)s, from %(num)s card on (smaller deals bid freely)",
                         "%(bidding)s, from %(num)s cards on (smaller deals bid freely)",
                         bidding.hook_from, bidding=text)
-    if bidding.simultaneous:
+    if rules.sealed:
+        text = _("%(bidding)s; everyone bids at once, sealed: the bids show when the last is in",
+                 bidding=text)
+    elif bidding.simultaneous:
         text = _("%(bidding)s; everyone shows a bid at once", bidding=text)
     return text
 

@@ -29,7 +29,7 @@ from ..phone import device
 from ..rules.bidding import announce
 from ..rules.errors import RulesError
 from ..rules.game import trump_choices
-from ..rules.gamefile import GameFile, GameFileError, export, parse
+from ..rules.gamefile import GameFile, GameFileError, parse
 from ..rules.turn import Screen, screen
 from ..rules.words import _
 from ..store.games import StoredGame, find_game
@@ -37,7 +37,7 @@ from ..web import address, live, qr
 from ..web.access import Act
 from ..web.fields import VersionForm, sentence
 from ..web.site import game_links, game_or_404, no_game, no_store, table_links
-from . import board, counts, pages, wording
+from . import board, counts, pages, sealed, wording
 from .answer import answered, apply_posted, context, game_page
 from .chart import running_totals_svg
 from .forms import (
@@ -87,7 +87,8 @@ def state(token: str) -> Response:
         html = pages.cached(("live", found.key), lambda: render_template(
             "play/_live.html", **context(found, found.load(), editable=False)))
         gamefile = found.load()
-        return {"html": html, "news": counts.news(gamefile, counts.counts_of(found, gamefile))}
+        return {"html": html, "news": sealed.news(found, gamefile)
+                or counts.news(gamefile, counts.counts_of(found, gamefile))}
 
     return live.state(game_or_404(token, edit=False), lambda: game_or_404(token, edit=False),
                       board_of)
@@ -173,8 +174,15 @@ def _save_seats(token: str, *, bids: bool) -> Response:
 
 @bp.post("/g/<token>/bids")
 def bids(token: str) -> Response:
-    """Every bid at once (simultaneous bidding)."""
-    return _save_seats(token, bids=True)
+    """Every bid at once (simultaneous bidding); those tapped, sealed till all are in, when the bids
+    are sealed."""
+    found = game_or_404(token, edit=True)
+    if not found.load().rules.sealed:
+        return _save_seats(token, bids=True)
+    outcome, kept = sealed.scorer_bids(found)
+    if isinstance(outcome, Refused):
+        return game_page(found, outcome.reason, outcome.status, bids=kept)
+    return answered(found, outcome)
 
 
 @bp.post("/g/<token>/undo")
@@ -182,6 +190,9 @@ def undo(token: str) -> Response:
     """Take back the last bid of the deal being played."""
     found = game_or_404(token, edit=True)
     gamefile = found.load()
+    seen = sealed.shown(found, gamefile, own=False)
+    if seen is not None and seen.count:  # the sealed bids, every one
+        return answered(found, sealed.take_back(found))
     step = screen(gamefile)
     order = step.deal.bidding_order(len(gamefile.players)) if step.deal else []
     at_once = gamefile.rules.bidding.simultaneous
@@ -237,6 +248,9 @@ def correct(token: str, number: int) -> Response:
     """Correct a finished deal; every later deal is replayed, and refused if it no longer fits."""
     found = game_or_404(token, edit=True)
     deals = found.load().game.deals
+    hidden = sealed.refusal(found, number)
+    if hidden is not None:  # its bids are sealed: nothing reads them back
+        return game_page(found, hidden, 409)
     if not 1 <= number <= len(deals) or not deals[number - 1].finished:
         return game_page(found, _("Deal %(number)s is not a finished deal of this game, "
                                   "so it can't be corrected.", number=number), 404)
@@ -353,7 +367,7 @@ def export_file(token: str) -> Response:
     found = game_or_404(token, edit=True)
     links = {**game_links(found), **table_links(found)}
     try:
-        document = export(found.load(), links)
+        document = sealed.sealed_export(found, links)
     except GameFileError:
         # Stored before a limit it breaks: the file as stored, to correct and import
         document = {**found.document, "links": links}

@@ -25,8 +25,10 @@ INPUT_FIELDS = ("format", "title", "players", "first_dealer", "rules", "stakes",
 #: Fields an export adds; an imported export may carry them, and they are recomputed.
 COMPUTED_FIELDS = ("schedule", "finished", "standings", "winners", "settlement", "links")
 DEAL_FIELDS = ("trump", "bids", "tricks", "cards")
+#: ``bid_in``: while a deal's bids are sealed (SEATS.md), whether each player has bid; its
+#: ``bids`` are null meanwhile (``rules.sealed.seal_export``).
 COMPUTED_DEAL_FIELDS = ("number", "dealer", "eldest", "present", "bid_total", "announce", "made",
-                        "points", "totals")
+                        "points", "totals", "bid_in")
 #: The bounds of a game (RULES.md §8): deals (re-deals and tie-breaks included), adjustments and
 #: their points, players; the most cards one player can hold (two packs, two players).
 MAX_DEALS = 300
@@ -116,7 +118,7 @@ def _deal(index: int, data: object, names: Sequence[str]) -> DealInput:
                               deal=index + 1, field=shown(unknown[0]),
                               known=", ".join(DEAL_FIELDS)))
     bids, tricks = data.get("bids", _NO_BIDS), data.get("tricks")
-    if bids is _NO_BIDS:
+    if bids is _NO_BIDS or (bids is None and tricks is None):  # null: sealed when exported
         bids = [None] * len(names)
     elif (type(bids) is not list or len(bids) != len(names)
           or not _BID_TYPES.issuperset(map(type, bids))):

@@ -10,7 +10,7 @@ from typing import Any
 from . import scoring as checks
 from . import values
 from .bidding import Bidding
-from .errors import RulesConfigError, UnknownVariantError, about
+from .errors import RulesConfigError, about
 from .schedule import (
     OPEN_PATTERNS,
     PATTERNS,
@@ -25,133 +25,16 @@ from .schedule import (
     parse_sequence,
 )
 from .scoring import WINS, System, ZeroBid, check_system, custom_system, find_system, read_zero_bid
+from .variants import find_preset
 from .words import N_, _
-
-#: A top hand size fixed by a preset, from (deck size N, players P).
-TopSize = Callable[[int, int], int]
 
 RULE_FIELDS = (
     "preset", "decks", "deck_size", "deal", "max_cards", "sequence", "deals", "target", "only",
-    "trump", "trump_cycle", "bidding", "hook_from", "simultaneous", "scoring", "zero_bid",
-    "spades_double", "tie", "made", "missed", "wins",
+    "trump", "trump_cycle", "bidding", "hook_from", "simultaneous", "sealed", "scoring",
+    "zero_bid", "spades_double", "tie", "made", "missed", "wins",
 )
 TIES = ("share", "one-card-hand")
 DECK_SIZES = (52, 63, 64, 104)
-
-
-@dataclass(frozen=True)
-class Preset:
-    """A named rule set: the defaults it fills in and a one-line description. The title, the
-    description and the note are in English, marked with ``N_``: translate them with ``_`` where
-    shown."""
-
-    name: str
-    title: str  # the name a person reads, such as "Up and Down the River"
-    description: str
-    defaults: Mapping[str, Any]
-    top: TopSize | None = None  # None: the default M of RULES.md §1
-    note: str = ""
-
-
-def _all_dealt(cap: int | None = None) -> TopSize:
-    def top(deck: int, players: int) -> int:
-        size = largest_hand(deck, players, turn_up=False)
-        return size if cap is None else min(cap, size)
-
-    return top
-
-
-def _turn_up(cap: int | None = None) -> TopSize:
-    def top(deck: int, players: int) -> int:
-        size = largest_hand(deck, players)
-        return size if cap is None else min(cap, size)
-
-    return top
-
-
-def _fixed(size: int) -> TopSize:
-    return lambda deck, players: size
-
-
-PRESETS: dict[str, Preset] = {p.name: p for p in (
-    Preset("oh-hell", N_("Oh Hell"), N_("Pagat's Oh Hell: 10 cards down to 1 and back up, hook, "
-                                        "10 + tricks for a made bid."),
-           {"deal": "down-up", "bidding": "hook", "scoring": "common"}),
-    Preset("blackout", N_("Blackout"), N_("Blackout / Blob: down and up with the hook; "
-                                          "only a made bid scores (10 + tricks)."),
-           {"deal": "down-up", "bidding": "hook", "scoring": "exact"}),
-    Preset("cardgames-io", N_("CardGames.io"),
-           N_("CardGames.io: 10 down to 1 and up for 4 players, hook, ties shared."),
-           {"deal": "down-up", "bidding": "hook", "scoring": "common", "tie": "share"}, _fixed(10)),
-    Preset("trickster", N_("Trickster Cards"), N_("Trickster Cards: 10 down to 1 and up, "
-                                                  "hook (can be turned off), common scoring."),
-           {"deal": "down-up", "bidding": "hook", "scoring": "common"}, _fixed(10)),
-    Preset("playohshit", N_("playohshit.com"),
-           N_("playohshit.com: 19 deals from 10 cards, hook; the trump Jacks rank highest."),
-           {"deal": "down-up", "bidding": "hook", "scoring": "common"}, _fixed(10),
-           N_("The Jack of trumps and the other Jack of its colour are the two top trumps.")),
-    Preset("denexa", N_("Denexa"), N_("Denexa: the dealer must overbid; 10 per trick bid; "
-                                      "a tie plays extra one-card deals."),
-           {"deal": "down-up", "bidding": "dealer-must-exceed", "scoring": "ten-per-trick",
-            "tie": "one-card-hand"}),
-    Preset("up-and-down-the-river", N_("Up and Down the River"),
-           N_("Up and Down the River: 10 down and up, hook; two packs from 6 players."),
-           {"deal": "down-up", "bidding": "hook", "scoring": "common"}, _fixed(10)),
-    Preset("nomination-whist", N_("Nomination Whist"),
-           N_("Nomination Whist: 7 cards down to 1 and back up, hook, common scoring."),
-           {"deal": "down-up", "bidding": "hook", "scoring": "common"}, _fixed(7)),
-    Preset("oh-well", N_("Oh! Well"), N_("Oh! Well (1930): the same hand every deal, "
-                                         "the dealer's last card is trump, game to 100."),
-           {"deal": "fixed", "bidding": "free", "scoring": "common", "trump": "dealer-last-card",
-            "target": 100}, _all_dealt()),
-    Preset("oh-pshaw", N_("Oh Pshaw"),
-           N_("Oh Pshaw (Bicycle): one card up to all the cards, free bidding, exact scoring."),
-           {"deal": "up", "bidding": "free", "scoring": "exact"}, _all_dealt(15)),
-    Preset("british-oh-hell", N_("British Oh Hell"),
-           N_("British Oh Hell (Parlett): one card up, bids shown at once, 10 for a made bid."),
-           {"deal": "up", "bidding": "free", "simultaneous": True, "scoring": "binary"},
-           _all_dealt()),
-    Preset("elevator", N_("Elevator"),
-           N_("Elevator: one card up to the most with a turn-up and back down, hook."),
-           {"deal": "up-down", "bidding": "hook", "scoring": "common"}, _turn_up()),
-    Preset("get-fred", N_("Get Fred"),
-           N_("Get Fred: 9 down to 1, one again, back up to 9; lose 1 per trick off."),
-           {"deal": "down-up-twice-one", "bidding": "hook", "scoring": "get-fred"}, _turn_up(9)),
-    Preset("oy-vey", N_("Oy Vey"), N_("Oy Vey: like Get Fred, but a made bid scores 10 + bid²."),
-           {"deal": "down-up-twice-one", "bidding": "hook", "scoring": "oy-vey"}, _turn_up(9)),
-    Preset("hassenpfeffer", N_("Hassenpfeffer"),
-           N_("Hassenpfeffer: down and up with the hook; a missed bid loses the bid."),
-           {"deal": "down-up", "bidding": "hook", "scoring": "exact-penalty"}),
-    Preset("cypriot", N_("Cypriot"),
-           N_("Cypriot: down and up with the hook; bids count 5 each, made or missed."),
-           {"deal": "down-up", "bidding": "hook", "scoring": "cypriot"}),
-    Preset("oh-sh-64", N_("Oh Sh-- (64 cards)"),
-           N_("Oh Sh-- (64 cards): up, two no-trump deals at the top, then down; 3 per trick bid."),
-           {"deal": "up-nt-down", "bidding": "hook", "scoring": "oh-sh", "deck_size": 64}),
-    Preset("kachuful", N_("Kachuful"), N_("Kachuful (India): 7 down and up; "
-                                          "trumps rotate spades, diamonds, clubs, hearts, none."),
-           {"deal": "down-up", "bidding": "hook", "scoring": "exact", "trump": "rotation",
-            "trump_cycle": "S-D-C-H-NT"}, _fixed(7)),
-    Preset("boerenbridge", N_("Boerenbridge"),
-           N_("Boerenbridge: 10 down and up, hook, 10 + 2 per trick for a made bid."),
-           {"deal": "down-up", "bidding": "hook", "scoring": "montreal"}, _fixed(10)),
-    Preset("cooperative", N_("Cooperative"),
-           N_("Cooperative: bids must add up to the cards; a missed deal is dealt again."),
-           {"deal": "down-up", "bidding": "must-equal"}),
-)}
-
-
-def find_preset(name: str) -> Preset:
-    """The preset called ``name``; a ValueError names an unknown one.
-
-    >>> find_preset("kachuful").defaults["trump"]
-    'rotation'
-    """
-    try:
-        return PRESETS[name]
-    except (KeyError, TypeError):
-        raise UnknownVariantError(_("Unknown preset %(name)s; known: %(known)s.",
-                                    name=values.shown(name), known=", ".join(PRESETS))) from None
 
 
 @dataclass(frozen=True)
@@ -175,6 +58,10 @@ class Rules:
     zero_bid: ZeroBid | None = None
     spades_double: bool = False
     tie: str = "share"
+    #: Bids made at once are sealed until the last one is in (SEATS.md): each player's phone enters
+    #: its own in secret. False when the bids are said in turn, or aloud at once. How the bids are
+    #: entered, not a rule of play: no house rule.
+    sealed: bool = field(default=False, compare=False)
     # The preset's note, in English (marked with N_): translate it with _ where shown
     note: str = ""
     sizes: tuple[HandSize, ...] | None = field(default=None, compare=False)
@@ -209,6 +96,7 @@ RULE_LABELS = {
     "target": N_("Game to (points)"), "only": N_("Hand sizes"), "trump": N_("Trump"),
     "trump_cycle": N_("Trump cycle"), "bidding": N_("Bidding"),
     "hook_from": N_("Hook from (cards)"), "simultaneous": N_("Bids shown at once"),
+    "sealed": N_("Sealed bids"),
     "scoring": N_("Scoring"), "zero_bid": N_("A made zero bid scores"),
     "spades_double": N_("Spades double"), "tie": N_("Ties"), "made": N_("Made formula"),
     "missed": N_("Missed formula"), "wins": N_("Winner"),
@@ -222,7 +110,7 @@ _CUSTOM_ONLY = {
 #: The bounds of the whole-number rule fields (RULES.md §8); hand sizes are bounded by the deck too.
 RULE_BOUNDS = {"decks": (1, 2), "deck_size": (20, 104), "max_cards": (1, 104), "deals": (1, 200),
                "target": (1, 100_000), "hook_from": (1, 104)}
-_BOOLEANS = ("simultaneous", "spades_double")
+_BOOLEANS = ("simultaneous", "sealed", "spades_double")
 
 
 def _label(name: str) -> Callable[[], str]:
@@ -275,8 +163,8 @@ def _choice(fields: Mapping[str, Any], name: str, options: tuple[str, ...],
     return None if value is None else values.choice(value, _label(name), options)
 
 
-def _bool(fields: Mapping[str, Any], name: str) -> bool:
-    return values.flag(fields.get(name, False), _label(name))
+def _bool(fields: Mapping[str, Any], name: str, default: bool = False) -> bool:
+    return values.flag(fields.get(name, default), _label(name))
 
 
 def make_rules(overrides: Mapping[str, Any], players: int) -> Rules:
@@ -365,6 +253,8 @@ def make_rules(overrides: Mapping[str, Any], players: int) -> Rules:
         simultaneous = _bool(fields, "simultaneous")
     with about("simultaneous" if simultaneous and rule != "free" else "hook_from"):
         bidding = Bidding(rule, hook_from, simultaneous)
+    with about("sealed"):  # said of bids at once only; sealed unless the table says them aloud
+        sealed = _bool(fields, "sealed", True) and simultaneous
     with about("tie"):
         tie = _choice(fields, "tie", TIES, "share")
     with about("scoring"):
@@ -396,7 +286,7 @@ def make_rules(overrides: Mapping[str, Any], players: int) -> Rules:
         bidding=bidding, scoring=scoring, sequence=sequence, deals=deals,
         target=target, only=only, trump=trump,
         trump_cycle=cycle, zero_bid=zero_bid, spades_double=spades,
-        tie=tie, note=preset.note, sizes=sizes,
+        tie=tie, sealed=sealed, note=preset.note, sizes=sizes,
     )
 
 

@@ -22,10 +22,11 @@ from ..play.wording import points, suit_sign, written
 from ..rules.bidding import bid_check
 from ..rules.game import replay
 from ..rules.gamefile import GameFile
-from ..rules.presets import PRESETS, Rules
+from ..rules.presets import Rules
 from ..rules.schedule import Deal, fixed_trump, seat_after
 from ..rules.stakes import Stakes
 from ..rules.state import DealResult, standings
+from ..rules.variants import PRESETS
 from ..rules.words import N_, _
 from .layout import (
     BOXED_ADJUSTMENTS,

@@ -12,9 +12,10 @@ from ..rules import values
 from ..rules.bidding import BIDDING_RULES
 from ..rules.errors import RulesError
 from ..rules.gamefile import MAX_PLAYERS, parse
-from ..rules.presets import PRESETS, RULE_FIELDS, rules_from_text
+from ..rules.presets import RULE_FIELDS, rules_from_text
 from ..rules.scoring import SYSTEMS
 from ..rules.stakes import STAKE_FIELDS
+from ..rules.variants import PRESETS
 from ..rules.words import _
 from ..web import lanes, language
 from ..web.fields import choice_word, sentence

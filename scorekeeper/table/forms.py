@@ -15,7 +15,8 @@ from ..games.forms import HouseRulesForm
 from ..rules import values
 from ..rules.errors import RulesError
 from ..rules.gamefile import MAX_ADJUSTMENT, MAX_PLAYERS
-from ..rules.presets import PRESETS, RULE_BOUNDS, RULE_LABELS
+from ..rules.presets import RULE_BOUNDS, RULE_LABELS
+from ..rules.variants import PRESETS
 from ..rules.words import N_, _, ngettext
 from ..web.fields import TextField, VersionForm, WholeNumberField
 

@@ -22,8 +22,8 @@ from ..play.wording import points
 from ..rules import values
 from ..rules.errors import RulesError
 from ..rules.gamefile import MAX_HAND, GameFile, parse
-from ..rules.presets import PRESETS
 from ..rules.schedule import MAX_SEQUENCE, HandSize, hand_sizes
+from ..rules.variants import PRESETS
 from ..rules.words import N_, _, ngettext
 from ..store.db import derived_tokens
 from ..store.games import StoredGame

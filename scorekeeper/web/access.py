@@ -11,10 +11,10 @@ The roles (by the link used) and what each may do on its game:
   not finished;
 - director (the same link, on a phone that opened the night's director's page): play and correct
   it, reopen it, whatever its round;
-- seat (a player's seat link, SEATS.md): enter that player's own bid, in turn, when the bids are
-  made in turn, and that player's own trick count; nothing else (and at a club night, only while
-  the scorer may play); a seat whose player is not dealt in the deal being played (RULES.md §7:
-  they left, or sit it out), nothing at all.
+- seat (a player's seat link, SEATS.md): enter that player's own bid, in turn when the bids are
+  made in turn, sealed when they are made at once and sealed, and that player's own trick count;
+  nothing else (and at a club night, only while the scorer may play); a seat whose player is not
+  dealt in the deal being played (RULES.md §7: they left, or sit it out), nothing at all.
 
 A table game's rules and title are the club night's, and the night's standings count it: its own
 link can't change them, delete it, or put it in a group (it is in the night's group), and it never
@@ -160,7 +160,7 @@ def seat_refusal(game: StoredGame, act: Act, seat: int, player: int | None, *,
                  at_once: bool) -> str | None:
     """Why the seat link of the player at ``seat`` may not do ``act`` for the player at ``player``
     (None: the act names no player), in a player's words; None when it may. ``at_once``: the
-    game's bids are made at once (entered by the scorer, for now)."""
+    game's bids are made at once and said aloud, not sealed (the scorer enters them)."""
     if act not in MAY[Role.SEAT] or player != seat:
         return _("A seat's link enters its own player's bid and trick count, and nothing else: "
                  "ask the scorer.")

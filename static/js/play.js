@@ -171,7 +171,7 @@
     }
     if (tap.kind === "bids" || tap.kind === "tricks") {  // back into its form, to correct and save
       const s = Step.state(data, box.pending(), box.plan), f = Object.fromEntries(tap.fields);
-      box.drafts[s.d.deal + s.kind] = { bids: s.bids.join(), touched: true,
+      box.drafts[s.d.deal + s.kind] = { bids: Step.marks(s), touched: true,
         picks: s.bids.map((bid, p) => f[`${tap.kind}-${p}`] == null ? null : +f[`${tap.kind}-${p}`]) };
       box.save();
       listUnsaved();

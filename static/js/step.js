@@ -13,7 +13,8 @@
   function dealData(d, plan, number) {
     if (number === d.deal) return d;
     const found = plan && d.plan && plan.plan === d.plan && plan.deals.find(x => x.deal === number);
-    return found ? Object.assign({}, found, { names: d.names, at_once: d.at_once, version: d.version, announce: d.announce }) : null;
+    return found ? Object.assign({}, found, { names: d.names, at_once: d.at_once, version: d.version, announce: d.announce,
+                                              sealed: d.sealed && Sealed.none(d.names) }) : null;
   }
 
   // The deal the taps leave the phone at, and its step: the page's deal with the bids stored, then
@@ -28,9 +29,11 @@
       const entered = s.d.order.filter(p => s.bids[p] != null);
       if (kind === "bid") s.queued.push(+f.seat);
       if (kind === "bid") s.bids[f.seat] = +f.bid;
-      for (const p of kind === "bids" ? s.d.order : []) s.bids[p] = seat(p);
+      for (const p of kind === "bids" && !s.sealed ? s.d.order : []) s.bids[p] = seat(p);
+      if (kind === "bids" && s.sealed) Sealed.seal(s, seat);  // sealed.js: sealed bids (SEATS.md)
       if (kind === "bids") s.queued.push(...s.d.order);
       if (kind === "undo") (s.d.at_once ? entered : entered.slice(-1)).forEach(p => { s.bids[p] = null; });
+      if (kind === "undo" && s.sealed) s.sealed = Sealed.none(s.d.names);
       if (kind === "tricks") {
         const done = { d: s.d, bids: s.bids, tricks: s.d.order.map(seat) }, next = dealData(d, plan, s.d.deal + 1);
         s = next ? fresh(next, s.bids.map(() => null), done) : Object.assign(fresh(s.d, s.bids, done), { tricks: done.tricks });
@@ -39,9 +42,12 @@
     s.entered = s.d.order.filter(p => s.bids[p] != null);
     s.total = s.entered.reduce((sum, p) => sum + s.bids[p], 0);
     s.next = s.d.order.find(p => s.bids[p] == null);
-    s.kind = s.tricks ? "sent" : s.next === undefined ? "tricks" : s.d.at_once ? "bids" : "bid";
+    s.kind = s.tricks ? "sent" : s.waiting ? "waiting" : s.next === undefined ? "tricks" : s.d.at_once ? "bids" : "bid";
     return s;
   }
+
+  // What a step's drafts are kept by: its bids (and, sealed, who has bid and what this phone did).
+  const marks = s => s.bids.join() + (s.sealed ? Sealed.marks(s) : "");
 
   // What the bids are said to be against the cards ("over by 1"), in the data's own words.
   function announce(d, total) {
@@ -50,7 +56,7 @@
   }
 
   function fresh(d, bids, before) {
-    return { d, bids, tricks: null, queued: [], before };
+    return { d, bids, tricks: null, queued: [], before, sealed: d.sealed && Sealed.copy(d.sealed) };
   }
 
   // What the data allows the bidder at `position` in the bidding order after bids adding up to `total`.
@@ -69,6 +75,7 @@
   function rows(d, s, name, picks, save) {
     return d.order.map((p, position) => {
       const [allows] = allowed(d, position, 0), bid = s.bids[p], off = n => name === "bids" && !allows(n);
+      if (name === "bids" && s.sealed && Sealed.elsewhere(s, p)) return Sealed.row(d, p);
       return `<fieldset class="seat-row" data-seat="${p}" data-bid="${bid}"><legend><b>${esc(d.names[p])}</b>` +
         (name === "tricks" ? ` <span class="muted">${w("bidof", { bid })}</span> <span class="mark" data-mark></span>` : "") + "</legend>" +
         numbers(d, n => `<label class="num${n === bid ? " is-bid" : ""}${off(n) ? " struck" : ""}"><input type="radio" ` +
@@ -91,6 +98,7 @@
     // Said from the first bid on; its line is there before it, so the buttons under it stay put.
     const told = `<p class="announce">${s.entered.length ? w("bidsfor", { total: s.total, num: d.cards, announce: esc(announce(d, s.total)) }) : ""}</p>`;
     if (s.kind === "sent") return entered(s.before, w("pending"));
+    if (s.kind === "waiting") return `<p class="note">${w("sealedin")}</p>`;
     const before = s.before && !s.entered.length ? entered(s.before, w("pendingnext")) : "";
     if (s.kind === "tricks") {
       // Rows the players' own counts start say so (the page's data has its words then).
@@ -98,7 +106,7 @@
         rows(d, s, "tricks", picks, w("save", { deal: d.deal })));
     }
     if (s.kind === "bids") {
-      return form("bids", "seats bids-form", `<p class="prompt">${w("atonce")}</p>` + rows(d, s, "bids", picks, w("savebids"))) + before;
+      return form("bids", "seats bids-form", `<p class="prompt">${w(s.sealed ? "atoncesealed" : "atonce")}</p>` + rows(d, s, "bids", picks, w("savebids"))) + before;
     }
     const [allows, reason] = allowed(d, d.order.indexOf(s.next), s.total);
     return '<ol class="bidders">' + d.order.map(p => {
@@ -120,14 +128,14 @@
   // so a finger on a button as an answer comes in still taps it. A deal after the page's gets its
   // header from the plan, and the page's last deal and trump control, which are not its, are hidden.
   function draw(el, d, taps, drafts, game, csrf, plan) {
-    const s = state(d, taps, plan), dd = s.d, key = dd.deal + s.kind, bids = s.bids.join();
+    const s = state(d, taps, plan), dd = s.d, key = dd.deal + s.kind, bids = marks(s), sealed = s.sealed;
     const last = s.entered[s.entered.length - 1];
-    if (!drafts[key] || drafts[key].bids !== bids) drafts[key] = { bids, picks: s.kind === "tricks" ? s.bids.slice() : [] };
+    if (!drafts[key] || drafts[key].bids !== bids) drafts[key] = { bids, picks: s.kind === "tricks" ? s.bids.slice() : sealed ? sealed.mine.slice() : [] };
     const came = s.kind === "tricks" && dd === d && counted(drafts[key], d.counts, d.tricks.rest);
     const form = (action, kind, inner) => `<form method="post" action="${game}/${action}" class="live ${kind}">` +
       `<input type="hidden" name="csrf_token" value="${esc(csrf)}"><input type="hidden" name="version">` +
       `<input type="hidden" name="deal" value="${dd.deal}">${inner}</form>`;
-    const html = step(s, drafts[key].picks, form) + (s.entered.length && s.kind !== "sent" ? form("undo", "undo",
+    const html = step(s, drafts[key].picks, form) + ((s.entered.length || sealed && sealed.in.some(Boolean)) && s.kind !== "sent" ? form("undo", "undo",
       (dd.at_once ? "" : `<input type="hidden" name="seat" value="${last}">`) +
       `<button type="submit" class="button small">${dd.at_once ? w("undoall") : w("undo", { player: esc(dd.names[last]) })}</button>`) : "");
     if (came || html.replace(/ checked/g, "") !== el.drawn) el.innerHTML = html;
@@ -183,8 +191,10 @@
     if (input) draft.picks[rest] = left;
     const given = d.order.filter(p => value(p) != null), total = given.reduce((sum, p) => sum + value(p), 0);
     const sum = form.querySelector(".sum");
-    if (!tricks) sum.textContent = given.length ? w("sumbids", { given: given.length, players: d.order.length, total, num: d.cards }) : w("tapbids");
-    else added(sum, form.querySelector("[type=submit]"), total, all);
+    if (tricks) added(sum, form.querySelector("[type=submit]"), total, all);
+    else if (!(el.step && el.step.sealed && Sealed.sum(sum, el.step, value))) {
+      sum.textContent = given.length ? w("sumbids", { given: given.length, players: d.order.length, total, num: d.cards }) : w("tapbids");
+    }
     for (const p of tricks ? d.order : []) {
       const took = value(p), bid = +row(p).dataset.bid;
       row(p).querySelector("[data-mark]").textContent = took == null ? "" : took === bid ? w("made") :
@@ -246,6 +256,7 @@
   function said(s, tap) {
     const d = s.d;
     if (tap.kind === "tricks") return w("entered", { deal: tap.deal });
+    if (s.kind === "bids" && s.sealed) return Sealed.said(s, tap);
     return s.kind === "bid" ? w("next", { tap: tap.label, player: d.names[s.next] }) : s.kind === "bids" ? w("everyone", { tap: tap.label })
       : s.kind === "tricks" ? w("tricks", { tap: tap.label, announce: announce(d, s.total) }) : tap.label;
   }
@@ -261,5 +272,5 @@
     return +f.seat === s.next && allowed(s.d, s.d.order.indexOf(s.next), s.total)[0](+f.bid);
   }
 
-  window.Step = { esc, state, draw, sums, focus, label, said, fits, allowed, announce, added, hold, nudge, leftOver };
+  window.Step = { esc, state, draw, sums, focus, label, said, fits, allowed, announce, added, hold, nudge, leftOver, marks };
 })();

@@ -281,6 +281,23 @@ def seat_next_round(page: Page) -> None:
                                ).json()["links"]["seats"][0])
 
 
+def sealed(page: Page, link: str) -> None:
+    """A deal of sealed bids (SEATS.md): Ann's bid entered on this phone, Bob's on another; the
+    page of ``link`` ("edit", or a seat's index) opened on this phone."""
+    created = page.request.post("/api/games", data={
+        "players": FOUR, "rules": {"preset": "british-oh-hell", "deal": "down",
+                                   "max_cards": 3}}).json()
+    seats = created["links"]["seats"]
+    other = page.context.browser.new_context() if page.context.browser else None
+    assert other is not None
+    for seat, phone in ((0, page.request), (1, other.request)):
+        tap = seats[seat].replace("/s/", "/api/games/") + "/taps"
+        assert phone.post(tap, data={"tap": f"a11y-{seat}-tap", "deal": 1, "step": "bid",
+                                     "value": 1}).ok
+    other.close()
+    page.goto(created["links"]["edit"] if link == "edit" else seats[int(link)])
+
+
 def join(page: Page) -> None:
     created = page.request.post("/api/games", data={"players": FOUR}).json()
     page.goto(created["links"]["join"])
@@ -296,6 +313,10 @@ PAGES: dict[str, Callable[[Page], object]] = {
     "tricks-counts-off": lambda page: counted(page, [1, 1, 1, 0], "edit"),
     "view-counts": lambda page: counted(page, [1, None, 0, None], "view"),
     "seat-next-round": seat_next_round,
+    "seat-sealed": lambda page: sealed(page, "0"),
+    "seat-sealed-elsewhere": lambda page: sealed(page, "1"),
+    "seat-sealed-to-bid": lambda page: sealed(page, "2"),
+    "bids-sealed": lambda page: sealed(page, "edit"),
     "join": join,
     "group": group,
     "group-empty": lambda page: group(page, games=0),

@@ -54,7 +54,7 @@ def test_the_save_button_of_ten_players_is_on_screen(page: Page) -> None:
 
 def test_the_save_button_of_bids_shown_at_once_is_on_screen(page: Page) -> None:
     opened(page, players=FIVE, rules={"preset": "british-oh-hell", "deal": "down", "max_cards": 10})
-    expect(page.locator(".prompt")).to_contain_text("Everyone shows their bid at once")
+    expect(page.locator(".prompt")).to_contain_text("The bids are sealed until everyone has bid")
     on_screen(page, ".seats button[type=submit]")
     for seat, bid in enumerate([2, 3, 1, 0, 2]):
         page.locator(f".seat-row:has(input[name=bids-{seat}]) label.num").nth(bid).click()

@@ -371,7 +371,8 @@ def test_the_game_page_with_its_css_and_javascript_weighs_at_most_81_kb(phones: 
     count tricks came in their two forms, "1 trick" and "3 tricks", and the scripts wrote numbers in
     the page's language: French took 78.3 KB. 79 KB until the scorer's page followed the players'
     own bids, from their phones: French took 79.6 KB. 80 KB until the scorer's tricks step started
-    at the counts the players entered on their own phones, and said them: French took 80.6 KB.)"""
+    at the counts the players entered on their own phones, and a game's bids could be sealed (what
+    the scorer's page does with sealed bids loads only for a game that seals them: sealed.js).)"""
     players = [f"Player {seat + 1}" for seat in range(8)]
     deals = []
     for number in range(25):

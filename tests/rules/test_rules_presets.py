@@ -10,8 +10,9 @@ from hypothesis import strategies as st
 
 from scorekeeper.rules.errors import RulesConfigError, RulesError, UnknownVariantError
 from scorekeeper.rules.game import replay
-from scorekeeper.rules.presets import PRESETS, RULE_FIELDS, Rules, make_rules, rules_for
+from scorekeeper.rules.presets import RULE_FIELDS, Rules, make_rules, rules_for
 from scorekeeper.rules.state import DealInput
+from scorekeeper.rules.variants import PRESETS
 
 
 def default_m(n: int, p: int) -> int:

@@ -21,10 +21,11 @@ from scorekeeper.rules.bidding import Bidding, allowed_bids, verify_bid
 from scorekeeper.rules.errors import RulesConfigError, RulesError
 from scorekeeper.rules.game import replay
 from scorekeeper.rules.gamefile import GameFile, GameFileError, export, normalized, parse, to_input
-from scorekeeper.rules.presets import PRESETS, make_rules
+from scorekeeper.rules.presets import make_rules
 from scorekeeper.rules.scoring import SYSTEMS
 from scorekeeper.rules.stakes import Stakes, settle
 from scorekeeper.rules.state import Adjustment, DealInput
+from scorekeeper.rules.variants import PRESETS
 
 FAST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ida", "Jo"]

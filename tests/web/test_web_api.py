@@ -10,8 +10,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scorekeeper.rules.bidding import allowed_bids
-from scorekeeper.rules.presets import PRESETS, make_rules
+from scorekeeper.rules.presets import make_rules
 from scorekeeper.rules.scoring import SYSTEMS
+from scorekeeper.rules.variants import PRESETS
 from scorekeeper.store.db import db
 from scorekeeper.store.games import Game
 

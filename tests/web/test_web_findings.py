@@ -60,12 +60,24 @@ def test_only_a_post_with_its_form_token_writes(app: Flask, start: Start, method
 def test_simultaneous_bids_with_the_first_seat_missing_are_refused_not_shifted(
         app: Flask, start: Start) -> None:
     """Finding 2: british-oh-hell, bids-1..3 posted without bids-0, was stored as [3, 2, 1, 1]."""
-    game = start(rules={"preset": "british-oh-hell", "deal": "down", "max_cards": 3})
+    game = start(rules={"preset": "british-oh-hell", "deal": "down", "max_cards": 3,
+                        "sealed": False})
     before = snapshot(app)
     response = game.post("/bids", {"bids-1": 3, "bids-2": 2, "bids-3": 1})
     assert response.status_code == 422
     assert "Ann's bid: missing." in message(response)
     assert snapshot(app) == before
+
+
+def test_sealed_bids_with_the_first_seat_missing_are_sealed_on_their_own_seats_not_shifted(
+        app: Flask, start: Start) -> None:
+    """Finding 2, where the bids are sealed (SEATS.md): those posted are sealed, each on its own
+    player, and Ann's is still to come."""
+    game = start(rules={"preset": "british-oh-hell", "deal": "down", "max_cards": 3})
+    assert game.post("/bids", {"bids-1": 3, "bids-2": 2, "bids-3": 1}).status_code == 302
+    (_token, data, _version, seats), = snapshot(app)
+    assert json.loads(data).get("deals", []) == []
+    assert [entry and entry["bid"] for entry in json.loads(seats)["bids"]] == [None, 3, 2, 1]
 
 
 # 3. Numbers without bounds -----------------------------------------------------------------------

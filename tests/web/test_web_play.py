@@ -234,8 +234,9 @@ def test_reload_and_get_change_nothing(start: Start) -> None:
     assert TOKEN.sub("", game.page()) == TOKEN.sub("", game.page())
 
 
-def test_simultaneous_bids_are_entered_together(start: Start) -> None:
-    game = start(players=["Ann", "Bob", "Cy"], rules={"preset": "british-oh-hell"})
+def test_simultaneous_bids_said_aloud_are_entered_together(start: Start) -> None:
+    game = start(players=["Ann", "Bob", "Cy"], rules={"preset": "british-oh-hell",
+                                                      "sealed": False})
     page = game.page()
     assert 'name="bids-0"' in page and 'name="bids-2"' in page
     missing = game.post("/bids", {"bids-0": 1, "bids-1": 0})

@@ -151,10 +151,10 @@ def test_the_api_applies_a_seats_tap_once_and_refuses_what_the_seat_may_not_do(
     assert twice.get_json()["error"] == "Bob has bid 1 in deal 1 already: this bid was not saved."
 
 
-def test_a_seat_may_not_bid_when_the_bids_are_made_at_once_and_its_page_says_who_enters_them(
+def test_a_seat_may_not_bid_when_the_bids_are_said_aloud_at_once_and_its_page_says_who_enters_them(
         app: Flask, start: Start) -> None:
     scorer = start(players=["Ann", "Bob", "Cy"], rules={"max_cards": 2, "simultaneous": True,
-                                                      "bidding": "free"})
+                                                      "bidding": "free", "sealed": False})
     seat = table(scorer)["seats"][1]
     client = app.test_client()
     page = text(client.get(f"/s/{token(seat)}").get_data(as_text=True))
