@@ -69,7 +69,8 @@ def test_a_sealed_deal_each_player_bids_on_their_phone_and_all_show_at_once(
         expect(phone.locator("#step .bidders .what")).to_have_text(
             [str(bids[p]) for p in order])
         expect(phone.locator(".sealed-bids")).to_have_count(0)
-        expect(phone.locator(".seat-note")).to_have_text("The scorer enters the tricks, for now.")
+        # the bids shown, each player's phone asks for their own trick count
+        expect(phone.locator(".your-count")).to_have_text("Your tricks")
     for context in contexts:
         context.close()
 
