@@ -23,8 +23,10 @@ from typing import Any
 
 from .. import changes
 from ..changes import Outcome, SeatsChange, Stale, edits
-from ..changes.edits import Document, EditError
+from ..changes.edits import Document
 from ..changes.taps import Target
+from ..rules.bidding import verify_count, verify_tricks
+from ..rules.errors import TricksError
 from ..rules.gamefile import GameFile
 from ..rules.schedule import Deal
 from ..rules.turn import screen
@@ -145,19 +147,28 @@ def record(document: Document, entries: Document, *, deal: Deal, names: list[str
     ({}, {'bids': [0, 1], 'tricks': [0, 1]})
     """
     cards = deal.cards or 0
-    if not 0 <= count <= cards:
-        raise EditError(_("%(player)s can't have taken %(tricks)s tricks: it must be 0 to "
-                          "%(cards)s.", player=names[seat], tricks=count, cards=cards))
+    verify_count(count, cards, names[seat])  # the rules core's judgement of one count
     counts = stored_counts(entries, deal.number, len(names))
     if entries.get("deal") != deal.number:
         entries.clear()
     counts[seat] = count
     dealt = deal.seats(len(names))
-    if all(counts[s] is not None for s in dealt) and sum(counts[s] or 0 for s in dealt) == cards:
+    if _adding_up([counts[s] for s in dealt], cards):
         edits.set_tricks(document, [counts[s] if s in dealt else None for s in range(len(names))])
         entries.clear()
         return
     entries.update(deal=deal.number, tricks=counts)
+
+
+def _adding_up(given: list[int | None], cards: int) -> bool:
+    """Whether every count is in and the rules core takes them as the deal's tricks."""
+    if None in given:
+        return False
+    try:
+        verify_tricks([count or 0 for count in given], cards, [""] * len(given))
+    except TricksError:
+        return False
+    return True
 
 
 def enter_count(game: StoredGame, seat: int, count: int, *, tap: str | None, deal: int | None,

@@ -262,6 +262,20 @@ def _english(message: str, /, **values: object) -> str:
 WHOLE = frozenset({int})
 
 
+def verify_count(count: int, cards: int, name: str) -> None:
+    """Raise TricksError unless ``count`` is one player's possible trick count: 0 to ``cards``.
+
+    >>> verify_count(4, 3, "Ann")
+    Traceback (most recent call last):
+    ...
+    scorekeeper.rules.errors.TricksError: Ann can't have taken 4 tricks: it must be 0 to 3.
+    """
+    if type(count) is not int or not 0 <= count <= cards:  # a bool is not a count
+        raise TricksError(_("%(player)s can't have taken %(tricks)s tricks: "
+                            "it must be 0 to %(cards)s.", player=name, tricks=shown(count),
+                            cards=cards))
+
+
 def verify_tricks(tricks: Sequence[int], cards: int, names: Sequence[str]) -> None:
     """Raise TricksError unless each count is 0..cards and they add up to exactly ``cards``.
 
@@ -274,10 +288,7 @@ def verify_tricks(tricks: Sequence[int], cards: int, names: Sequence[str]) -> No
     if WHOLE.issuperset(map(type, tricks)) and sum(tricks) == cards and min(tricks, default=0) >= 0:
         return  # whole numbers adding up to the cards: none negative, so none above the cards
     for count, name in zip(tricks, names):
-        if type(count) is not int or not 0 <= count <= cards:  # a bool is not a count
-            raise TricksError(_("%(player)s can't have taken %(tricks)s tricks: "
-                                "it must be 0 to %(cards)s.", player=name, tricks=shown(count),
-                                cards=cards))
+        verify_count(count, cards, name)
     if sum(tricks) != cards:
         raise TricksError(ngettext("The tricks add up to %(total)s, but %(num)s was played: "
                                    "check the counts.",
